@@ -1,0 +1,63 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "netactivity",
+    products: [
+        .executable(name: "netactivityd", targets: ["netactivityd"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    ],
+    targets: [
+        // libdbus, the bus layer, as a system library.
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        // A safe Swift layer over libdbus; knows nothing of activities.
+        .target(
+            name: "DBusKit",
+            dependencies: ["CDBus"]
+        ),
+        // The domain: activities, owners, deadlines, limits and the visibility policy. No C, no D-Bus.
+        .target(
+            name: "NetworkActivity",
+            dependencies: [.product(name: "HeapModule", package: "swift-collections")]
+        ),
+        // Binds the domain to the bus.
+        .target(
+            name: "NetworkActivityService",
+            dependencies: [
+                "DBusKit",
+                "NetworkActivity",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.embedInCode("org.example.NetworkActivity.xml")]
+        ),
+        .executableTarget(
+            name: "netactivityd",
+            dependencies: [
+                "NetworkActivityService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "DBusKitTests",
+            dependencies: ["DBusKit"]
+        ),
+        .testTarget(
+            name: "NetworkActivityTests",
+            dependencies: ["NetworkActivity"]
+        ),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["DBusKit", "netactivityd"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,78 @@
+internal import CDBus
+
+/// How `RequestName` answered.
+public enum NameRequestResult: Sendable, Equatable {
+    /// This connection owns the name now.
+    case primaryOwner
+    /// It already did.
+    case alreadyOwner
+    /// Someone else owns it and did not give it up.
+    case exists
+    /// Someone else owns it; this connection waits in the queue.
+    case inQueue
+}
+
+/// Options for `RequestName`.
+public struct NameRequestFlags: OptionSet, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// Another connection that asks with `replaceExisting` may take the name over.
+    public static let allowReplacement = NameRequestFlags(rawValue: CDBUS_NAME_FLAG_ALLOW_REPLACEMENT)
+    /// Take the name from its owner if that owner allows replacement.
+    public static let replaceExisting = NameRequestFlags(rawValue: CDBUS_NAME_FLAG_REPLACE_EXISTING)
+    /// Fail instead of waiting in the queue.
+    public static let doNotQueue = NameRequestFlags(rawValue: CDBUS_NAME_FLAG_DO_NOT_QUEUE)
+}
+
+/// Calls to the bus itself, `org.freedesktop.DBus`.
+extension Connection {
+    public static let busDriverName: BusName = "org.freedesktop.DBus"
+    public static let busDriverPath: ObjectPath = "/org/freedesktop/DBus"
+    public static let busDriverInterface: InterfaceName = "org.freedesktop.DBus"
+
+    /// Asks for a well-known name (`dbus_bus_request_name`).
+    public func requestName(_ name: BusName, flags: NameRequestFlags) throws(DBusError) -> NameRequestResult {
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        let result = dbus_bus_request_name(raw, name.rawValue, flags.rawValue, &error)
+        if result < 0 { throw DBusError(consuming: &error) }
+        switch result {
+        case CDBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER: return .primaryOwner
+        case CDBUS_REQUEST_NAME_REPLY_ALREADY_OWNER: return .alreadyOwner
+        case CDBUS_REQUEST_NAME_REPLY_IN_QUEUE: return .inQueue
+        default: return .exists
+        }
+    }
+
+    /// Gives a well-known name up (`dbus_bus_release_name`).
+    public func releaseName(_ name: BusName) throws(DBusError) {
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        if dbus_bus_release_name(raw, name.rawValue, &error) < 0 { throw DBusError(consuming: &error) }
+    }
+
+    /// The Unix user id of the process behind `name` (`GetConnectionUnixUser`).
+    public func unixUser(of name: BusName) throws(DBusError) -> UInt32 {
+        var reader = try callBusDriver("GetConnectionUnixUser", name)
+        return try reader.read(UInt32.self)
+    }
+
+    /// The process id behind `name` (`GetConnectionUnixProcessID`).
+    public func processID(of name: BusName) throws(DBusError) -> UInt32 {
+        var reader = try callBusDriver("GetConnectionUnixProcessID", name)
+        return try reader.read(UInt32.self)
+    }
+
+    /// The unique name that owns `name` now (`GetNameOwner`); throws `NameHasNoOwner` when nobody does.
+    public func nameOwner(of name: BusName) throws(DBusError) -> String {
+        var reader = try callBusDriver("GetNameOwner", name)
+        return try reader.read(String.self)
+    }
+
+    private func callBusDriver(_ member: MemberName, _ name: BusName) throws(DBusError) -> MessageReader {
+        try call(
+            destination: Self.busDriverName, path: Self.busDriverPath, interface: Self.busDriverInterface,
+            member: member, timeout: .seconds(5)
+        ) { $0.append(name.rawValue) }
+    }
+}

@@ -1,0 +1,125 @@
+internal import CDBus
+
+/// The kind of a D-Bus message.
+public enum MessageType: Sendable {
+    case methodCall, methodReturn, error, signal, other
+}
+
+/// A D-Bus message; owns one reference to the libdbus `DBusMessage` and drops it on deinit.
+public final class Message {
+    let raw: OpaquePointer
+
+    /// Takes over a reference that the caller owns (a message libdbus just created or returned).
+    init(owning raw: OpaquePointer) {
+        self.raw = raw
+    }
+
+    /// Adds a reference of its own to a message that libdbus only lends (one passed to a handler).
+    init(borrowing raw: OpaquePointer) {
+        self.raw = dbus_message_ref(raw)
+    }
+
+    deinit {
+        dbus_message_unref(raw)
+    }
+
+    /// A method call (`dbus_message_new_method_call`).
+    public static func methodCall(
+        destination: BusName?, path: ObjectPath, interface: InterfaceName?, member: MemberName
+    ) -> Message {
+        Message(owning: allocated(dbus_message_new_method_call(
+            destination?.rawValue, path.rawValue, interface?.rawValue, member.rawValue)))
+    }
+
+    /// A signal (`dbus_message_new_signal`).
+    public static func signal(path: ObjectPath, interface: InterfaceName, member: MemberName) -> Message {
+        Message(owning: allocated(dbus_message_new_signal(path.rawValue, interface.rawValue, member.rawValue)))
+    }
+
+    /// The successful reply to this method call (`dbus_message_new_method_return`).
+    public func makeReturn() -> Message {
+        Message(owning: allocated(dbus_message_new_method_return(raw)))
+    }
+
+    /// The error reply to this method call (`dbus_message_new_error`).
+    public func makeErrorReply(_ error: DBusError) -> Message {
+        Message(owning: allocated(dbus_message_new_error(raw, error.name.rawValue, error.message)))
+    }
+
+    public var type: MessageType {
+        switch dbus_message_get_type(raw) {
+        case CDBUS_MESSAGE_TYPE_METHOD_CALL: .methodCall
+        case CDBUS_MESSAGE_TYPE_METHOD_RETURN: .methodReturn
+        case CDBUS_MESSAGE_TYPE_ERROR: .error
+        case CDBUS_MESSAGE_TYPE_SIGNAL: .signal
+        default: .other
+        }
+    }
+
+    public var path: String? { dbus_message_get_path(raw).map { String(cString: $0) } }
+    public var interface: String? { dbus_message_get_interface(raw).map { String(cString: $0) } }
+    public var member: String? { dbus_message_get_member(raw).map { String(cString: $0) } }
+    public var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
+    public var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
+    public var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
+
+    /// The signature of the body, "" when it has no arguments.
+    public var signature: String { String(cString: dbus_message_get_signature(raw)) }
+
+    /// Whether the body's signature is exactly `signature` (`dbus_message_has_signature`), without copying it.
+    public func hasSignature(_ signature: String) -> Bool {
+        dbus_message_has_signature(raw, signature) != 0
+    }
+
+    /// Whether this is a call to `member` of `interface` (`dbus_message_is_method_call`).
+    public func isMethodCall(interface: InterfaceName, member: MemberName) -> Bool {
+        dbus_message_is_method_call(raw, interface.rawValue, member.rawValue) != 0
+    }
+
+    /// Whether this is the signal `member` of `interface` (`dbus_message_is_signal`).
+    public func isSignal(interface: InterfaceName, member: MemberName) -> Bool {
+        dbus_message_is_signal(raw, interface.rawValue, member.rawValue) != 0
+    }
+
+    /// Whether the sender waits for a reply; false when it set NO_REPLY_EXPECTED.
+    public var expectsReply: Bool {
+        get { dbus_message_get_no_reply(raw) == 0 }
+        set { dbus_message_set_no_reply(raw, newValue ? 0 : 1) }
+    }
+
+    /// Whether the bus may start the destination service to deliver this call.
+    public var allowsAutoStart: Bool {
+        get { dbus_message_get_auto_start(raw) != 0 }
+        set { dbus_message_set_auto_start(raw, newValue ? 1 : 0) }
+    }
+
+    /// The error carried by an error reply, nil for any other message.
+    public var error: DBusError? {
+        guard type == .error, let name = errorName else { return nil }
+        var reader = arguments()
+        let text = (try? reader.read(String.self)) ?? ""
+        return DBusError(ErrorName(trusted: name), text)
+    }
+
+    /// A reader positioned at the first argument.
+    public func arguments() -> MessageReader {
+        MessageReader(message: self)
+    }
+
+    /// Appends arguments to the body.
+    public func appendArguments(_ write: (inout MessageWriter) -> Void) {
+        var writer = MessageWriter(message: self)
+        write(&writer)
+    }
+
+    /// Appends one value to the body.
+    public func append<Value: DBusEncodable>(_ value: Value) {
+        appendArguments { $0.append(value) }
+    }
+}
+
+/// libdbus returns NULL from its constructors only when memory is exhausted; like GLib, we stop there.
+func allocated(_ pointer: OpaquePointer?, function: StaticString = #function) -> OpaquePointer {
+    guard let pointer else { fatalError("libdbus is out of memory in \(function)") }
+    return pointer
+}
