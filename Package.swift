@@ -18,6 +18,8 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
+        // signalfd, which Swift's Glibc module leaves out: termination signals reach the event loop as a file.
+        .systemLibrary(name: "CSignalFD"),
         // A safe Swift layer over libdbus; knows nothing of activities.
         .target(
             name: "DBusKit",
@@ -32,6 +34,7 @@ let package = Package(
         .target(
             name: "NetworkActivityService",
             dependencies: [
+                "CSignalFD",
                 "DBusKit",
                 "NetworkActivity",
                 .product(name: "Logging", package: "swift-log"),
@@ -41,6 +44,8 @@ let package = Package(
         .executableTarget(
             name: "netactivityd",
             dependencies: [
+                "DBusKit",
+                "NetworkActivity",
                 "NetworkActivityService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,0 +1,62 @@
+/// Identifies one activity for as long as the service runs: ids start at 1, are never 0 and never reused.
+public struct ActivityID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt32
+
+    public init(rawValue: UInt32) {
+        self.rawValue = rawValue
+    }
+
+    public static func < (lhs: ActivityID, rhs: ActivityID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public var description: String { String(rawValue) }
+}
+
+/// One piece of network work that keeps the indicator on.
+public struct Activity: Sendable, Equatable {
+    /// How a timed activity ends by itself.
+    public struct Expiry: Sendable, Equatable {
+        public let deadline: MonotonicTime
+        /// The deadline as microseconds since the Unix epoch, for display.
+        public let wallClockDeadline: UInt64
+        /// The Unix user that began it: any connection of that user may end it.
+        public let creatorUser: UInt32
+    }
+
+    public let id: ActivityID
+    /// The unique bus name of the connection that began it (`:1.42`).
+    public let owner: String
+    public let label: ActivityLabel
+    /// Microseconds since the Unix epoch.
+    public let startedAt: UInt64
+    /// Set for an activity that outlives its owner's connection and ends at a deadline; nil for one that ends
+    /// with its owner's connection.
+    public let expiry: Expiry?
+
+    /// Whether it ends when its owner's connection leaves the bus.
+    public var isBoundToOwner: Bool { expiry == nil }
+}
+
+/// An activity's label: valid UTF-8 (a Swift string always is), at most 256 bytes, no control characters.
+/// Empty is allowed.
+public struct ActivityLabel: Hashable, Sendable, CustomStringConvertible {
+    public static let maximumByteCount = 256
+
+    public let text: String
+
+    public init(_ text: String) throws(ActivityError) {
+        guard text.utf8.count <= Self.maximumByteCount else {
+            throw .invalidLabel("is \(text.utf8.count) bytes long; at most \(Self.maximumByteCount) are allowed")
+        }
+        if let control = text.unicodeScalars.first(where: \.isControlCharacter) {
+            throw .invalidLabel("contains the control character U+\(String(control.value, radix: 16, uppercase: true))")
+        }
+        self.text = text
+    }
+
+    public var description: String { text }
+}
+
+extension Unicode.Scalar {
+    /// C0 and C1 controls and DEL (general category Cc).
+    var isControlCharacter: Bool { value < 0x20 || (0x7F...0x9F).contains(value) }
+}

@@ -1,0 +1,131 @@
+/// What listeners must be told after a change.
+public enum ActivityNotification: Sendable, Equatable {
+    /// Properties whose values changed, together: nil means unchanged.
+    case propertiesChanged(visible: Bool?, activeCount: UInt32?)
+    /// The indicator appears (true) or disappears (false); never twice in a row with the same value.
+    case visibilityChanged(Bool)
+}
+
+/// The service's state: the activities, the visibility policy, and what has been announced of them.
+///
+/// Every request goes through here on one thread, in order. A change of `visible` is announced at once, with
+/// the count; a change of the count alone is coalesced: announced at the end of a turn of the event loop, at
+/// most once per `countAnnouncementInterval`, always ending with the current value.
+public struct ActivityCoordinator {
+    public static let countAnnouncementInterval = Duration.milliseconds(50)
+
+    public private(set) var tracker: ActivityTracker
+    private var policy: VisibilityPolicy
+    private let clock: any ActivityClock
+    private var announcedCount: UInt32 = 0
+    private var lastCountAnnouncement: MonotonicTime?
+    private var notifications: [ActivityNotification] = []
+
+    public init(limits: ActivityLimits, delays: VisibilityDelays, clock: any ActivityClock) {
+        tracker = ActivityTracker(limits: limits)
+        policy = VisibilityPolicy(delays: delays)
+        self.clock = clock
+    }
+
+    public var isVisible: Bool { policy.isVisible }
+    public var activeCount: UInt32 { UInt32(tracker.count) }
+
+    // MARK: Requests
+
+    public mutating func begin(label: String, caller: String) throws(ActivityError) -> ActivityID {
+        let now = clock.now()
+        let id = try tracker.begin(label: ActivityLabel(label), caller: caller, at: now)
+        settle(at: now.monotonic)
+        return id
+    }
+
+    public mutating func beginTimed(label: String, seconds: UInt32, caller: String, user: UInt32)
+        throws(ActivityError) -> ActivityID
+    {
+        let now = clock.now()
+        let id = try tracker.beginTimed(
+            label: ActivityLabel(label), caller: caller, user: user, seconds: seconds, at: now)
+        settle(at: now.monotonic)
+        return id
+    }
+
+    public mutating func end(_ id: ActivityID, caller: String, callerUser: () -> UInt32?) throws(ActivityError) {
+        _ = try tracker.end(id, caller: caller, callerUser: callerUser)
+        settle(at: clock.now().monotonic)
+    }
+
+    /// Ends the caller's activities; returns how many.
+    public mutating func cancel(caller: String) -> Int {
+        let ended = tracker.cancel(caller: caller).count
+        if ended > 0 { settle(at: clock.now().monotonic) }
+        return ended
+    }
+
+    /// Ends everything; returns how many.
+    public mutating func reset() -> Int {
+        let ended = tracker.reset().count
+        if ended > 0 { settle(at: clock.now().monotonic) }
+        return ended
+    }
+
+    /// A caller left the bus; returns how many of its activities ended.
+    public mutating func callerLeft(_ caller: String) -> Int {
+        let ended = tracker.callerLeft(caller).count
+        if ended > 0 { settle(at: clock.now().monotonic) }
+        return ended
+    }
+
+    // MARK: Time and announcements
+
+    /// The earliest moment at which something is due: an expiry, a policy delay, or a held-back count.
+    public var nextDeadline: MonotonicTime? {
+        var deadlines = [tracker.nextDeadline, policy.nextDeadline].compactMap { $0 }
+        if activeCount != announcedCount, let last = lastCountAnnouncement {
+            deadlines.append(last + Self.countAnnouncementInterval)
+        }
+        return deadlines.min()
+    }
+
+    /// Fires what is due (expiries, policy delays) and announces a changed count if its interval has passed.
+    /// Called at the end of every turn of the event loop.
+    public mutating func endTurn() {
+        let now = clock.now().monotonic
+        _ = tracker.expire(at: now)
+        settle(at: now)
+        if activeCount != announcedCount,
+           lastCountAnnouncement.map({ now >= $0 + Self.countAnnouncementInterval }) ?? true
+        {
+            announceCount(at: now)
+            notifications.append(.propertiesChanged(visible: nil, activeCount: announcedCount))
+        }
+    }
+
+    /// Hides the indicator at once, whatever the delays: the service is stopping.
+    public mutating func shutDown() {
+        guard policy.isVisible else { return }
+        _ = tracker.reset()
+        policy = VisibilityPolicy(delays: policy.delays)
+        notifications.append(.propertiesChanged(visible: false, activeCount: activeCount != announcedCount ? 0 : nil))
+        notifications.append(.visibilityChanged(false))
+    }
+
+    /// Hands over what listeners must be told, in order, and forgets it.
+    public mutating func takeNotifications() -> [ActivityNotification] {
+        defer { notifications.removeAll(keepingCapacity: true) }
+        return notifications
+    }
+
+    private mutating func settle(at now: MonotonicTime) {
+        guard let visible = policy.update(isBusy: tracker.count > 0, at: now) else { return }
+        let count = activeCount
+        let countChanged = count != announcedCount
+        if countChanged { announceCount(at: now) }
+        notifications.append(.propertiesChanged(visible: visible, activeCount: countChanged ? count : nil))
+        notifications.append(.visibilityChanged(visible))
+    }
+
+    private mutating func announceCount(at now: MonotonicTime) {
+        announcedCount = activeCount
+        lastCountAnnouncement = now
+    }
+}

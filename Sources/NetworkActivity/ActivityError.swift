@@ -1,0 +1,28 @@
+/// Why the service refused a request. Nothing has changed when one of these is thrown.
+public enum ActivityError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No live activity has this id: it never existed or has already ended.
+    case unknownActivity(ActivityID)
+    /// The activity belongs to another connection (or, for a timed one, another Unix user).
+    case notOwner(ActivityID)
+    /// The caller already holds as many activities as one connection may.
+    case callerLimitExceeded(limit: Int)
+    /// The service already tracks as many activities as it may.
+    case totalLimitExceeded(limit: Int)
+    /// Every id has been handed out once; ids are never reused while the service runs.
+    case idsExhausted
+    case invalidLabel(String)
+    case invalidTimeout(seconds: UInt32)
+
+    public var description: String {
+        switch self {
+        case .unknownActivity(let id): "no activity with id \(id) is active"
+        case .notOwner(let id): "activity \(id) belongs to another caller"
+        case .callerLimitExceeded(let limit): "a caller may hold at most \(limit) activities"
+        case .totalLimitExceeded(let limit): "at most \(limit) activities may be active at once"
+        case .idsExhausted: "every activity id has been used; restart the service"
+        case .invalidLabel(let reason): "the label \(reason)"
+        case .invalidTimeout(let seconds):
+            "a timeout of \(seconds) s is out of range; give 1 to \(ActivityTracker.maximumTimeoutSeconds) seconds"
+        }
+    }
+}

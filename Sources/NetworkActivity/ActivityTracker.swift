@@ -1,0 +1,134 @@
+/// Every live activity, who began it, and when timed ones end.
+///
+/// Begin, End and the cleanup of one caller cost O(1) and O(k) for the caller's k activities, whatever the
+/// number of other callers and activities.
+public struct ActivityTracker {
+    public static let maximumTimeoutSeconds: UInt32 = 86_400
+
+    public let limits: ActivityLimits
+    private var activities: [ActivityID: Activity] = [:]
+    /// The activities each connected caller has begun, bound and timed: what its Cancel ends.
+    private var idsByCaller: [String: Set<ActivityID>] = [:]
+    private var expiries = ExpiryQueue()
+    private var lastID: UInt32 = 0
+
+    public init(limits: ActivityLimits = ActivityLimits()) {
+        self.limits = limits
+    }
+
+    /// How many activities are live.
+    public var count: Int { activities.count }
+
+    /// The activity with this id, if it is live.
+    public subscript(id: ActivityID) -> Activity? { activities[id] }
+
+    /// Every live activity, ordered by id.
+    public var all: [Activity] { activities.values.sorted { $0.id < $1.id } }
+
+    /// When the earliest timed activity may be due.
+    public var nextDeadline: MonotonicTime? { expiries.earliestDeadline }
+
+    /// Starts an activity that ends when `caller` leaves the bus.
+    public mutating func begin(label: ActivityLabel, caller: String, at now: Timestamp) throws(ActivityError)
+        -> ActivityID
+    {
+        try add(label: label, caller: caller, at: now, expiry: nil)
+    }
+
+    /// Starts an activity that outlives `caller` and ends by itself `seconds` after `now`.
+    public mutating func beginTimed(
+        label: ActivityLabel, caller: String, user: UInt32, seconds: UInt32, at now: Timestamp
+    ) throws(ActivityError) -> ActivityID {
+        guard (1...Self.maximumTimeoutSeconds).contains(seconds) else { throw .invalidTimeout(seconds: seconds) }
+        let lifetime = Duration.seconds(Int64(seconds))
+        let expiry = Activity.Expiry(
+            deadline: now.monotonic + lifetime,
+            wallClockDeadline: now.wallClock + UInt64(lifetime.wholeMicroseconds),
+            creatorUser: user)
+        let id = try add(label: label, caller: caller, at: now, expiry: expiry)
+        expiries.insert(id, deadline: expiry.deadline)
+        return id
+    }
+
+    private mutating func add(label: ActivityLabel, caller: String, at now: Timestamp, expiry: Activity.Expiry?)
+        throws(ActivityError) -> ActivityID
+    {
+        guard activities.count < limits.total else { throw .totalLimitExceeded(limit: limits.total) }
+        guard idsByCaller[caller, default: []].count < limits.perCaller else {
+            throw .callerLimitExceeded(limit: limits.perCaller)
+        }
+        guard lastID < UInt32.max else { throw .idsExhausted }
+        lastID += 1
+        let id = ActivityID(rawValue: lastID)
+        activities[id] = Activity(id: id, owner: caller, label: label, startedAt: now.wallClock, expiry: expiry)
+        idsByCaller[caller, default: []].insert(id)
+        return id
+    }
+
+    /// Ends one activity. A bound activity may be ended only by its owner; a timed one by any connection of
+    /// its creator's Unix user, which `callerUser` tells (nil when it cannot be learnt).
+    public mutating func end(_ id: ActivityID, caller: String, callerUser: () -> UInt32?) throws(ActivityError)
+        -> Activity
+    {
+        guard let activity = activities[id] else { throw .unknownActivity(id) }
+        if let expiry = activity.expiry {
+            guard activity.owner == caller || callerUser() == expiry.creatorUser else { throw .notOwner(id) }
+        } else {
+            guard activity.owner == caller else { throw .notOwner(id) }
+        }
+        remove(activity)
+        return activity
+    }
+
+    /// Ends every activity that `caller` began, timed ones included.
+    public mutating func cancel(caller: String) -> [Activity] {
+        guard let ids = idsByCaller[caller] else { return [] }
+        let ended = ids.compactMap { activities[$0] }
+        for activity in ended { remove(activity) }
+        return ended
+    }
+
+    /// `caller` has left the bus: its bound activities end, its timed ones live on to their deadlines.
+    public mutating func callerLeft(_ caller: String) -> [Activity] {
+        guard let ids = idsByCaller.removeValue(forKey: caller) else { return [] }
+        var ended: [Activity] = []
+        for id in ids {
+            guard let activity = activities[id], activity.isBoundToOwner else { continue }
+            activities[id] = nil
+            ended.append(activity)
+        }
+        return ended
+    }
+
+    /// Ends every activity of every caller.
+    public mutating func reset() -> [Activity] {
+        let ended = all
+        activities = [:]
+        idsByCaller = [:]
+        expiries.removeAll()
+        return ended
+    }
+
+    /// Ends the timed activities whose deadline is `now` or earlier.
+    public mutating func expire(at now: MonotonicTime) -> [Activity] {
+        let due = expiries.popDue(at: now) { activities[$0] != nil }
+        return due.compactMap { id in
+            guard let activity = activities.removeValue(forKey: id) else { return nil }
+            forget(activity.id, of: activity.owner)
+            return activity
+        }
+    }
+
+    private mutating func remove(_ activity: Activity) {
+        activities[activity.id] = nil
+        forget(activity.id, of: activity.owner)
+        if activity.expiry != nil {
+            expiries.noteEnded { activities[$0] != nil }
+        }
+    }
+
+    private mutating func forget(_ id: ActivityID, of caller: String) {
+        idsByCaller[caller]?.remove(id)
+        if idsByCaller[caller]?.isEmpty == true { idsByCaller[caller] = nil }
+    }
+}

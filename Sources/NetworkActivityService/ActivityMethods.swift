@@ -1,0 +1,79 @@
+import DBusKit
+import NetworkActivity
+
+/// One method of an interface: the argument signature it takes and what it does.
+struct Method: Sendable {
+    let signature: String
+    let invoke: @Sendable (NetworkActivityService, Message) throws(DBusError) -> Message
+}
+
+/// The methods of `org.example.NetworkActivity`, as the interface XML in `dbus/` defines them.
+extension NetworkActivityService {
+    static let activityMethods: [String: Method] = [
+        "Begin": Method(signature: "s") { service, call throws(DBusError) in
+            var arguments = call.arguments()
+            let label = try arguments.read(String.self)
+            let id = try domain { () throws(ActivityError) in
+                try service.coordinator.begin(label: label, caller: call.callerName)
+            }
+            return call.makeReturn(with: id.rawValue)
+        },
+        "BeginWithTimeout": Method(signature: "su") { service, call throws(DBusError) in
+            var arguments = call.arguments()
+            let label = try arguments.read(String.self)
+            let seconds = try arguments.read(UInt32.self)
+            guard let user = service.unixUser(of: call.callerName) else {
+                throw DBusError(.failed, "the bus did not tell the Unix user of \(call.callerName)")
+            }
+            let id = try domain { () throws(ActivityError) in
+                try service.coordinator.beginTimed(label: label, seconds: seconds, caller: call.callerName, user: user)
+            }
+            return call.makeReturn(with: id.rawValue)
+        },
+        "End": Method(signature: "u") { service, call throws(DBusError) in
+            var arguments = call.arguments()
+            let id = ActivityID(rawValue: try arguments.read(UInt32.self))
+            do throws(ActivityError) {
+                try service.coordinator.end(id, caller: call.callerName) { service.unixUser(of: call.callerName) }
+            } catch {
+                if case .unknownActivity = error {
+                    // An unbalanced End is a bug in the caller, worth a line in its developer's journal.
+                    service.logger.warning("\(call.callerName) ended activity \(id), which is not active")
+                }
+                throw error.dbusError
+            }
+            return call.makeReturn()
+        },
+        "Cancel": Method(signature: "") { service, call in
+            call.makeReturn(with: UInt32(service.coordinator.cancel(caller: call.callerName)))
+        },
+        "Reset": Method(signature: "") { service, call in
+            let ended = service.coordinator.reset()
+            service.logger.notice("\(call.callerName) reset the service, ending \(ended) activities")
+            return call.makeReturn(with: UInt32(ended))
+        },
+        "ListActivities": Method(signature: "") { service, call in
+            call.makeReturn(with: service.coordinator.tracker.all.map(ActivityRecord.init))
+        },
+    ]
+}
+
+/// Runs a domain operation, turning its refusal into the D-Bus error that names it.
+private func domain<Result>(_ operation: () throws(ActivityError) -> Result) throws(DBusError) -> Result {
+    do {
+        return try operation()
+    } catch {
+        throw error.dbusError
+    }
+}
+
+extension Message {
+    /// The caller's unique bus name; every message a bus delivers has one.
+    var callerName: String { sender ?? "" }
+
+    func makeReturn<Value: DBusEncodable>(with value: Value) -> Message {
+        let reply = makeReturn()
+        reply.append(value)
+        return reply
+    }
+}
