@@ -18,7 +18,8 @@ public struct DBusName<Kind: DBusNameKind>: Hashable, Sendable, CustomStringConv
 
     /// Validates `rawValue`; throws `InvalidArgs` naming the kind when libdbus would reject it.
     public init(_ rawValue: String) throws(DBusError) {
-        guard Kind.isValid(rawValue) else {
+        // C sees a Swift string only up to its first NUL, so libdbus alone would pass "/a\0b" as "/a".
+        guard !rawValue.utf8.contains(0), Kind.isValid(rawValue) else {
             throw DBusError(.invalidArgs, "\"\(rawValue)\" is not a valid D-Bus \(Kind.kindDescription)")
         }
         self.rawValue = rawValue
@@ -36,7 +37,7 @@ extension DBusName: ExpressibleByStringLiteral {
     /// A name written in the source; an invalid literal is a programming error and stops the program here,
     /// before libdbus would.
     public init(stringLiteral value: String) {
-        guard Kind.isValid(value) else {
+        guard !value.utf8.contains(0), Kind.isValid(value) else {
             preconditionFailure("\"\(value)\" is not a valid D-Bus \(Kind.kindDescription)")
         }
         self.rawValue = value

@@ -1,0 +1,151 @@
+import Testing
+@testable import NetworkActivity
+
+@Suite("Activity tracker")
+struct ActivityTrackerTests {
+    let clock = TestClock()
+    var tracker = ActivityTracker(limits: ActivityLimits(perCaller: 3, total: 5))
+
+    private func label(_ text: String = "mail") throws -> ActivityLabel { try ActivityLabel(text) }
+
+    @Test func idsStartAtOneAndAreNeverReused() throws {
+        var tracker = tracker
+        let first = try tracker.begin(label: label(), caller: ":1.1", at: clock.now())
+        _ = try tracker.end(first, caller: ":1.1") { nil }
+        let second = try tracker.begin(label: label(), caller: ":1.1", at: clock.now())
+        #expect(first.rawValue == 1)
+        #expect(second.rawValue == 2)
+    }
+
+    @Test func onlyTheOwnerEndsABoundActivity() throws {
+        var tracker = tracker
+        let id = try tracker.begin(label: label(), caller: ":1.1", at: clock.now())
+        #expect(throws: ActivityError.notOwner(id)) { try tracker.end(id, caller: ":1.2") { 1000 } }
+        #expect(tracker.count == 1)
+        let ended = try tracker.end(id, caller: ":1.1") { nil }
+        #expect(ended.id == id && ended.owner == ":1.1")
+        #expect(tracker.count == 0)
+    }
+
+    @Test func endingAnUnknownOrEndedIdChangesNothing() throws {
+        var tracker = tracker
+        let id = try tracker.begin(label: label(), caller: ":1.1", at: clock.now())
+        #expect(throws: ActivityError.unknownActivity(ActivityID(rawValue: 99))) {
+            try tracker.end(ActivityID(rawValue: 99), caller: ":1.1") { nil }
+        }
+        _ = try tracker.end(id, caller: ":1.1") { nil }
+        #expect(throws: ActivityError.unknownActivity(id)) { try tracker.end(id, caller: ":1.1") { nil } }
+        #expect(tracker.count == 0)
+    }
+
+    @Test func aTimedActivityMayBeEndedByAnyConnectionOfItsUser() throws {
+        var tracker = tracker
+        let id = try tracker.beginTimed(label: label(), caller: ":1.1", user: 1000, seconds: 60, at: clock.now())
+        #expect(throws: ActivityError.notOwner(id)) { try tracker.end(id, caller: ":1.2") { 1001 } }
+        #expect(throws: ActivityError.notOwner(id)) { try tracker.end(id, caller: ":1.2") { nil } }
+        _ = try tracker.end(id, caller: ":1.2") { 1000 }
+        #expect(tracker.count == 0)
+    }
+
+    @Test func aTimedActivityOutlivesItsCallerAndEndsAtItsDeadline() throws {
+        var tracker = tracker
+        let start = clock.now()
+        let timed = try tracker.beginTimed(label: label(), caller: ":1.1", user: 1000, seconds: 2, at: start)
+        _ = try tracker.begin(label: label(), caller: ":1.1", at: start)
+        #expect(tracker.callerLeft(":1.1").count == 1)
+        #expect(tracker.count == 1)
+        let deadline = start.monotonic + .seconds(2)
+        #expect(tracker.nextDeadline == deadline)
+        #expect(tracker.expire(at: MonotonicTime(microseconds: deadline.microseconds - 1)).isEmpty)
+        #expect(tracker.expire(at: deadline).map(\.id) == [timed])
+        #expect(tracker.count == 0)
+        #expect(tracker.nextDeadline == nil)
+    }
+
+    @Test func listedDeadlinesAreWallClockMicroseconds() throws {
+        var tracker = tracker
+        let now = clock.now()
+        let id = try tracker.beginTimed(label: label("sync"), caller: ":1.1", user: 0, seconds: 10, at: now)
+        let activity = try #require(tracker[id])
+        #expect(activity.startedAt == now.wallClock)
+        #expect(activity.expiry?.wallClockDeadline == now.wallClock + 10_000_000)
+    }
+
+    @Test(arguments: [0, 86_401, UInt32.max])
+    func timeoutsOutOfRangeAreRefused(seconds: UInt32) throws {
+        var tracker = tracker
+        #expect(throws: ActivityError.invalidTimeout(seconds: seconds)) {
+            try tracker.beginTimed(label: label(), caller: ":1.1", user: 0, seconds: seconds, at: clock.now())
+        }
+        #expect(tracker.count == 0)
+    }
+
+    @Test func cancelEndsTheCallersActivitiesTimedOnesIncludedAndNoOneElses() throws {
+        var tracker = tracker
+        _ = try tracker.begin(label: label(), caller: ":1.1", at: clock.now())
+        _ = try tracker.beginTimed(label: label(), caller: ":1.1", user: 0, seconds: 9, at: clock.now())
+        let other = try tracker.begin(label: label(), caller: ":1.2", at: clock.now())
+        #expect(tracker.cancel(caller: ":1.1").count == 2)
+        #expect(tracker.all.map(\.id) == [other])
+        #expect(tracker.cancel(caller: ":1.1").isEmpty)
+    }
+
+    @Test func limitsPerCallerAndInTotalRefuseWithoutChange() throws {
+        var tracker = tracker
+        for _ in 0..<3 { _ = try tracker.begin(label: label(), caller: ":1.1", at: clock.now()) }
+        #expect(throws: ActivityError.callerLimitExceeded(limit: 3)) {
+            try tracker.beginTimed(label: label(), caller: ":1.1", user: 0, seconds: 5, at: clock.now())
+        }
+        _ = try tracker.begin(label: label(), caller: ":1.2", at: clock.now())
+        _ = try tracker.begin(label: label(), caller: ":1.3", at: clock.now())
+        #expect(throws: ActivityError.totalLimitExceeded(limit: 5)) {
+            try tracker.begin(label: label(), caller: ":1.4", at: clock.now())
+        }
+        #expect(tracker.count == 5)
+        // Room made by one caller is usable by another.
+        _ = tracker.cancel(caller: ":1.2")
+        _ = try tracker.begin(label: label(), caller: ":1.4", at: clock.now())
+    }
+
+    @Test func resetEndsEverything() throws {
+        var tracker = tracker
+        _ = try tracker.begin(label: label(), caller: ":1.1", at: clock.now())
+        _ = try tracker.beginTimed(label: label(), caller: ":1.2", user: 0, seconds: 5, at: clock.now())
+        #expect(tracker.reset().count == 2)
+        #expect(tracker.count == 0 && tracker.nextDeadline == nil)
+    }
+
+    @Test func listingIsOrderedById() throws {
+        var tracker = ActivityTracker()
+        for caller in 0..<50 { _ = try tracker.begin(label: label(), caller: ":1.\(caller)", at: clock.now()) }
+        let ids = tracker.all.map(\.id.rawValue)
+        #expect(ids == Array(1...50))
+    }
+
+    @Test func earlyEndedTimedActivitiesDoNotFireOrLinger() throws {
+        var tracker = ActivityTracker()
+        var survivors: [ActivityID] = []
+        for index in 0..<1000 {
+            let id = try tracker.beginTimed(
+                label: label(), caller: ":1.1", user: 0, seconds: UInt32(1 + index % 50), at: clock.now())
+            if index % 10 == 0 { survivors.append(id) } else { _ = try tracker.end(id, caller: ":1.1") { 0 } }
+        }
+        clock.advance(by: .seconds(60))
+        let expired = tracker.expire(at: clock.now().monotonic)
+        #expect(Set(expired.map(\.id)) == Set(survivors))
+        #expect(tracker.nextDeadline == nil)
+    }
+}
+
+@Suite("Activity labels")
+struct ActivityLabelTests {
+    @Test(arguments: ["", "mail", String(repeating: "é", count: 128), "Überweisung 🚀"])
+    func acceptedLabels(text: String) throws {
+        #expect(try ActivityLabel(text).text == text)
+    }
+
+    @Test(arguments: [String(repeating: "a", count: 257), "line\nbreak", "tab\there", "nul\u{0}", "del\u{7F}", "c1\u{85}"])
+    func refusedLabels(text: String) {
+        #expect(throws: ActivityError.self) { try ActivityLabel(text) }
+    }
+}
