@@ -1,0 +1,101 @@
+import Foundation
+
+/// A `dbus-daemon` of the test's own on a socket in a fresh directory: never the machine's session or system
+/// bus. Stopped (SIGTERM, then SIGKILL) when the value goes away.
+final class PrivateBus {
+    let directory: URL
+    let address: String
+    private let process: Process
+
+    /// `policy` replaces the default allow-all policy; `includes` are config files to include, such as the
+    /// project's system-bus policy; `serviceDirectory` enables D-Bus activation from that directory.
+    init(type: String = "session", policy: String? = nil, includes: [URL] = [], serviceDirectory: URL? = nil) throws {
+        directory = try temporaryDirectory("bus")
+        let config = """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>\(type)</type>
+              <listen>unix:path=\(directory.path)/socket</listen>
+              <auth>EXTERNAL</auth>
+              \(serviceDirectory.map { "<servicedir>\($0.path)</servicedir>" } ?? "")
+              \(policy ?? """
+                <policy context="default">
+                  <allow send_destination="*" eavesdrop="true"/>
+                  <allow eavesdrop="true"/>
+                  <allow own="*"/>
+                </policy>
+                """)
+              \(includes.map { "<include>\($0.path)</include>" }.joined(separator: "\n"))
+            </busconfig>
+            """
+        let configFile = directory.appendingPathComponent("bus.conf")
+        try config.write(to: configFile, atomically: true, encoding: .utf8)
+        let output = Pipe()
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        process.arguments = ["--config-file=\(configFile.path)", "--nofork", "--print-address=1"]
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: touch(directory.appendingPathComponent("bus.log")))
+        process.environment = ["PATH": "/usr/bin:/bin"]
+        try process.run()
+        // dbus-daemon prints its address once it listens, or exits.
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        guard let first = line.split(separator: "\n").first, first.hasPrefix("unix:") else {
+            process.terminate()
+            let log = (try? String(contentsOf: directory.appendingPathComponent("bus.log"), encoding: .utf8)) ?? ""
+            throw TestFailure("dbus-daemon did not start: \(log)")
+        }
+        address = String(first)
+    }
+
+    var processID: Int32 { process.processIdentifier }
+
+    /// Kills the bus at once, as a crash would.
+    func kill() {
+        guard process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// A test bus has nothing to save; and started from the test runner, dbus-daemon inherits a signal mask
+    /// that blocks SIGTERM.
+    deinit {
+        kill()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+func temporaryDirectory(_ prefix: String) throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("netactivity-\(prefix)-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+@discardableResult
+func touch(_ url: URL) throws -> URL {
+    guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+        throw TestFailure("cannot create \(url.path)")
+    }
+    return url
+}
+
+/// Waits for a process to exit, up to `timeout`. A handler set after launch is not reliably called by
+/// Foundation on Linux, so a helper thread waits and signals a semaphore.
+func waitForExit(_ process: Process, timeout: Duration) -> Bool {
+    guard process.isRunning else { return true }
+    let exited = DispatchSemaphore(value: 0)
+    let waiting = process
+    DispatchQueue.global().async {
+        waiting.waitUntilExit()
+        exited.signal()
+    }
+    let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+    return exited.wait(timeout: .now() + seconds) == .success
+}

@@ -1,0 +1,59 @@
+import DBusKit
+
+/// A separate connection that listens to every signal of the service, in order, as a panel widget would.
+final class SignalListener {
+    let connection: Connection
+    /// Every signal received so far, in order.
+    private(set) var history: [Message] = []
+
+    init(_ bus: PrivateBus) throws {
+        connection = try Connection(bus: .address(bus.address))
+        try connection.addMatch(MatchRule(sender: busName, path: objectPath))
+    }
+
+    /// Waits for the next signal that `matches`, up to `timeout`; signals before it stay in the history.
+    func next(timeout: Duration = .seconds(10), _ matches: (Message) -> Bool) throws -> Message? {
+        let deadline = ContinuousClock.now + timeout
+        while let message = try connection.nextMessage(timeout: ContinuousClock.now.duration(to: deadline)) {
+            guard message.type == .signal, message.path == objectPath.rawValue else { continue }
+            history.append(message)
+            if matches(message) { return message }
+        }
+        return nil
+    }
+
+    /// Waits for `VisibilityChanged(visible)`.
+    func awaitVisibility(_ visible: Bool, timeout: Duration = .seconds(10)) throws {
+        guard try next(timeout: timeout, { visibility(of: $0) == visible }) != nil else {
+            throw TestFailure("no VisibilityChanged(\(visible)) within \(timeout); saw \(visibilityHistory)")
+        }
+    }
+
+    /// Makes sure every signal the service sent before now has arrived: a Peer.Ping round trip from this
+    /// connection, since the bus keeps the order of one sender's messages to one receiver.
+    func settle() throws {
+        _ = try connection.call(destination: busName, path: objectPath, interface: "org.freedesktop.DBus.Peer",
+                                member: "Ping", timeout: .seconds(10))
+        while let message = try connection.nextMessage(timeout: .zero) {
+            if message.type == .signal, message.path == objectPath.rawValue { history.append(message) }
+        }
+    }
+
+    var visibilityHistory: [Bool] { history.compactMap(visibility(of:)) }
+
+    /// The changed properties of every `PropertiesChanged` so far.
+    var propertyChanges: [[String: ReceivedVariant]] {
+        history.compactMap { message in
+            guard message.member == "PropertiesChanged" else { return nil }
+            var reader = message.arguments()
+            _ = try? reader.read(String.self)
+            return try? reader.read([String: ReceivedVariant].self)
+        }
+    }
+}
+
+func visibility(of message: Message) -> Bool? {
+    guard message.member == "VisibilityChanged", message.interface == interfaceName.rawValue else { return nil }
+    var reader = message.arguments()
+    return try? reader.read(Bool.self)
+}

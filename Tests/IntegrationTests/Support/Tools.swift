@@ -1,0 +1,64 @@
+import Foundation
+
+/// What a command-line client printed and how it exited.
+struct ToolResult: CustomStringConvertible {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+    var succeeded: Bool { status == 0 }
+    var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+}
+
+/// Runs a real client (`dbus-send`, `gdbus`, `busctl`, …) against the private bus only: its environment names
+/// that bus as the session bus and nothing else.
+func runTool(_ tool: String, _ arguments: [String], bus: PrivateBus, timeout: Duration = .seconds(20)) throws
+    -> ToolResult
+{
+    let directory = try temporaryDirectory("tool")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let stdout = try touch(directory.appendingPathComponent("out"))
+    let stderr = try touch(directory.appendingPathComponent("err"))
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool.hasPrefix("/") ? tool : "/usr/bin/\(tool)")
+    process.arguments = arguments
+    process.environment = ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": bus.address,
+                           "DBUS_SYSTEM_BUS_ADDRESS": bus.address]
+    process.standardOutput = try FileHandle(forWritingTo: stdout)
+    process.standardError = try FileHandle(forWritingTo: stderr)
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    guard waitForExit(process, timeout: timeout) else {
+        process.terminate()
+        throw TestFailure("\(tool) \(arguments) did not finish within \(timeout)")
+    }
+    return ToolResult(status: process.terminationStatus,
+                      stdout: try String(contentsOf: stdout, encoding: .utf8),
+                      stderr: try String(contentsOf: stderr, encoding: .utf8))
+}
+
+/// `dbus-send --print-reply` to the service's object; `call` is `Interface.Member` or a bare member of the
+/// service's interface.
+func dbusSend(_ bus: PrivateBus, _ call: String, _ arguments: String...) throws -> ToolResult {
+    let member = call.contains(".") ? call : "org.example.NetworkActivity.\(call)"
+    return try runTool("dbus-send", ["--session", "--print-reply", "--dest=org.example.NetworkActivity",
+                                     "/org/example/NetworkActivity", member] + arguments, bus: bus)
+}
+
+/// `gdbus call` on the service's object.
+func gdbusCall(_ bus: PrivateBus, _ call: String, _ arguments: String...) throws -> ToolResult {
+    let member = call.contains(".") ? call : "org.example.NetworkActivity.\(call)"
+    return try runTool("gdbus", ["call", "--session", "--dest", "org.example.NetworkActivity",
+                                 "--object-path", "/org/example/NetworkActivity", "--method", member] + arguments,
+                       bus: bus)
+}
+
+/// `busctl` against the private bus.
+func busctl(_ bus: PrivateBus, _ arguments: String...) throws -> ToolResult {
+    try runTool("busctl", ["--address=\(bus.address)"] + arguments, bus: bus)
+}
+
+/// The number after `uint32` in dbus-send's reply.
+func replyNumber(_ result: ToolResult) -> UInt32? {
+    guard let range = result.stdout.range(of: "uint32 ") else { return nil }
+    return UInt32(result.stdout[range.upperBound...].prefix { $0.isNumber })
+}
