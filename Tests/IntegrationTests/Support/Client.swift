@@ -61,10 +61,10 @@ final class Client {
     }
 
     /// Expects `body` to fail with the D-Bus error `name`; returns the error's message.
-    func expectError(_ name: String, _ body: (Client) throws(DBusError) -> Void) throws -> String {
+    func expectError(_ name: String, _ body: (Client) throws -> Void) throws -> String {
         do {
             try body(self)
-        } catch {
+        } catch let error as DBusError {
             guard error.name.rawValue == name else { throw TestFailure("expected \(name), got \(error)") }
             return error.message
         }

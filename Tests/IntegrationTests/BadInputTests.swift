@@ -1,0 +1,172 @@
+import DBusKit
+import Testing
+
+extension Integration {
+    /// Every refusal has a named D-Bus error and changes nothing.
+    @Suite("Bad input and limits")
+    struct BadInputTests {
+        let bus: PrivateBus
+        let service: ServiceProcess
+        let client: Client
+        let held: UInt32
+
+        init() throws {
+            bus = try PrivateBus()
+            service = try ServiceProcess(bus: bus, arguments: ServiceProcess.fastDelays
+                + ["--max-per-caller", "3", "--max-total", "4"])
+            client = try Client(bus)
+            held = try client.begin("held")
+        }
+
+        /// Nothing changed: the one activity set up by `init` is still the only one.
+        private func expectUnchanged() throws {
+            #expect(try client.list().map(\.id) == [held])
+            #expect(service.isRunning)
+        }
+
+        private func expectDbusSendError(_ name: String, _ call: String, _ arguments: String...) throws -> String {
+            let member = call.contains(".") ? call : "org.example.NetworkActivity.\(call)"
+            let result = try runTool("dbus-send", ["--session", "--print-reply", "--dest=org.example.NetworkActivity",
+                                                   "/org/example/NetworkActivity", member] + arguments, bus: bus)
+            #expect(!result.succeeded)
+            #expect(result.stderr.contains("Error \(name):"), "\(result)")
+            return result.stderr
+        }
+
+        @Test func endingAnUnknownIdIsUnknownActivityAndLogged() throws {
+            _ = try expectDbusSendError("org.example.NetworkActivity.Error.UnknownActivity", "End", "uint32:4242")
+            _ = try expectDbusSendError("org.example.NetworkActivity.Error.UnknownActivity", "End", "uint32:0")
+            _ = try expectDbusSendError("org.example.NetworkActivity.Error.UnknownActivity", "End",
+                                        "uint32:4294967295")
+            try expectUnchanged()
+            try client.end(held)
+            _ = try client.expectError("org.example.NetworkActivity.Error.UnknownActivity") { try $0.end(held) }
+            #expect(try client.activeCount == 0)
+            #expect(service.log.contains("ended activity 4242, which is not active"))
+        }
+
+        @Test func endingAnotherCallersActivityIsNotOwner() throws {
+            let other = try Client(bus)
+            _ = try other.expectError("org.example.NetworkActivity.Error.NotOwner") { try $0.end(held) }
+            _ = try expectDbusSendError("org.example.NetworkActivity.Error.NotOwner", "End", "uint32:\(held)")
+            try expectUnchanged()
+        }
+
+        @Test func wrongArgumentsAreInvalidArgsNamingTheSignature() throws {
+            let wrongType = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "Begin", "uint32:5")
+            #expect(wrongType.contains("\"s\""))
+            let tooMany = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "Begin", "string:a",
+                                                  "string:b")
+            #expect(tooMany.contains("\"s\"") && tooMany.contains("\"ss\""))
+            let missing = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "BeginWithTimeout",
+                                                  "string:a")
+            #expect(missing.contains("\"su\""))
+            _ = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "End")
+            _ = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "End", "int32:1")
+            _ = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "Cancel", "uint32:1")
+            try expectUnchanged()
+        }
+
+        @Test func unknownMethodsAndInterfacesHaveTheStandardErrors() throws {
+            _ = try expectDbusSendError("org.freedesktop.DBus.Error.UnknownMethod", "Start")
+            _ = try expectDbusSendError("org.freedesktop.DBus.Error.UnknownInterface", "org.example.Other.Begin",
+                                        "string:x")
+            let gdbus = try gdbusCall(bus, "org.example.NetworkActivity.Finish")
+            #expect(!gdbus.succeeded && gdbus.stderr.contains("org.freedesktop.DBus.Error.UnknownMethod"))
+            // Another path of the service has no object.
+            let elsewhere = try runTool("dbus-send", ["--session", "--print-reply", "--dest=org.example.NetworkActivity",
+                                                      "/org/example/Other", "org.example.NetworkActivity.Begin",
+                                                      "string:x"], bus: bus)
+            #expect(!elsewhere.succeeded && elsewhere.stderr.contains("org.freedesktop.DBus.Error.UnknownMethod"))
+            try expectUnchanged()
+        }
+
+        @Test func unknownAndReadOnlyPropertiesHaveTheStandardErrors() throws {
+            _ = try client.expectError("org.freedesktop.DBus.Error.UnknownProperty") {
+                _ = try $0.property("Colour", as: String.self)
+            }
+            let set = try busctl(bus, "set-property", busName.rawValue, objectPath.rawValue,
+                                 interfaceName.rawValue, "Visible", "b", "true")
+            #expect(!set.succeeded)
+            #expect(set.stderr.contains("read-only"), "\(set)")
+            let readOnly = try client.expectError("org.freedesktop.DBus.Error.PropertyReadOnly") {
+                _ = try $0.call("Set", interface: "org.freedesktop.DBus.Properties") { arguments in
+                    arguments.append(interfaceName.rawValue)
+                    arguments.append("ActiveCount")
+                    arguments.append(Variant(UInt32(0)))
+                }
+            }
+            #expect(readOnly.contains("ActiveCount"))
+            _ = try client.expectError("org.freedesktop.DBus.Error.UnknownProperty") {
+                _ = try $0.call("Set", interface: "org.freedesktop.DBus.Properties") { arguments in
+                    arguments.append(interfaceName.rawValue)
+                    arguments.append("Colour")
+                    arguments.append(Variant("red"))
+                }
+            }
+            _ = try client.expectError("org.freedesktop.DBus.Error.UnknownInterface") {
+                _ = try $0.call("GetAll", interface: "org.freedesktop.DBus.Properties") {
+                    $0.append("org.example.Other")
+                }
+            }
+            try expectUnchanged()
+        }
+
+        @Test func badLabelsAreInvalidArgs() throws {
+            _ = try client.expectError("org.freedesktop.DBus.Error.InvalidArgs") {
+                _ = try $0.begin(String(repeating: "x", count: 257))
+            }
+            _ = try client.expectError("org.freedesktop.DBus.Error.InvalidArgs") { _ = try $0.begin("tab\there") }
+            _ = try client.expectError("org.freedesktop.DBus.Error.InvalidArgs") { _ = try $0.begin("bell\u{7}") }
+            _ = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "Begin", "string:line\nbreak")
+            try expectUnchanged()
+            // The limit is in bytes: 128 two-byte characters fit exactly; an empty label is fine.
+            let longest = try client.begin(String(repeating: "é", count: 128))
+            let empty = try client.begin("")
+            try client.end(longest)
+            try client.end(empty)
+        }
+
+        @Test(arguments: [UInt32(0), 86_401, .max])
+        func timeoutsOutOfRangeAreInvalidArgs(seconds: UInt32) throws {
+            let message = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "BeginWithTimeout",
+                                                  "string:x", "uint32:\(seconds)")
+            #expect(message.contains("86400"))
+            try expectUnchanged()
+        }
+
+        @Test func limitsPerCallerAndInTotalAreLimitExceeded() throws {
+            _ = try client.begin()
+            _ = try client.beginTimed(seconds: 60)
+            _ = try client.expectError("org.example.NetworkActivity.Error.LimitExceeded") { _ = try $0.begin() }
+            let other = try Client(bus)
+            _ = try other.begin()
+            _ = try expectDbusSendError("org.example.NetworkActivity.Error.LimitExceeded", "BeginWithTimeout",
+                                        "string:x", "uint32:60")
+            #expect(try client.activeCount == 4)
+            // Ending one makes room again.
+            _ = try other.cancel()
+            _ = try other.begin()
+        }
+
+        @Test func aCallWithoutInterfaceFindsTheMethod() throws {
+            let message = Message.methodCall(destination: busName, path: objectPath, interface: nil, member: "Begin")
+            message.append("no interface")
+            var reply = try client.connection.call(message).arguments()
+            let id = try reply.read(UInt32.self)
+            #expect(try client.list().map(\.label) == ["held", "no interface"])
+            try client.end(id)
+        }
+
+        @Test func aCallThatWantsNoReplyStillActs() throws {
+            let message = Message.methodCall(destination: busName, path: objectPath, interface: interfaceName,
+                                             member: "Begin")
+            message.append("fire and forget")
+            message.expectsReply = false
+            client.connection.send(message)
+            // Ping is answered after the call before it, on the same connection.
+            _ = try client.call("Ping", interface: "org.freedesktop.DBus.Peer")
+            #expect(try client.activeCount == 2)
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import DBusKit
+import Testing
+
+extension Integration {
+    @Suite("Properties and signals")
+    struct PropertyTests {
+        let bus: PrivateBus
+        let service: ServiceProcess
+
+        init() throws {
+            bus = try PrivateBus()
+            service = try ServiceProcess(bus: bus)
+        }
+
+        @Test func realClientsReadTheProperties() throws {
+            let idle = try gdbusCall(bus, "org.freedesktop.DBus.Properties.Get", "org.example.NetworkActivity", "Visible")
+            #expect(idle.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "(<false>,)", "\(idle)")
+            let client = try Client(bus)
+            _ = try client.begin()
+            _ = try client.begin()
+            let count = try busctl(bus, "get-property", busName.rawValue, objectPath.rawValue, interfaceName.rawValue,
+                                   "ActiveCount")
+            #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "u 2", "\(count)")
+            let all = try busctl(bus, "call", busName.rawValue, objectPath.rawValue, "org.freedesktop.DBus.Properties",
+                                 "GetAll", "s", interfaceName.rawValue)
+            #expect(all.stdout.contains("\"ActiveCount\" u 2") && all.stdout.contains("\"Visible\" b true"), "\(all)")
+            let dbusSendAll = try dbusSend(bus, "org.freedesktop.DBus.Properties.GetAll",
+                                           "string:org.example.NetworkActivity")
+            #expect(dbusSendAll.stdout.contains("boolean true"), "\(dbusSendAll)")
+        }
+
+        @Test func oneSignalCarriesEveryChangedPropertyThenVisibilityChanged() throws {
+            let listener = try SignalListener(bus)
+            let client = try Client(bus)
+            let id = try client.begin()
+            try listener.awaitVisibility(true)
+            try client.end(id)
+            try listener.awaitVisibility(false)
+            try listener.settle()
+            #expect(listener.history.map { $0.member ?? "" } ==
+                ["PropertiesChanged", "VisibilityChanged", "PropertiesChanged", "VisibilityChanged"])
+            let changes = listener.propertyChanges
+            #expect(try changes[0]["Visible"]?.decode(Bool.self) == true)
+            #expect(try changes[0]["ActiveCount"]?.decode(UInt32.self) == 1)
+            #expect(try changes[1]["Visible"]?.decode(Bool.self) == false)
+            #expect(try changes[1]["ActiveCount"]?.decode(UInt32.self) == 0)
+        }
+
+        @Test func countChangesAloneAreCoalescedAndEndWithTheCurrentValue() throws {
+            let listener = try SignalListener(bus)
+            let client = try Client(bus)
+            _ = try client.begin()
+            // Fifty Begins sent at once, without waiting for replies: they reach the service in a few turns.
+            for index in 0..<50 {
+                let message = Message.methodCall(destination: busName, path: objectPath, interface: interfaceName,
+                                                 member: "Begin")
+                message.append("burst \(index)")
+                client.connection.send(message)
+            }
+            client.connection.flush()
+            let last = try listener.next { message in
+                message.member == "PropertiesChanged" && listener.propertyChanges.last.flatMap {
+                    try? $0["ActiveCount"]?.decode(UInt32.self)
+                } == 51
+            }
+            #expect(last != nil, "saw \(listener.propertyChanges.count) PropertiesChanged without reaching 51")
+            try listener.settle()
+            let countOnly = listener.propertyChanges.filter { $0["Visible"] == nil }
+            #expect(countOnly.count < 10, "\(countOnly.count) emissions for 50 changes")
+            #expect(listener.propertyChanges.allSatisfy { $0["ActiveCount"] != nil })
+        }
+    }
+
+    @Suite("Introspection and Peer")
+    struct IntrospectionTests {
+        let bus: PrivateBus
+        let service: ServiceProcess
+
+        init() throws {
+            bus = try PrivateBus()
+            service = try ServiceProcess(bus: bus)
+        }
+
+        private func introspect(_ path: ObjectPath) throws -> String {
+            let client = try Client(bus)
+            var reply = try client.connection.call(destination: busName, path: path,
+                                                   interface: "org.freedesktop.DBus.Introspectable",
+                                                   member: "Introspect")
+            return try reply.read(String.self)
+        }
+
+        @Test func theObjectIntrospectsAsTheInterfaceFileByteForByte() throws {
+            let file = try String(contentsOf: Paths.dbusFolder.appendingPathComponent("org.example.NetworkActivity.xml"),
+                                  encoding: .utf8)
+            #expect(try introspect(objectPath) == file)
+        }
+
+        @Test(arguments: [("/", "org"), ("/org", "example"), ("/org/example", "NetworkActivity")])
+        func parentPathsListTheirChild(path: String, child: String) throws {
+            #expect(try introspect(ObjectPath(path)).contains("<node name=\"\(child)\""))
+        }
+
+        @Test func busctlAndGdbusFindTheObject() throws {
+            let tree = try busctl(bus, "tree", busName.rawValue)
+            #expect(tree.stdout.contains("/org/example/NetworkActivity"), "\(tree)")
+            let recursive = try runTool("gdbus", ["introspect", "--session", "--dest", busName.rawValue,
+                                                  "--object-path", "/", "--recurse"], bus: bus)
+            #expect(recursive.stdout.contains("interface org.example.NetworkActivity"), "\(recursive)")
+            #expect(recursive.stdout.contains("BeginWithTimeout(in  s label,"), "\(recursive)")
+        }
+
+        @Test func peerMethodsAnswer() throws {
+            let ping = try dbusSend(bus, "org.freedesktop.DBus.Peer.Ping")
+            #expect(ping.succeeded, "\(ping)")
+            let machine = try dbusSend(bus, "org.freedesktop.DBus.Peer.GetMachineId")
+            #expect(machine.succeeded && machine.stdout.contains("string \""), "\(machine)")
+        }
+    }
+}

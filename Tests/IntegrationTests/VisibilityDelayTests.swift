@@ -1,0 +1,64 @@
+import Testing
+
+extension Integration {
+    /// The anti-flicker delays, with short settings. Signals are awaited with deadlines; times are checked only
+    /// from below (nothing may happen early), which a slow machine cannot break.
+    @Suite("Visibility delays")
+    struct VisibilityDelayTests {
+        @Test func showsAfterTheShowDelayAndStaysTheMinimumTime() throws {
+            let bus = try PrivateBus()
+            let service = try ServiceProcess(bus: bus, arguments: ["--show-delay", "0.3", "--hide-delay", "0.2",
+                                                                   "--min-visible", "1"])
+            let listener = try SignalListener(bus)
+            let client = try Client(bus)
+            let begun = ContinuousClock.now
+            let id = try client.begin()
+            #expect(try client.visible == false)
+            try listener.awaitVisibility(true)
+            let shown = ContinuousClock.now
+            #expect(shown - begun >= .milliseconds(300))
+            #expect(try client.visible)
+            try client.end(id)
+            let ended = ContinuousClock.now
+            #expect(try client.visible, "hidden before the hide delay")
+            try listener.awaitVisibility(false)
+            #expect(ContinuousClock.now - ended >= .milliseconds(200))
+            #expect(ContinuousClock.now - shown >= .seconds(1))
+            try listener.settle()
+            #expect(listener.visibilityHistory == [true, false])
+            _ = service
+        }
+
+        @Test func aBlipShorterThanTheShowDelayShowsNothing() throws {
+            let bus = try PrivateBus()
+            let service = try ServiceProcess(bus: bus, arguments: ["--show-delay", "2", "--hide-delay", "0",
+                                                                   "--min-visible", "0"])
+            let listener = try SignalListener(bus)
+            let client = try Client(bus)
+            try client.end(try client.begin("blip"))
+            // Then real work, long enough to show: the first signal must be its true, not the blip's.
+            let id = try client.begin("work")
+            try listener.awaitVisibility(true, timeout: .seconds(15))
+            try client.end(id)
+            try listener.awaitVisibility(false)
+            try listener.settle()
+            #expect(listener.visibilityHistory == [true, false])
+            _ = service
+        }
+
+        @Test func aShortBreakBetweenActivitiesDoesNotHide() throws {
+            let bus = try PrivateBus()
+            let service = try ServiceProcess(bus: bus, arguments: ["--show-delay", "0", "--hide-delay", "2",
+                                                                   "--min-visible", "0"])
+            let listener = try SignalListener(bus)
+            let client = try Client(bus)
+            try client.end(try client.begin("first"))
+            let second = try client.begin("second")
+            try client.end(second)
+            try listener.awaitVisibility(false, timeout: .seconds(15))
+            try listener.settle()
+            #expect(listener.visibilityHistory == [true, false])
+            _ = service
+        }
+    }
+}
