@@ -1,0 +1,131 @@
+import DBusKit
+import Foundation
+import Testing
+
+extension Integration {
+    @Suite("Start, stop and install")
+    struct LifecycleTests {
+        @Test func aSecondInstanceRefusesToStartAndNamesTheOwner() throws {
+            let bus = try PrivateBus()
+            let first = try ServiceProcess(bus: bus)
+            let second = try ServiceProcess(bus: bus, awaitName: false)
+            #expect(second.exitStatus() == 1)
+            let owner = try Client(bus).connection.nameOwner(of: busName)
+            #expect(second.log.contains("already owned by \(owner) (pid \(first.process.processIdentifier))"),
+                    "\(second.log)")
+            #expect(first.isRunning)
+        }
+
+        @Test func replaceTakesTheNameOverAndTheFirstInstanceStops() throws {
+            let bus = try PrivateBus()
+            let first = try ServiceProcess(bus: bus)
+            let second = try ServiceProcess(bus: bus, arguments: ServiceProcess.fastDelays + ["--replace"])
+            #expect(first.exitStatus() == 0)
+            let client = try Client(bus)
+            let owner = try client.connection.processID(of: try BusName(client.connection.nameOwner(of: busName)))
+            #expect(owner == UInt32(second.process.processIdentifier))
+            #expect(try client.begin() == 1)
+        }
+
+        @Test(arguments: [SIGTERM, SIGINT])
+        func aSignalWhileVisibleHidesReleasesTheNameAndExitsZero(signal: Int32) throws {
+            let bus = try PrivateBus()
+            let service = try ServiceProcess(bus: bus)
+            let listener = try SignalListener(bus)
+            let client = try Client(bus)
+            _ = try client.begin()
+            try listener.awaitVisibility(true)
+            service.send(signal)
+            try listener.awaitVisibility(false)
+            #expect(service.exitStatus() == 0)
+            #expect(throws: DBusError.self) { try client.connection.nameOwner(of: busName) }
+            #expect(listener.visibilityHistory == [true, false])
+        }
+
+        @Test func losingTheBusIsAClearErrorAndExitStatusOne() throws {
+            let bus = try PrivateBus()
+            let service = try ServiceProcess(bus: bus)
+            bus.kill()
+            #expect(service.exitStatus() == 1)
+            #expect(service.log.contains("lost the connection to the bus"), "\(service.log)")
+        }
+
+        /// A system-like bus, after Debian's system.conf: nothing may be owned or called unless a policy says so.
+        private func systemLikeBus(including policy: [URL]) throws -> PrivateBus {
+            try PrivateBus(type: "system", policy: """
+                <policy context="default">
+                  <allow user="*"/>
+                  <deny own="*"/>
+                  <deny send_type="method_call"/>
+                  <allow send_type="signal"/>
+                  <allow send_requested_reply="true" send_type="method_return"/>
+                  <allow send_requested_reply="true" send_type="error"/>
+                  <allow receive_type="method_call"/>
+                  <allow receive_type="method_return"/>
+                  <allow receive_type="error"/>
+                  <allow receive_type="signal"/>
+                  <allow send_destination="org.freedesktop.DBus"/>
+                </policy>
+                """, includes: policy)
+        }
+
+        private let systemPolicy = Paths.dbusFolder.appendingPathComponent("org.example.NetworkActivity.conf")
+
+        @Test(.enabled(if: geteuid() == 0, "runs a client as the user nobody, which needs root"))
+        func theSystemBusPolicyLetsRootOwnEveryoneCallAndOnlyRootReset() throws {
+            let bus = try systemLikeBus(including: [systemPolicy])
+            let service = try ServiceProcess(bus: bus)
+            let log = try String(contentsOf: bus.directory.appendingPathComponent("bus.log"), encoding: .utf8)
+            #expect(!log.split(separator: "\n").contains { $0.contains("rror") && !$0.contains("fd limit") }, "\(log)")
+
+            let asNobody = ["-u", "nobody", "--", "/usr/bin/dbus-send", "--system", "--print-reply",
+                            "--dest=org.example.NetworkActivity", "/org/example/NetworkActivity"]
+            let begun = try runTool("/usr/sbin/runuser", asNobody + ["org.example.NetworkActivity.BeginWithTimeout",
+                                                           "string:nobody", "uint32:60"], bus: bus)
+            #expect(begun.succeeded, "\(begun)")
+            let refused = try runTool("/usr/sbin/runuser", asNobody + ["org.example.NetworkActivity.Reset"], bus: bus)
+            #expect(refused.stderr.contains("org.freedesktop.DBus.Error.AccessDenied"), "\(refused)")
+            #expect(try Client(bus).activeCount == 1)
+
+            let reset = try dbusSend(bus, "Reset")
+            #expect(replyNumber(reset) == 1, "\(reset)")
+            _ = service
+        }
+
+        @Test func withoutThePolicyTheNameCannotBeOwned() throws {
+            let bus = try systemLikeBus(including: [])
+            let service = try ServiceProcess(bus: bus, awaitName: false)
+            #expect(service.exitStatus() == 1)
+            #expect(service.log.contains("AccessDenied"), "\(service.log)")
+        }
+
+        @Test func theFirstCallStartsTheServiceThroughDBusActivation() throws {
+            let prefix = try temporaryDirectory("prefix")
+            defer { try? FileManager.default.removeItem(at: prefix) }
+            let install = Process()
+            install.executableURL = URL(fileURLWithPath: "/bin/bash")
+            install.arguments = [Paths.dbusFolder.appendingPathComponent("install.sh").path]
+            install.environment = ["PATH": "/usr/bin:/bin", "PREFIX": prefix.path, "BINARY": Paths.daemon.path]
+            install.standardOutput = FileHandle.nullDevice
+            try install.run()
+            install.waitUntilExit()
+            #expect(install.terminationStatus == 0)
+            let services = prefix.appendingPathComponent("share/dbus-1/services")
+            let activation = try String(contentsOf: services.appendingPathComponent("org.example.NetworkActivity.service"),
+                                        encoding: .utf8)
+            #expect(activation.contains("Exec=\(prefix.path)/bin/netactivityd"))
+            let unit = try String(contentsOf: prefix.appendingPathComponent("lib/systemd/user/netactivityd.service"),
+                                  encoding: .utf8)
+            #expect(unit.contains("ExecStart=\(prefix.path)/bin/netactivityd") && unit.contains("Type=dbus"))
+
+            let bus = try PrivateBus(serviceDirectory: services)
+            let begun = try dbusSend(bus, "Begin", "string:activated")
+            #expect(begun.succeeded, "\(begun)")
+            // The activated service keeps serving; stop it the way systemd would.
+            let client = try Client(bus)
+            #expect(try client.activeCount == 0, "dbus-send left, so its activity ended")
+            let pid = try client.connection.processID(of: try BusName(client.connection.nameOwner(of: busName)))
+            kill(pid_t(pid), SIGTERM)
+        }
+    }
+}
