@@ -39,7 +39,7 @@ struct NetActivityDaemon: ParsableCommand {
     @Flag(help: "Take the name over from a running instance (which allows it).")
     var replace = false
 
-    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
+    @Option(help: ArgumentHelp("How much to log to stderr.", valueName: "level"))
     var logLevel: Logger.Level = .info
 
     func validate() throws {
