@@ -46,7 +46,20 @@ extension Integration {
             #expect(try changes[1]["ActiveCount"]?.decode(UInt32.self) == 0)
         }
 
-        @Test func countChangesAloneAreCoalescedAndEndWithTheCurrentValue() throws {
+        /// Awaits the `PropertiesChanged` that reports `count`, then returns the count-only emissions seen.
+        private func countOnlyEmissions(until count: UInt32, _ listener: SignalListener) throws -> Int {
+            let last = try listener.next { message in
+                message.member == "PropertiesChanged" && listener.propertyChanges.last.flatMap {
+                    try? $0["ActiveCount"]?.decode(UInt32.self)
+                } == count
+            }
+            #expect(last != nil, "saw \(listener.propertyChanges.count) PropertiesChanged without reaching \(count)")
+            try listener.settle()
+            #expect(listener.propertyChanges.allSatisfy { $0["ActiveCount"] != nil })
+            return listener.propertyChanges.filter { $0["Visible"] == nil }.count
+        }
+
+        @Test func countChangesInOneTurnAreSentOnce() throws {
             let listener = try SignalListener(bus)
             let client = try Client(bus)
             _ = try client.begin()
@@ -58,16 +71,21 @@ extension Integration {
                 client.connection.send(message)
             }
             client.connection.flush()
-            let last = try listener.next { message in
-                message.member == "PropertiesChanged" && listener.propertyChanges.last.flatMap {
-                    try? $0["ActiveCount"]?.decode(UInt32.self)
-                } == 51
-            }
-            #expect(last != nil, "saw \(listener.propertyChanges.count) PropertiesChanged without reaching 51")
-            try listener.settle()
-            let countOnly = listener.propertyChanges.filter { $0["Visible"] == nil }
-            #expect(countOnly.count < 10, "\(countOnly.count) emissions for 50 changes")
-            #expect(listener.propertyChanges.allSatisfy { $0["ActiveCount"] != nil })
+            #expect(try countOnlyEmissions(until: 51, listener) < 10)
+        }
+
+        @Test func countChangesAcrossTurnsAreSentAtMostEvery50Milliseconds() throws {
+            let listener = try SignalListener(bus)
+            let client = try Client(bus)
+            let start = ContinuousClock.now
+            // Each call waits for its reply, so each lands in a turn of its own.
+            for _ in 0..<40 { _ = try client.begin() }
+            let elapsed = ContinuousClock.now - start
+            let emissions = try countOnlyEmissions(until: 40, listener)
+            // One per started 50 ms of calls, plus the trailing one that carries the final value.
+            let allowed = Int(elapsed / .milliseconds(50)) + 2
+            #expect(emissions <= allowed, "\(emissions) emissions in \(elapsed)")
+            #expect(emissions < 40)
         }
     }
 
