@@ -79,11 +79,9 @@ public struct ActivityCoordinator {
 
     /// The earliest moment at which something is due: an expiry, a policy delay, or a held-back count.
     public var nextDeadline: MonotonicTime? {
-        var deadlines = [tracker.nextDeadline, policy.nextDeadline].compactMap { $0 }
-        if activeCount != announcedCount, let last = lastCountAnnouncement {
-            deadlines.append(last + Self.countAnnouncementInterval)
-        }
-        return deadlines.min()
+        let countDue = activeCount != announcedCount
+            ? lastCountAnnouncement.map { $0 + Self.countAnnouncementInterval } : nil
+        return earliest(earliest(tracker.nextDeadline, policy.nextDeadline), countDue)
     }
 
     /// Fires what is due (expiries, policy delays) and announces a changed count if its interval has passed.
@@ -128,4 +126,10 @@ public struct ActivityCoordinator {
         announcedCount = activeCount
         lastCountAnnouncement = now
     }
+}
+
+private func earliest(_ a: MonotonicTime?, _ b: MonotonicTime?) -> MonotonicTime? {
+    guard let a else { return b }
+    guard let b else { return a }
+    return min(a, b)
 }
