@@ -60,7 +60,6 @@ public final class Message {
     public var interface: String? { dbus_message_get_interface(raw).map { String(cString: $0) } }
     public var member: String? { dbus_message_get_member(raw).map { String(cString: $0) } }
     public var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
-    public var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
     public var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
 
     /// The signature of the body, "" when it has no arguments.
@@ -69,11 +68,6 @@ public final class Message {
     /// Whether the body's signature is exactly `signature` (`dbus_message_has_signature`), without copying it.
     public func hasSignature(_ signature: String) -> Bool {
         dbus_message_has_signature(raw, signature) != 0
-    }
-
-    /// Whether this is a call to `member` of `interface` (`dbus_message_is_method_call`).
-    public func isMethodCall(interface: InterfaceName, member: MemberName) -> Bool {
-        dbus_message_is_method_call(raw, interface.rawValue, member.rawValue) != 0
     }
 
     /// Whether this is the signal `member` of `interface` (`dbus_message_is_signal`).
@@ -85,12 +79,6 @@ public final class Message {
     public var expectsReply: Bool {
         get { dbus_message_get_no_reply(raw) == 0 }
         set { dbus_message_set_no_reply(raw, newValue ? 0 : 1) }
-    }
-
-    /// Whether the bus may start the destination service to deliver this call.
-    public var allowsAutoStart: Bool {
-        get { dbus_message_get_auto_start(raw) != 0 }
-        set { dbus_message_set_auto_start(raw, newValue ? 1 : 0) }
     }
 
     /// The error carried by an error reply, nil for any other message.
