@@ -25,9 +25,7 @@ extension Integration {
         }
 
         private func expectDbusSendError(_ name: String, _ call: String, _ arguments: String...) throws -> String {
-            let member = call.contains(".") ? call : "org.example.NetworkActivity.\(call)"
-            let result = try runTool("dbus-send", ["--session", "--print-reply", "--dest=org.example.NetworkActivity",
-                                                   "/org/example/NetworkActivity", member] + arguments, bus: bus)
+            let result = try dbusSend(bus, call, arguments: arguments)
             #expect(!result.succeeded)
             #expect(result.stderr.contains("Error \(name):"), "\(result)")
             return result.stderr

@@ -5,12 +5,19 @@ extension Integration {
     /// from below (nothing may happen early), which a slow machine cannot break.
     @Suite("Visibility delays")
     struct VisibilityDelayTests {
-        @Test func showsAfterTheShowDelayAndStaysTheMinimumTime() throws {
+        /// A bus, the service with these delays, a listener and a client; the service is returned so that it
+        /// lives as long as the test.
+        private func start(show: String, hide: String, minimumVisible: String) throws
+            -> (PrivateBus, ServiceProcess, SignalListener, Client)
+        {
             let bus = try PrivateBus()
-            let service = try ServiceProcess(bus: bus, arguments: ["--show-delay", "0.3", "--hide-delay", "0.2",
-                                                                   "--min-visible", "1"])
-            let listener = try SignalListener(bus)
-            let client = try Client(bus)
+            let service = try ServiceProcess(bus: bus, arguments: ["--show-delay", show, "--hide-delay", hide,
+                                                                   "--min-visible", minimumVisible])
+            return (bus, service, try SignalListener(bus), try Client(bus))
+        }
+
+        @Test func showsAfterTheShowDelayAndStaysTheMinimumTime() throws {
+            let (bus, service, listener, client) = try start(show: "0.3", hide: "0.2", minimumVisible: "1")
             let begun = ContinuousClock.now
             let id = try client.begin()
             #expect(try client.visible == false)
@@ -26,15 +33,11 @@ extension Integration {
             #expect(ContinuousClock.now - shown >= .seconds(1))
             try listener.settle()
             #expect(listener.visibilityHistory == [true, false])
-            _ = service
+            _ = (bus, service)
         }
 
         @Test func aBlipShorterThanTheShowDelayShowsNothing() throws {
-            let bus = try PrivateBus()
-            let service = try ServiceProcess(bus: bus, arguments: ["--show-delay", "2", "--hide-delay", "0",
-                                                                   "--min-visible", "0"])
-            let listener = try SignalListener(bus)
-            let client = try Client(bus)
+            let (bus, service, listener, client) = try start(show: "2", hide: "0", minimumVisible: "0")
             try client.end(try client.begin("blip"))
             // Then real work, long enough to show: the first signal must be its true, not the blip's.
             let id = try client.begin("work")
@@ -43,22 +46,18 @@ extension Integration {
             try listener.awaitVisibility(false)
             try listener.settle()
             #expect(listener.visibilityHistory == [true, false])
-            _ = service
+            _ = (bus, service)
         }
 
         @Test func aShortBreakBetweenActivitiesDoesNotHide() throws {
-            let bus = try PrivateBus()
-            let service = try ServiceProcess(bus: bus, arguments: ["--show-delay", "0", "--hide-delay", "2",
-                                                                   "--min-visible", "0"])
-            let listener = try SignalListener(bus)
-            let client = try Client(bus)
+            let (bus, service, listener, client) = try start(show: "0", hide: "2", minimumVisible: "0")
             try client.end(try client.begin("first"))
             let second = try client.begin("second")
             try client.end(second)
             try listener.awaitVisibility(false, timeout: .seconds(15))
             try listener.settle()
             #expect(listener.visibilityHistory == [true, false])
-            _ = service
+            _ = (bus, service)
         }
     }
 }

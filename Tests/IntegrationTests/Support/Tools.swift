@@ -39,6 +39,10 @@ func runTool(_ tool: String, _ arguments: [String], bus: PrivateBus, timeout: Du
 /// `dbus-send --print-reply` to the service's object; `call` is `Interface.Member` or a bare member of the
 /// service's interface.
 func dbusSend(_ bus: PrivateBus, _ call: String, _ arguments: String...) throws -> ToolResult {
+    try dbusSend(bus, call, arguments: arguments)
+}
+
+func dbusSend(_ bus: PrivateBus, _ call: String, arguments: [String]) throws -> ToolResult {
     let member = call.contains(".") ? call : "org.example.NetworkActivity.\(call)"
     return try runTool("dbus-send", ["--session", "--print-reply", "--dest=org.example.NetworkActivity",
                                      "/org/example/NetworkActivity", member] + arguments, bus: bus)
