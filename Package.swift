@@ -5,6 +5,8 @@ let package = Package(
     name: "netactivity",
     products: [
         .executable(name: "netactivityd", targets: ["netactivityd"]),
+        .executable(name: "netactivity", targets: ["netactivity"]),
+        .library(name: "NetworkActivityClient", targets: ["NetworkActivityClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -30,6 +32,12 @@ let package = Package(
             name: "NetworkActivity",
             dependencies: [.product(name: "HeapModule", package: "swift-collections")]
         ),
+        // The contract of org.example.NetworkActivity on the bus: names, error names and records, shared by the
+        // service and its clients.
+        .target(
+            name: "NetworkActivityInterface",
+            dependencies: ["DBusKit"]
+        ),
         // Binds the domain to the bus.
         .target(
             name: "NetworkActivityService",
@@ -37,6 +45,7 @@ let package = Package(
                 "CSignalFD",
                 "DBusKit",
                 "NetworkActivity",
+                "NetworkActivityInterface",
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.embedInCode("org.example.NetworkActivity.xml")]
@@ -51,6 +60,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The Swift programs' way to the service: activity tokens, scopes and a state monitor.
+        .target(
+            name: "NetworkActivityClient",
+            dependencies: ["DBusKit", "NetworkActivityInterface"]
+        ),
+        .executableTarget(
+            name: "netactivity",
+            dependencies: [
+                "CSignalFD",
+                "NetworkActivityClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(
             name: "DBusKitTests",
             dependencies: ["DBusKit"]
@@ -61,7 +83,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["DBusKit", "netactivityd"]
+            dependencies: ["DBusKit", "NetworkActivityClient", "NetworkActivityInterface", "netactivity", "netactivityd"]
         ),
     ],
     swiftLanguageModes: [.v6]

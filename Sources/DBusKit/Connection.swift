@@ -3,8 +3,9 @@ internal import CDBus
 /// A private connection to a message bus; owns the libdbus `DBusConnection`, which it closes and releases on
 /// deinit.
 ///
-/// A connection is used from one thread at a time: the thread that runs its `EventLoop`, or the caller of its
-/// blocking methods.
+/// A connection that runs an `EventLoop` belongs to the loop's thread. One that runs no loop may be shared:
+/// libdbus locks its connections (`dbus_threads_init_default`), so `send` and `call` may be used from several
+/// threads at once, each call waiting for its own reply.
 public final class Connection {
     /// Which bus to connect to.
     public enum Bus: Sendable, Equatable {
@@ -22,6 +23,7 @@ public final class Connection {
     /// Connects and registers with the bus (`dbus_bus_get_private` or `dbus_connection_open_private` followed
     /// by `dbus_bus_register`). Exit-on-disconnect is off: a lost bus is reported by `EventLoop.run()`.
     public init(bus: Bus) throws(DBusError) {
+        guard dbus_threads_init_default() != 0 else { fatalError("libdbus is out of memory setting up its locks") }
         var error = CDBus.DBusError()
         dbus_error_init(&error)
         let opened: OpaquePointer?

@@ -81,6 +81,13 @@ public final class Message {
         set { dbus_message_set_no_reply(raw, newValue ? 0 : 1) }
     }
 
+    /// Whether the bus may start the destination's service to deliver this call (`dbus_message_set_auto_start`);
+    /// true by default. Off for observers, which should see a service that is not running, not start it.
+    public var autoStart: Bool {
+        get { dbus_message_get_auto_start(raw) != 0 }
+        set { dbus_message_set_auto_start(raw, newValue ? 1 : 0) }
+    }
+
     /// The error carried by an error reply, nil for any other message.
     public var error: DBusError? {
         guard type == .error, let name = errorName else { return nil }

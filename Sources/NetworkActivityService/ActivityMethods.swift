@@ -1,5 +1,6 @@
 import DBusKit
 import NetworkActivity
+import NetworkActivityInterface
 
 /// One method of an interface: the argument signature it takes and what it does.
 struct Method: Sendable {

@@ -1,4 +1,5 @@
 import DBusKit
+import NetworkActivityInterface
 
 /// Routes a method call on the service's object to its method, checks its arguments' signature, and sends
 /// exactly one reply (none when the caller asked for none).

@@ -1,6 +1,7 @@
 import DBusKit
 import Logging
 import NetworkActivity
+import NetworkActivityInterface
 
 /// The running service: one connection, one event loop, and the domain state, all on one thread.
 public final class NetworkActivityService {

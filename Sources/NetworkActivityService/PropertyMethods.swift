@@ -1,4 +1,5 @@
 import DBusKit
+import NetworkActivityInterface
 
 /// `org.freedesktop.DBus.Properties` for the service's read-only properties `Visible` and `ActiveCount`.
 extension NetworkActivityService {

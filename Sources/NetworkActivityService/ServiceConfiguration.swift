@@ -1,5 +1,6 @@
 import DBusKit
 import NetworkActivity
+import NetworkActivityInterface
 
 /// Everything the daemon's flags decide.
 public struct ServiceConfiguration: Sendable {

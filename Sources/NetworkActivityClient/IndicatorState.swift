@@ -1,0 +1,22 @@
+/// What a panel widget or tray icon shows, as `NetworkActivityMonitor` follows it.
+public struct IndicatorState: Sendable, Equatable {
+    /// Whether the service owns its name on the bus; when it does not, nothing is active.
+    public var isServiceRunning: Bool
+    /// Whether the indicator should show (the `Visible` property).
+    public var isVisible: Bool
+    /// How many activities are active (the `ActiveCount` property).
+    public var activeCount: UInt32
+    /// The labels of the active activities, ordered by id; empty when the monitor does not read labels.
+    public var labels: [String]
+
+    public init(isServiceRunning: Bool, isVisible: Bool, activeCount: UInt32, labels: [String]) {
+        self.isServiceRunning = isServiceRunning
+        self.isVisible = isVisible
+        self.activeCount = activeCount
+        self.labels = labels
+    }
+
+    /// The state while the service is not running: idle.
+    public static let serviceStopped = IndicatorState(isServiceRunning: false, isVisible: false, activeCount: 0,
+                                                      labels: [])
+}

@@ -1,0 +1,116 @@
+public import DBusKit
+import NetworkActivityInterface
+
+/// A Swift program's connection to the network-activity service, `org.example.NetworkActivity`.
+///
+/// Activities begun through a client belong to its bus connection: the service ends whatever is left when the
+/// client is released or the program exits. The client may be used from any thread or task at once; every
+/// call is one blocking round trip to the service that gives up after `timeout`, so a dead or missing
+/// service yields a thrown `DBusError`, never a hang.
+public final class NetworkActivityClient: Sendable {
+    /// Which bus to use: `.session` (the default), `.system`, or `.address("unix:path=…")`.
+    public typealias Bus = Connection.Bus
+
+    /// How long each call waits for the service's answer before it throws `NoReply`.
+    public let timeout: Duration
+    private let bus: SharedConnection
+
+    /// Connects to `bus`; throws when the bus cannot be reached. The service itself is not contacted until
+    /// the first call, which starts it if the bus can activate it.
+    public init(bus: Bus = .session, timeout: Duration = .seconds(5)) throws(DBusError) {
+        self.bus = SharedConnection(connection: try Connection(bus: bus))
+        self.timeout = timeout
+    }
+
+    /// Begins an activity that lasts until the returned token is ended or released, or this client's
+    /// connection closes, whichever comes first (`Begin`).
+    ///
+    /// - Parameter label: what the activity is, for people: at most 256 bytes, no control characters.
+    /// - Throws: `LimitExceeded` past the service's limits, `InvalidArgs` for a bad label, or the bus's error
+    ///   when the service cannot be reached.
+    public func begin(label: String) throws(DBusError) -> Activity {
+        Activity(id: try beginActivity(label: label, seconds: nil), label: label, client: self)
+    }
+
+    /// Begins an activity that ends after `seconds` (1 to 86400) at the latest, even if this program hangs
+    /// or exits; ending or releasing the token ends it earlier (`BeginWithTimeout`). `Activity.detach()`
+    /// hands it over to its deadline.
+    public func beginTimed(label: String, seconds: UInt32) throws(DBusError) -> Activity {
+        Activity(id: try beginActivity(label: label, seconds: seconds), label: label, client: self)
+    }
+
+    /// Ends the activity `id` (`End`): one of this client's, or a timed one that any program of the same Unix
+    /// user began.
+    ///
+    /// - Throws: `UnknownActivity` when no such activity is active, `NotOwner` when it is someone else's.
+    public func end(id: UInt32) throws(DBusError) {
+        _ = try call("End") { $0.append(id) }
+    }
+
+    /// Ends every activity this client began, timed ones included (`Cancel`); returns how many ended.
+    /// Tokens of activities ended this way do nothing more when released.
+    @discardableResult
+    public func cancelAll() throws(DBusError) -> UInt32 {
+        var reply = try call("Cancel")
+        return try reply.read(UInt32.self)
+    }
+
+    /// Ends every activity of every program (`Reset`), a recovery tool; returns how many ended. On the system
+    /// bus only root may call it.
+    @discardableResult
+    public func reset() throws(DBusError) -> UInt32 {
+        var reply = try call("Reset")
+        return try reply.read(UInt32.self)
+    }
+
+    /// The service's state now: whether the indicator shows, how many activities are active, and each of them
+    /// with its owner's process where the bus tells it.
+    public func status() throws(DBusError) -> ServiceStatus {
+        let properties = try bus.connection.readServiceProperties(timeout: timeout)
+        var reply = try call("ListActivities")
+        var owners = OwnerLookup(connection: bus.connection)
+        return ServiceStatus(
+            isVisible: properties.isVisible, activeCount: properties.activeCount,
+            activities: owners.describe(try reply.read([ActivityRecord].self)), takenAt: wallClockNow())
+    }
+
+    // MARK: Used by tokens and scopes
+
+    /// `Begin`, or `BeginWithTimeout` when there are `seconds`; returns the new activity's id.
+    func beginActivity(label: String, seconds: UInt32?) throws(DBusError) -> UInt32 {
+        var reply = try call(seconds == nil ? "Begin" : "BeginWithTimeout") { arguments in
+            arguments.append(label)
+            if let seconds { arguments.append(seconds) }
+        }
+        return try reply.read(UInt32.self)
+    }
+
+    /// Sends `End` without waiting for an answer, for a token that is released: nothing can be done with an
+    /// error there, and the message still reaches the service before any later call of this client.
+    func endWithoutReply(id: UInt32) {
+        let message = Message.methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath,
+                                         interface: ServiceNames.interface, member: "End")
+        message.append(id)
+        message.expectsReply = false
+        bus.connection.send(message)
+        bus.connection.flush()
+    }
+
+    private func call(
+        _ member: MemberName, _ arguments: (inout MessageWriter) -> Void = { _ in }
+    ) throws(DBusError) -> MessageReader {
+        try bus.connection.callService(member, timeout: timeout, arguments: arguments)
+    }
+}
+
+/// What every call of this library throws: a D-Bus error name and message. The service's own names are
+/// `ErrorName.unknownActivity`, `.notOwner` and `.limitExceeded`; a service that is not running and cannot be
+/// started gives `.serviceUnknown`, one that does not answer in time `.noReply`.
+public typealias NetworkActivityError = DBusError
+
+/// The client's connection, shared between threads. libdbus locks the connection itself, and the client only
+/// sends and makes blocking calls on it: it never runs an event loop or subscribes to signals, which are the
+/// parts of `Connection` that belong to one thread.
+private struct SharedConnection: @unchecked Sendable {
+    let connection: Connection
+}

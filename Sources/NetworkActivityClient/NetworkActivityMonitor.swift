@@ -1,0 +1,90 @@
+public import DBusKit
+import NetworkActivityInterface
+
+/// Follows the indicator's state for panel widgets and tray icons, across restarts of the service.
+///
+/// It reads the state when it starts and again whenever the service announces a change (`PropertiesChanged`)
+/// or comes onto the bus (`NameOwnerChanged`); while the service is not running the state is idle. It never
+/// starts the service itself. A monitor runs on the thread that calls `run`, sleeping between changes.
+public final class NetworkActivityMonitor {
+    private let connection: Connection
+    private let loop: EventLoop
+    private let readsLabels: Bool
+    private let timeout: Duration
+    private var state: IndicatorState?
+    private var onChange: (IndicatorState) -> Void = { _ in }
+
+    /// Connects to `bus` and subscribes to the service's signals.
+    ///
+    /// - Parameters:
+    ///   - readsLabels: whether each state carries the activities' labels, at the cost of one more call per
+    ///     change.
+    ///   - timeout: how long each read waits for the service; one that does not answer counts as not running.
+    public init(bus: NetworkActivityClient.Bus = .session, readsLabels: Bool = true, timeout: Duration = .seconds(5))
+        throws(DBusError)
+    {
+        connection = try Connection(bus: bus)
+        loop = EventLoop(connection: connection)
+        self.readsLabels = readsLabels
+        self.timeout = timeout
+        try connection.subscribe(to: MatchRule(
+            sender: Connection.busDriverName, interface: Connection.busDriverInterface,
+            member: "NameOwnerChanged", arguments: [0: ServiceNames.busName.rawValue])
+        ) { [unowned self] signal in
+            var arguments = signal.arguments()
+            arguments.skip()
+            arguments.skip()
+            if (try? arguments.read(String.self))?.isEmpty ?? true {
+                publish(.serviceStopped)
+            } else {
+                refresh()
+            }
+        }
+        try connection.subscribe(to: MatchRule(
+            sender: ServiceNames.busName, path: ServiceNames.objectPath, interface: ServiceNames.properties,
+            member: "PropertiesChanged", arguments: [0: ServiceNames.interface.rawValue])
+        ) { [unowned self] _ in
+            // The signal's values are not used: signals queued during a read may be older than what the read
+            // returned, while a fresh read is always current.
+            refresh()
+        }
+    }
+
+    /// Calls `onChange` with the current state at once, then with every new state, on the calling thread,
+    /// until `stop()`.
+    ///
+    /// - Throws: `Disconnected` when the bus itself goes away.
+    public func run(onChange: @escaping (IndicatorState) -> Void) throws(DBusError) {
+        self.onChange = onChange
+        state = nil
+        refresh()
+        try loop.run()
+    }
+
+    /// Makes `run` return once the current change has been handled; call it from `onChange`.
+    public func stop() {
+        loop.stop()
+    }
+
+    private func refresh() {
+        do throws(DBusError) {
+            let properties = try connection.readServiceProperties(timeout: timeout, autoStart: false)
+            var labels: [String] = []
+            if readsLabels {
+                var reply = try connection.callService("ListActivities", timeout: timeout, autoStart: false)
+                labels = try reply.read([ActivityRecord].self).map(\.label)
+            }
+            publish(IndicatorState(isServiceRunning: true, isVisible: properties.isVisible,
+                                   activeCount: properties.activeCount, labels: labels))
+        } catch {
+            // A lost bus ends `run` with its own error; anything else means no service is answering.
+            if error.name != .disconnected { publish(.serviceStopped) }
+        }
+    }
+
+    private func publish(_ newState: IndicatorState) {
+        guard newState != state else { return }
+        state = newState
+        onChange(newState)
+    }
+}

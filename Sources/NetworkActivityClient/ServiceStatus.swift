@@ -1,0 +1,38 @@
+/// The service's state as `NetworkActivityClient.status()` read it.
+public struct ServiceStatus: Sendable, Equatable {
+    /// Whether the indicator should show (the `Visible` property).
+    public var isVisible: Bool
+    /// How many activities are active (the `ActiveCount` property).
+    public var activeCount: UInt32
+    /// Every active activity, ordered by id.
+    public var activities: [ActivityStatus]
+    /// When the status was read, in microseconds since the Unix epoch: ages and time left count from here.
+    public var takenAt: UInt64
+}
+
+/// One active activity, with what the bus tells of the process that began it.
+public struct ActivityStatus: Sendable, Equatable {
+    public var id: UInt32
+    public var label: String
+    /// The unique bus name of the connection that began it, such as `:1.42`.
+    public var owner: String
+    /// The owner's process id (`GetConnectionUnixProcessID`); nil when the owner has left the bus, as the
+    /// owner of a timed activity may have.
+    public var ownerProcessID: UInt32?
+    /// The owner's command name, from `/proc/PID/comm`; nil when the process is gone or not visible here.
+    public var ownerCommand: String?
+    /// When it began, in microseconds since the Unix epoch.
+    public var startedAt: UInt64
+    /// When it ends by itself, in microseconds since the Unix epoch; nil for one without a deadline.
+    public var deadline: UInt64?
+
+    /// How long it has been active at `time` (microseconds since the Unix epoch).
+    public func age(at time: UInt64) -> Duration {
+        .microseconds(Int64(time) - Int64(startedAt))
+    }
+
+    /// How long until its deadline at `time`, never negative; nil for one without a deadline.
+    public func timeLeft(at time: UInt64) -> Duration? {
+        deadline.map { .microseconds(max(0, Int64($0) - Int64(time))) }
+    }
+}

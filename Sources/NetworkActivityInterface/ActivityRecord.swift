@@ -1,0 +1,47 @@
+public import DBusKit
+
+/// One entry of `ListActivities`, `(usstt)`: what the service tells of an active activity.
+public struct ActivityRecord: DBusCodable, Hashable, Sendable {
+    public static var dbusSignature: String { "(usstt)" }
+
+    /// The id that `Begin` or `BeginWithTimeout` returned.
+    public var id: UInt32
+    /// The unique bus name of the connection that began it, such as `:1.42`.
+    public var owner: String
+    public var label: String
+    /// When it began, in microseconds since the Unix epoch.
+    public var startedAt: UInt64
+    /// When it ends by itself, in microseconds since the Unix epoch; nil for an activity begun with `Begin`.
+    public var deadline: UInt64?
+
+    public init(id: UInt32, owner: String, label: String, startedAt: UInt64, deadline: UInt64?) {
+        self.id = id
+        self.owner = owner
+        self.label = label
+        self.startedAt = startedAt
+        self.deadline = deadline
+    }
+
+    public func encode(to writer: inout MessageWriter) {
+        writer.appendStruct { fields in
+            fields.append(id)
+            fields.append(owner)
+            fields.append(label)
+            fields.append(startedAt)
+            // On the wire, 0 stands for "no deadline".
+            fields.append(deadline ?? 0)
+        }
+    }
+
+    public init(from reader: inout MessageReader) throws(DBusError) {
+        self = try reader.readStruct(Self.dbusSignature) { (fields: inout MessageReader) throws(DBusError) in
+            let id = try fields.read(UInt32.self)
+            let owner = try fields.read(String.self)
+            let label = try fields.read(String.self)
+            let startedAt = try fields.read(UInt64.self)
+            let deadline = try fields.read(UInt64.self)
+            return ActivityRecord(id: id, owner: owner, label: label, startedAt: startedAt,
+                                  deadline: deadline == 0 ? nil : deadline)
+        }
+    }
+}

@@ -1,0 +1,11 @@
+public import DBusKit
+
+/// The service's own error names, all in one place.
+extension ErrorName {
+    /// `End` of an id that is not active (never was, or has already ended).
+    public static let unknownActivity: ErrorName = "org.example.NetworkActivity.Error.UnknownActivity"
+    /// `End` of an activity that belongs to another caller.
+    public static let notOwner: ErrorName = "org.example.NetworkActivity.Error.NotOwner"
+    /// A `Begin` past the service's per-caller or total limit.
+    public static let limitExceeded: ErrorName = "org.example.NetworkActivity.Error.LimitExceeded"
+}
