@@ -68,7 +68,6 @@ let package = Package(
         .executableTarget(
             name: "netactivity",
             dependencies: [
-                "CSignalFD",
                 "NetworkActivityClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -1,0 +1,56 @@
+import ArgumentParser
+import NetworkActivityClient
+
+struct BeginCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "begin",
+        abstract: "Begin a timed activity and print its id.",
+        discussion: """
+            The activity outlives this command: it lasts until `netactivity end ID`, from any program of the same \
+            user, or until its timeout, whichever comes first. For example: id=$(netactivity begin --timeout 600)
+            """)
+
+    @OptionGroup var busOptions: BusOptions
+
+    @Option(help: "What the activity is, for people.")
+    var label = ""
+
+    @Option(help: ArgumentHelp("Seconds after which the activity ends by itself: 1 to 86400.", valueName: "seconds"))
+    var timeout: UInt32
+
+    func run() throws {
+        let id = try reportingFailure { () throws(NetworkActivityError) in
+            try busOptions.connect().beginTimed(label: label, seconds: timeout).detach()
+        }
+        print(id)
+    }
+}
+
+struct EndCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "end",
+        abstract: "End an activity that `netactivity begin` printed the id of.")
+
+    @OptionGroup var busOptions: BusOptions
+
+    @Argument(help: "The activity's id.")
+    var id: UInt32
+
+    func run() throws {
+        try reportingFailure { () throws(NetworkActivityError) in try busOptions.connect().end(id: id) }
+    }
+}
+
+struct ResetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reset",
+        abstract: "End every activity of every program, and print how many ended.",
+        discussion: "A recovery tool. On the system bus only root may use it.")
+
+    @OptionGroup var busOptions: BusOptions
+
+    func run() throws {
+        let ended = try reportingFailure { () throws(NetworkActivityError) in try busOptions.connect().reset() }
+        print(ended)
+    }
+}

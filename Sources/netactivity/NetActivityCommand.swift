@@ -1,0 +1,17 @@
+import ArgumentParser
+
+@main
+struct NetActivityCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "netactivity",
+        abstract: "Tells the network-activity service what this desktop does on the network, and shows its state.",
+        discussion: """
+            Talks to org.example.NetworkActivity on the session bus, or the bus chosen with --system or \
+            --address. Errors from the service are printed as one line, its D-Bus error name and message, and \
+            the exit status is 1.
+            """,
+        subcommands: [
+            RunCommand.self, BeginCommand.self, EndCommand.self, StatusCommand.self, WatchCommand.self,
+            ResetCommand.self,
+        ])
+}

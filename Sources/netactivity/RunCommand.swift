@@ -1,0 +1,57 @@
+import ArgumentParser
+import NetworkActivityClient
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a command as one network activity.",
+        discussion: """
+            Begins an activity, runs the command, ends the activity when the command exits, and exits with the \
+            command's status (128+N when signal N killed it). SIGINT, SIGTERM and SIGHUP sent to netactivity \
+            are passed on to the command. If netactivity itself is killed, the service ends the activity by \
+            itself. If the service cannot be reached, the command runs all the same after one warning, unless \
+            --strict is given.
+            """)
+
+    @OptionGroup var busOptions: BusOptions
+
+    @Option(help: "What the activity is, for people; the command's name by default.")
+    var label: String?
+
+    @Flag(help: "Fail instead of running the command when the activity cannot begin.")
+    var strict = false
+
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The command and its arguments, after --.",
+                                                                  valueName: "command"))
+    var command: [String] = []
+
+    mutating func validate() throws {
+        if command.first == "--" { command.removeFirst() }
+        guard !command.isEmpty else { throw ValidationError("Missing the command to run, e.g. netactivity run -- curl -O URL.") }
+    }
+
+    func run() throws {
+        let label = label ?? String(command[0].split(separator: "/").last ?? "")
+        let activity: Activity?
+        do {
+            activity = try busOptions.connect().begin(label: label)
+        } catch {
+            if strict {
+                printError("\(error.name): \(error.message)")
+                throw ExitCode.failure
+            }
+            printError("warning: running \(command[0]) without an activity: \(error.name): \(error.message)")
+            activity = nil
+        }
+        var child: ChildProcess
+        do {
+            child = try ChildProcess(command)
+        } catch {
+            printError(error.description)
+            throw ExitCode(error.exitStatus)
+        }
+        let status = child.waitForExit()
+        try? activity?.end()
+        if status != 0 { throw ExitCode(status) }
+    }
+}

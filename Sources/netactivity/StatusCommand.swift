@@ -1,0 +1,24 @@
+import ArgumentParser
+import NetworkActivityClient
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show whether the indicator is visible and every active activity.",
+        discussion: """
+            For each activity: its id, age, time left for a timed one, the owner's process id and command name \
+            where the bus tells them, the owner's bus name and the label. --json prints one object with the keys \
+            visible, active_count and activities; an activity's pid, command and time_left_seconds are left out \
+            when unknown or not applicable.
+            """)
+
+    @OptionGroup var busOptions: BusOptions
+
+    @Flag(help: "Print one JSON object instead of a table.")
+    var json = false
+
+    func run() throws {
+        let status = try reportingFailure { () throws(NetworkActivityError) in try busOptions.connect().status() }
+        print(json ? StatusReport.json(status) : StatusReport.table(status))
+    }
+}

@@ -1,0 +1,87 @@
+import FoundationEssentials
+import NetworkActivityClient
+
+/// How `netactivity status` prints a status.
+enum StatusReport {
+    static func table(_ status: ServiceStatus) -> String {
+        var lines = [
+            "visible: \(status.isVisible ? "yes" : "no")",
+            "active: \(status.activeCount)",
+        ]
+        guard !status.activities.isEmpty else { return lines.joined(separator: "\n") }
+        let rows = [["ID", "AGE", "LEFT", "PID", "COMMAND", "OWNER", "LABEL"]] + status.activities.map { activity in
+            [
+                String(activity.id),
+                format(activity.age(at: status.takenAt)),
+                activity.timeLeft(at: status.takenAt).map(format) ?? "-",
+                activity.ownerProcessID.map(String.init) ?? "-",
+                activity.ownerCommand ?? "-",
+                activity.owner,
+                activity.label,
+            ]
+        }
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        lines.append("")
+        for row in rows {
+            let padded = zip(row, widths).dropLast().map { $0 + String(repeating: " ", count: $1 - $0.count) }
+            lines.append((padded + [row[row.count - 1]]).joined(separator: "  "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ status: ServiceStatus) -> String {
+        encodeJSON(StatusJSON(
+            visible: status.isVisible, activeCount: status.activeCount,
+            activities: status.activities.map { activity in
+                ActivityJSON(
+                    id: activity.id, label: activity.label, owner: activity.owner, pid: activity.ownerProcessID,
+                    command: activity.ownerCommand, ageSeconds: seconds(activity.age(at: status.takenAt)),
+                    timeLeftSeconds: activity.timeLeft(at: status.takenAt).map(seconds))
+            }))
+    }
+
+    /// A duration as people read it: `42s`, `3m05s`, `2h10m`.
+    static func format(_ duration: Duration) -> String {
+        let total = max(0, duration.components.seconds)
+        switch total {
+        case ..<60: return "\(total)s"
+        case ..<3600: return "\(total / 60)m\(twoDigits(total % 60))s"
+        default: return "\(total / 3600)h\(twoDigits(total / 60 % 60))m"
+        }
+    }
+
+    private static func twoDigits(_ value: Int64) -> String {
+        value < 10 ? "0\(value)" : "\(value)"
+    }
+
+    /// Seconds to the millisecond.
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds * 1000 + attoseconds / 1_000_000_000_000_000) / 1000
+    }
+
+    private struct StatusJSON: Encodable {
+        let visible: Bool
+        let activeCount: UInt32
+        let activities: [ActivityJSON]
+    }
+
+    private struct ActivityJSON: Encodable {
+        let id: UInt32
+        let label: String
+        let owner: String
+        let pid: UInt32?
+        let command: String?
+        let ageSeconds: Double
+        let timeLeftSeconds: Double?
+    }
+}
+
+/// One line of JSON, keys in snake_case and sorted, so that output is the same for the same state.
+func encodeJSON(_ value: some Encodable) -> String {
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    // Encoding these plain structs of strings and numbers cannot fail.
+    return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
+}
