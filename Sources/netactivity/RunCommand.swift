@@ -21,12 +21,11 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Fail instead of running the command when the activity cannot begin.")
     var strict = false
 
-    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The command and its arguments, after --.",
-                                                                  valueName: "command"))
+    @Argument(parsing: .postTerminator, help: ArgumentHelp("The command and its arguments, after --.",
+                                                           valueName: "command"))
     var command: [String] = []
 
-    mutating func validate() throws {
-        if command.first == "--" { command.removeFirst() }
+    func validate() throws {
         guard !command.isEmpty else { throw ValidationError("Missing the command to run, e.g. netactivity run -- curl -O URL.") }
     }
 

@@ -9,6 +9,7 @@ enum Paths {
     }()
 
     static let daemon = products.appendingPathComponent("netactivityd")
+    static let cli = products.appendingPathComponent("netactivity")
 
     /// The repository, found from this file's place in it.
     static let repository = URL(fileURLWithPath: #filePath)

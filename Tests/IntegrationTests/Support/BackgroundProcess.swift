@@ -1,0 +1,81 @@
+import Foundation
+
+/// A command left running while the test goes on (`netactivity watch`, `netactivity run`), its stdout read
+/// line by line with deadlines. Killed when the value goes away.
+final class BackgroundProcess {
+    let process: Process
+    private let output: FileHandle
+    private let errorFile: URL
+    private var buffer = Data()
+    /// Every line read so far, for failure messages.
+    private(set) var lines: [String] = []
+
+    init(_ executable: URL, _ arguments: [String], bus: PrivateBus) throws {
+        let pipe = Pipe()
+        errorFile = try touch(bus.directory.appendingPathComponent("stderr-\(UUID().uuidString.prefix(6))"))
+        process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": bus.address]
+        process.standardOutput = pipe
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        output = pipe.fileHandleForReading
+        try? pipe.fileHandleForWriting.close()
+    }
+
+    /// The next line of stdout, waiting up to `timeout`; nil at the end of the output.
+    func nextLine(timeout: Duration = .seconds(10)) throws -> String? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                lines.append(line)
+                return line
+            }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { throw TestFailure("no line within \(timeout); so far \(lines), stderr: \(stderr)") }
+            var descriptor = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            guard poll(&descriptor, 1, milliseconds) > 0 else { continue }
+            let chunk = output.availableData
+            if chunk.isEmpty { return nil }
+            buffer.append(chunk)
+        }
+    }
+
+    /// Reads lines until one equals `expected`; throws, naming the lines seen, when none does in time.
+    func awaitLine(_ expected: String, timeout: Duration = .seconds(10)) throws {
+        let deadline = ContinuousClock.now + timeout
+        while let line = try nextLine(timeout: ContinuousClock.now.duration(to: deadline)) {
+            if line == expected { return }
+        }
+        throw TestFailure("output ended without \"\(expected)\"; saw \(lines)")
+    }
+
+    var stderr: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
+
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// The exit status (128+N for signal N), or nil if it did not exit within `timeout`.
+    func exitStatus(within timeout: Duration = .seconds(10)) -> Int32? {
+        guard waitForExit(process, timeout: timeout) else { return nil }
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// Runs our `netactivity` to completion against the private bus.
+func netactivity(_ bus: PrivateBus, _ arguments: String...) throws -> ToolResult {
+    try runTool(Paths.cli.path, arguments, bus: bus)
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+extension Integration {
+    @Suite("netactivity watch")
+    struct WatchCommandTests {
+        /// What one format prints while the service is stopped, running with nothing to show, and showing one
+        /// activity labelled "fetch".
+        struct Expected: CustomTestStringConvertible, Sendable {
+            let format: String
+            let stopped: String
+            let runningIdle: String
+            let active: String
+            var testDescription: String { format }
+        }
+
+        static let formats = [
+            Expected(format: "plain", stopped: "idle 0", runningIdle: "idle 0", active: "active 1"),
+            Expected(format: "json",
+                     stopped: #"{"count":0,"labels":[],"running":false,"visible":false}"#,
+                     runningIdle: #"{"count":0,"labels":[],"running":true,"visible":false}"#,
+                     active: #"{"count":1,"labels":["fetch"],"running":true,"visible":true}"#),
+            Expected(format: "waybar",
+                     stopped: #"{"alt":"idle","class":"idle","text":"0","tooltip":"No network activity"}"#,
+                     runningIdle: #"{"alt":"idle","class":"idle","text":"0","tooltip":"No network activity"}"#,
+                     active: #"{"alt":"active","class":"active","text":"1","tooltip":"fetch"}"#),
+            Expected(format: "polybar", stopped: "", runningIdle: "", active: "⇅ 1"),
+            Expected(format: "i3blocks", stopped: "", runningIdle: "", active: "⇅ 1"),
+        ]
+
+        @Test(arguments: formats)
+        func watchFollowsTheServiceAcrossAStopAndARestart(expected: Expected) throws {
+            let bus = try PrivateBus()
+            let watch = try BackgroundProcess(Paths.cli, ["watch", "--format", expected.format], bus: bus)
+            #expect(try watch.nextLine() == expected.stopped, "it prints the state at once, idle without a service")
+
+            for round in 1...2 {
+                let service = try ServiceProcess(bus: bus)
+                if expected.runningIdle != expected.stopped { try watch.awaitLine(expected.runningIdle) }
+                let client = try Client(bus)
+                _ = try client.begin("fetch")
+                try watch.awaitLine(expected.active)
+                service.send(SIGTERM)
+                #expect(service.exitStatus() == 0, "round \(round)")
+                try watch.awaitLine(expected.stopped)
+            }
+            #expect(watch.process.isRunning)
+        }
+
+        @Test func eachChangeIsOneLineAndARepeatedStateIsNotPrintedAgain() throws {
+            let bus = try PrivateBus()
+            let service = try ServiceProcess(bus: bus)
+            let watch = try BackgroundProcess(Paths.cli, ["watch"], bus: bus)
+            #expect(try watch.nextLine() == "idle 0")
+            let client = try Client(bus)
+            let first = try client.begin()
+            try watch.awaitLine("active 1")
+            let second = try client.begin()
+            #expect(try watch.nextLine() == "active 2")
+            try client.end(second)
+            #expect(try watch.nextLine() == "active 1")
+            try client.end(first)
+            try watch.awaitLine("idle 0")
+            #expect(zip(watch.lines, watch.lines.dropFirst()).allSatisfy { $0 != $1 }, "\(watch.lines)")
+            #expect(service.isRunning)
+        }
+
+        @Test func watchExitsWithAClearErrorWhenTheBusGoesAway() throws {
+            let bus = try PrivateBus()
+            let watch = try BackgroundProcess(Paths.cli, ["watch"], bus: bus)
+            #expect(try watch.nextLine() == "idle 0")
+            bus.kill()
+            #expect(watch.exitStatus() == 1)
+            #expect(watch.stderr == "netactivity: org.freedesktop.DBus.Error.Disconnected: "
+                                   + "the connection to the bus was lost\n")
+        }
+    }
+}
