@@ -26,8 +26,9 @@ struct ChildProcess {
     /// Starts `arguments[0]`, looked up in `PATH`, with the other elements as its arguments.
     ///
     /// The forwarded signals and `SIGCHLD` are blocked here first, so that from now on they queue for
-    /// `waitForExit()` instead of killing this process; the child starts with none blocked and all at their
-    /// default action, `SIGPIPE` included, which libdbus set to be ignored here.
+    /// `waitForExit()` instead of killing this process. The child starts with no signal blocked, as
+    /// `systemd-inhibit` starts its command, and with the actions this process inherited: a signal ignored
+    /// here, as `nohup` ignores SIGHUP, stays ignored there.
     init(_ arguments: [String]) throws(SpawnFailure) {
         awaitedSignals = sigset_t()
         sigemptyset(&awaitedSignals)
@@ -40,10 +41,7 @@ struct ChildProcess {
         var noSignals = sigset_t()
         sigemptyset(&noSignals)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaultSignals = awaitedSignals
-        sigaddset(&defaultSignals, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
 
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

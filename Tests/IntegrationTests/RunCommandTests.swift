@@ -92,9 +92,7 @@ extension Integration {
             #expect(try Client(bus).list().isEmpty)
         }
 
-        @Test func theCommandGetsItsArgumentsAndNoBlockedOrIgnoredSignalsOfNetactivitys() throws {
-            // netactivity blocks the signals it passes on, and libdbus makes it ignore SIGPIPE; the command
-            // must start with neither.
+        @Test func theCommandGetsItsArgumentsAndNoneOfTheSignalsNetactivityBlocks() throws {
             let result = try netactivity(bus, "run", "--", "/bin/sh", "-c",
                                          "grep -E '^Sig(Blk|Ign)' /proc/self/status; echo \"$1\"", "sh", "two words")
             #expect(result.status == 0, "\(result)")
@@ -106,6 +104,15 @@ extension Integration {
                 #expect(ignored & (1 << UInt64(signal - 1)) == 0, "signal \(signal) is ignored: \(lines[1])")
             }
             #expect(lines[2] == "two words")
+        }
+
+        @Test func aSignalIgnoredByNetactivitysParentStaysIgnoredInTheCommand() throws {
+            let result = try runTool("nohup", [Paths.cli.path, "run", "--", "/bin/grep", "^SigIgn", "/proc/self/status"],
+                                     bus: bus)
+            #expect(result.status == 0, "\(result)")
+            let ignored = try #require(UInt64(result.stdout.dropFirst("SigIgn:\t".count).prefix(16), radix: 16),
+                                       "\(result)")
+            #expect(ignored & (1 << UInt64(SIGHUP - 1)) != 0, "nohup's SIGHUP is not ignored: \(result.stdout)")
         }
     }
 }
