@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs what is missing (libdbus-1-dev), builds netactivityd and runs it in the foreground: on your session
-# bus, or, when there is none (a console, a container, CI), on a private bus that it starts and whose address it
-# prints. Arguments are passed to netactivityd (e.g. --show-delay 0). Ctrl-C stops it.
+# Installs what is missing (libdbus-1-dev), builds netactivityd and netactivity into .build/release, and runs
+# netactivityd in the foreground: on your session bus, or, when there is none (a console, a container, CI), on a
+# private bus that it starts and whose address it prints. Arguments are passed to netactivityd (e.g.
+# --show-delay 0). Ctrl-C stops it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,7 @@ if ! pkg-config --exists dbus-1 2>/dev/null || ! command -v dbus-daemon >/dev/nu
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libdbus-1-dev pkg-config dbus-daemon dbus-bin
 fi
 swift build -c release --product netactivityd
+swift build -c release --product netactivity
 
 if [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] &&
    timeout 5 dbus-send --session --dest=org.freedesktop.DBus --print-reply / org.freedesktop.DBus.GetId >/dev/null 2>&1

@@ -105,7 +105,7 @@ extension Integration {
             let install = Process()
             install.executableURL = URL(fileURLWithPath: "/bin/bash")
             install.arguments = [Paths.dbusFolder.appendingPathComponent("install.sh").path]
-            install.environment = ["PATH": "/usr/bin:/bin", "PREFIX": prefix.path, "BINARY": Paths.daemon.path]
+            install.environment = ["PATH": "/usr/bin:/bin", "PREFIX": prefix.path, "PRODUCTS": Paths.products.path]
             install.standardOutput = FileHandle.nullDevice
             try install.run()
             install.waitUntilExit()
@@ -124,6 +124,8 @@ extension Integration {
             // The activated service keeps serving; stop it the way systemd would.
             let client = try Client(bus)
             #expect(try client.activeCount == 0, "dbus-send left, so its activity ended")
+            let status = try runTool(prefix.appendingPathComponent("bin/netactivity").path, ["status"], bus: bus)
+            #expect(status.stdout == "visible: no\nactive: 0\n", "the installed netactivity: \(status)")
             let pid = try client.connection.processID(of: try BusName(client.connection.nameOwner(of: busName)))
             kill(pid_t(pid), SIGTERM)
         }
