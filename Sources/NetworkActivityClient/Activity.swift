@@ -8,6 +8,7 @@ import Synchronization
 public final class Activity: Sendable {
     /// The id the service gave the activity.
     public let id: UInt32
+    /// What the activity is, as it was begun.
     public let label: String
     private let client: NetworkActivityClient
     private let isSettled = Atomic(false)

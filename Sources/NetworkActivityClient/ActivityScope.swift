@@ -10,6 +10,7 @@ public final class ActivityScope: Sendable {
     private let client: NetworkActivityClient
     private let activities = Mutex<[UInt32: Activity]>([:])
 
+    /// An empty scope whose activities `client` begins.
     public init(client: NetworkActivityClient) {
         self.client = client
     }

@@ -9,6 +9,7 @@ public struct IndicatorState: Sendable, Equatable {
     /// The labels of the active activities, ordered by id; empty when the monitor does not read labels.
     public var labels: [String]
 
+    /// A state with these values.
     public init(isServiceRunning: Bool, isVisible: Bool, activeCount: UInt32, labels: [String]) {
         self.isServiceRunning = isServiceRunning
         self.isVisible = isVisible

@@ -12,7 +12,9 @@ public struct ServiceStatus: Sendable, Equatable {
 
 /// One active activity, with what the bus tells of the process that began it.
 public struct ActivityStatus: Sendable, Equatable {
+    /// The id that `Begin` or `BeginWithTimeout` returned.
     public var id: UInt32
+    /// What the activity is, for people.
     public var label: String
     /// The unique bus name of the connection that began it, such as `:1.42`.
     public var owner: String

@@ -2,18 +2,21 @@ public import DBusKit
 
 /// One entry of `ListActivities`, `(usstt)`: what the service tells of an active activity.
 public struct ActivityRecord: DBusCodable, Hashable, Sendable {
+    /// `(usstt)`.
     public static var dbusSignature: String { "(usstt)" }
 
     /// The id that `Begin` or `BeginWithTimeout` returned.
     public var id: UInt32
     /// The unique bus name of the connection that began it, such as `:1.42`.
     public var owner: String
+    /// What the activity is, for people.
     public var label: String
     /// When it began, in microseconds since the Unix epoch.
     public var startedAt: UInt64
     /// When it ends by itself, in microseconds since the Unix epoch; nil for an activity begun with `Begin`.
     public var deadline: UInt64?
 
+    /// A record with these values.
     public init(id: UInt32, owner: String, label: String, startedAt: UInt64, deadline: UInt64?) {
         self.id = id
         self.owner = owner
@@ -22,6 +25,7 @@ public struct ActivityRecord: DBusCodable, Hashable, Sendable {
         self.deadline = deadline
     }
 
+    /// Writes the record as `(usstt)`, the missing deadline as 0.
     public func encode(to writer: inout MessageWriter) {
         writer.appendStruct { fields in
             fields.append(id)
@@ -33,6 +37,7 @@ public struct ActivityRecord: DBusCodable, Hashable, Sendable {
         }
     }
 
+    /// Reads a `(usstt)` record; a deadline of 0 becomes nil.
     public init(from reader: inout MessageReader) throws(DBusError) {
         self = try reader.readStruct(Self.dbusSignature) { (fields: inout MessageReader) throws(DBusError) in
             let id = try fields.read(UInt32.self)

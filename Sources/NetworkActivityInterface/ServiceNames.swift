@@ -2,11 +2,19 @@ public import DBusKit
 
 /// Where the service lives on the bus, as `dbus/org.example.NetworkActivity.xml` defines it.
 public enum ServiceNames {
+    /// The well-known name the service owns.
     public static let busName: BusName = "org.example.NetworkActivity"
+    /// The one object the service exports.
     public static let objectPath: ObjectPath = "/org/example/NetworkActivity"
+    /// The service's own interface.
     public static let interface: InterfaceName = "org.example.NetworkActivity"
 
+    // The standard interfaces the object implements as well.
+
+    /// `Get`, `GetAll`, `Set` and `PropertiesChanged`.
     public static let properties: InterfaceName = "org.freedesktop.DBus.Properties"
+    /// `Introspect`, which returns the interface XML.
     public static let introspectable: InterfaceName = "org.freedesktop.DBus.Introspectable"
+    /// `Ping` and `GetMachineId`, which libdbus answers.
     public static let peer: InterfaceName = "org.freedesktop.DBus.Peer"
 }

@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import NetworkActivityInterface
 
 /// The real `netactivityd` binary, started on a private bus; ready once it owns its name, which is awaited as a
 /// `NameOwnerChanged` signal with a deadline.
@@ -56,6 +57,6 @@ final class ServiceProcess {
     }
 }
 
-let busName: BusName = "org.example.NetworkActivity"
-let objectPath: ObjectPath = "/org/example/NetworkActivity"
-let interfaceName: InterfaceName = "org.example.NetworkActivity"
+let busName = ServiceNames.busName
+let objectPath = ServiceNames.objectPath
+let interfaceName = ServiceNames.interface
