@@ -88,8 +88,7 @@ public final class NetworkActivityClient: Sendable {
     /// Sends `End` without waiting for an answer, for a token that is released: nothing can be done with an
     /// error there, and the message still reaches the service before any later call of this client.
     func endWithoutReply(id: UInt32) {
-        let message = Message.methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath,
-                                         interface: ServiceNames.interface, member: "End")
+        let message = Message.serviceCall("End")
         message.append(id)
         message.expectsReply = false
         bus.connection.send(message)

@@ -1,6 +1,14 @@
 import DBusKit
 import NetworkActivityInterface
 
+extension Message {
+    /// A call of `member` on the service's object.
+    static func serviceCall(_ member: MemberName, interface: InterfaceName = ServiceNames.interface) -> Message {
+        methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath, interface: interface,
+                   member: member)
+    }
+}
+
 extension Connection {
     /// Calls a method of the service's object. With `autoStart` off, a service that is not running is not
     /// started to answer: the bus throws `ServiceUnknown` instead.
@@ -8,8 +16,7 @@ extension Connection {
         _ member: MemberName, interface: InterfaceName = ServiceNames.interface, timeout: Duration,
         autoStart: Bool = true, arguments: (inout MessageWriter) -> Void = { _ in }
     ) throws(DBusError) -> MessageReader {
-        let message = Message.methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath,
-                                         interface: interface, member: member)
+        let message = Message.serviceCall(member, interface: interface)
         message.appendArguments(arguments)
         message.autoStart = autoStart
         return try call(message, timeout: timeout).arguments()
