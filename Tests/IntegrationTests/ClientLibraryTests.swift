@@ -62,11 +62,12 @@ extension Integration {
             #expect(try client.status().activities.map(\.label) == ["outside"])
 
             let ended = try #require(scope).begin(label: "ended early")
-            try scope?.begin(label: "left over")
+            let leftOver = try #require(scope).begin(label: "left over")
             try ended.end()
             #expect(scope?.count == 1)
             scope = nil
-            #expect(try client.status().activities.map(\.label) == ["outside"])
+            #expect(try client.status().activities.map(\.label) == ["outside"], "even with \(leftOver.id) held")
+            #expect(throws: Never.self) { try leftOver.end() }
             try outside.end()
         }
 
