@@ -11,7 +11,7 @@ func reportingFailure<Result>(_ body: () throws(NetworkActivityError) -> Result)
     do {
         return try body()
     } catch {
-        printError("\(error.name): \(error.message)")
+        printError("\(error)")
         throw ExitCode.failure
     }
 }

@@ -36,10 +36,10 @@ struct RunCommand: ParsableCommand {
             activity = try busOptions.connect().begin(label: label)
         } catch {
             if strict {
-                printError("\(error.name): \(error.message)")
+                printError("\(error)")
                 throw ExitCode.failure
             }
-            printError("warning: running \(command[0]) without an activity: \(error.name): \(error.message)")
+            printError("warning: running \(command[0]) without an activity: \(error)")
             activity = nil
         }
         var child: ChildProcess
