@@ -1,6 +1,16 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+/// The daemon's release build is linked for a small resident size (README, "Performance"): the Swift runtime is
+/// linked in, so only the parts the daemon uses are ever read; lld packs its relocations (`DT_RELR`) and places
+/// the functions that run together on the same pages, in the order of `Sources/netactivityd/link-order.txt`.
+let leanDaemonLinking = [
+    "-static-stdlib", "-use-ld=lld",
+    "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+    "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/netactivityd/link-order.txt",
+    "-Xlinker", "--no-warn-symbol-ordering",
+]
+
 let package = Package(
     name: "netactivity",
     products: [
@@ -56,9 +66,10 @@ let package = Package(
                 "DBusKit",
                 "NetworkActivity",
                 "NetworkActivityService",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            exclude: ["link-order.txt", "update-link-order.sh"],
+            linkerSettings: [.unsafeFlags(leanDaemonLinking, .when(configuration: .release))]
         ),
         // The Swift programs' way to the service: activity tokens, scopes and a state monitor.
         .target(

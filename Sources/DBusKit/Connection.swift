@@ -109,20 +109,6 @@ public final class Connection {
 
     // MARK: Event-loop plumbing
 
-    /// The socket libdbus reads and writes (`dbus_connection_get_unix_fd`).
-    var fileDescriptor: Int32 {
-        var fd: Int32 = -1
-        _ = dbus_connection_get_unix_fd(raw, &fd)
-        return fd
-    }
-
-    var hasMessagesToSend: Bool { dbus_connection_has_messages_to_send(raw) != 0 }
-
-    /// Reads and writes what the socket allows without blocking.
-    func readWriteWithoutBlocking() {
-        _ = dbus_connection_read_write(raw, 0)
-    }
-
     /// Dispatches every complete message in the incoming queue to the filters and object handlers.
     func dispatchAll() {
         while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}

@@ -9,6 +9,7 @@ import Musl
 /// otherwise, so an idle program uses no CPU.
 public final class EventLoop {
     private let connection: Connection
+    private let watches = SocketWatches()
     private var sources: [(fd: Int32, onReadable: () -> Void)] = []
     private var isRunning = false
     private var disconnected = false
@@ -20,6 +21,7 @@ public final class EventLoop {
     public init(connection: Connection) {
         self.connection = connection
         connection.router.disconnectHandler = { [unowned self] in disconnected = true }
+        watches.install(on: connection.raw)
     }
 
     /// Calls `onReadable` on the loop's thread whenever `fileDescriptor` can be read.
@@ -35,8 +37,8 @@ public final class EventLoop {
     /// Runs until `stop()`; throws `Disconnected` when the bus connection is lost.
     public func run() throws(DBusError) {
         isRunning = true
-        var descriptors = [pollfd(fd: connection.fileDescriptor, events: 0, revents: 0)]
-            + sources.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+        var descriptors: [pollfd] = []
+        var polledWatches: [OpaquePointer] = []
         while true {
             // Blocking calls made by handlers may have queued messages; they are dispatched before any sleep.
             connection.dispatchAll()
@@ -45,17 +47,23 @@ public final class EventLoop {
             guard !disconnected, connection.isConnected else {
                 throw DBusError(.disconnected, "the connection to the bus was lost")
             }
-            descriptors[0].events = Int16(POLLIN) | (connection.hasMessagesToSend ? Int16(POLLOUT) : 0)
+            descriptors.removeAll(keepingCapacity: true)
+            polledWatches.removeAll(keepingCapacity: true)
+            watches.collect(into: &descriptors, polled: &polledWatches)
+            for source in sources {
+                descriptors.append(pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0))
+            }
             let timeout = sleepLimit.map { Int32(clamping: max(0, $0.milliseconds)) } ?? -1
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0 {
                 guard errno == EINTR else { throw DBusError(.failed, "poll failed: errno \(errno)") }
                 continue
             }
-            if descriptors[0].revents != 0 {
-                connection.readWriteWithoutBlocking()
+            guard ready > 0 else { continue }
+            for (index, watch) in polledWatches.enumerated() where descriptors[index].revents != 0 {
+                watches.handle(watch, revents: descriptors[index].revents)
             }
-            for (index, source) in sources.enumerated() where descriptors[index + 1].revents != 0 {
+            for (index, source) in sources.enumerated() where descriptors[polledWatches.count + index].revents != 0 {
                 source.onReadable()
             }
         }

@@ -23,17 +23,39 @@ public final class Message {
         dbus_message_unref(raw)
     }
 
+    // Strings go to libdbus through `withCString`, which lends a native string's own bytes; passing a `String`
+    // where C expects a pointer would copy it into a new array on every call.
+
     /// A method call (`dbus_message_new_method_call`).
     public static func methodCall(
         destination: BusName?, path: ObjectPath, interface: InterfaceName?, member: MemberName
     ) -> Message {
-        Message(owning: allocated(dbus_message_new_method_call(
-            destination?.rawValue, path.rawValue, interface?.rawValue, member.rawValue)))
+        destination.map(\.rawValue).withOptionalCString { destination in
+            path.rawValue.withCString { path in
+                interface.map(\.rawValue).withOptionalCString { interface in
+                    member.rawValue.withCString { member in
+                        Message(owning: allocated(dbus_message_new_method_call(destination, path, interface, member)))
+                    }
+                }
+            }
+        }
     }
 
     /// A signal (`dbus_message_new_signal`).
     public static func signal(path: ObjectPath, interface: InterfaceName, member: MemberName) -> Message {
-        Message(owning: allocated(dbus_message_new_signal(path.rawValue, interface.rawValue, member.rawValue)))
+        path.rawValue.withCString { path in
+            interface.rawValue.withCString { interface in
+                member.rawValue.withCString { member in
+                    Message(owning: allocated(dbus_message_new_signal(path, interface, member)))
+                }
+            }
+        }
+    }
+
+    /// A copy with its own serial, to be sent again (`dbus_message_copy`): copying the bytes of a built message
+    /// costs a fraction of building it, for messages that are sent again and again with the same contents.
+    public func copy() -> Message {
+        Message(owning: allocated(dbus_message_copy(raw)))
     }
 
     /// The successful reply to this method call (`dbus_message_new_method_return`).
@@ -43,7 +65,9 @@ public final class Message {
 
     /// The error reply to this method call (`dbus_message_new_error`).
     public func makeErrorReply(_ error: DBusError) -> Message {
-        Message(owning: allocated(dbus_message_new_error(raw, error.name.rawValue, error.message)))
+        error.name.rawValue.withCString { name in
+            error.message.withCString { text in Message(owning: allocated(dbus_message_new_error(raw, name, text))) }
+        }
     }
 
     public var type: MessageType {
@@ -67,12 +91,19 @@ public final class Message {
 
     /// Whether the body's signature is exactly `signature` (`dbus_message_has_signature`), without copying it.
     public func hasSignature(_ signature: String) -> Bool {
-        dbus_message_has_signature(raw, signature) != 0
+        signature.withCString { dbus_message_has_signature(raw, $0) != 0 }
+    }
+
+    /// Whether the message names `interface` (`dbus_message_has_interface`), compared without copying it.
+    public func hasInterface(_ interface: InterfaceName) -> Bool {
+        interface.rawValue.withCString { dbus_message_has_interface(raw, $0) != 0 }
     }
 
     /// Whether this is the signal `member` of `interface` (`dbus_message_is_signal`).
     public func isSignal(interface: InterfaceName, member: MemberName) -> Bool {
-        dbus_message_is_signal(raw, interface.rawValue, member.rawValue) != 0
+        interface.rawValue.withCString { interface in
+            member.rawValue.withCString { dbus_message_is_signal(raw, interface, $0) != 0 }
+        }
     }
 
     /// Whether the sender waits for a reply; false when it set NO_REPLY_EXPECTED.

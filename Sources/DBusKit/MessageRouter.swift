@@ -1,9 +1,13 @@
 internal import CDBus
 
-/// Routes incoming signals to subscriptions and notices the end of the connection. One per connection,
-/// installed as a libdbus filter (`dbus_connection_add_filter`) that holds it retained until libdbus frees the
-/// filter with the connection.
+/// Routes incoming method calls to the objects registered at their paths and signals to subscriptions, and
+/// notices the end of the connection. One per connection, installed as a libdbus filter
+/// (`dbus_connection_add_filter`) that holds it retained until libdbus frees the filter with the connection.
+///
+/// Calls reach their object here, by one comparison of the path, rather than through libdbus's object tree,
+/// which splits every path it dispatches into newly allocated components.
 final class MessageRouter {
+    private var objects: [(path: ObjectPath, handler: MethodHandler)] = []
     private var subscriptions: [(rule: MatchRule, handler: (Message) -> Void)] = []
     var disconnectHandler: (() -> Void)?
 
@@ -18,7 +22,20 @@ final class MessageRouter {
         subscriptions.append((rule, handler))
     }
 
-    fileprivate func route(_ message: Message) {
+    func register(_ path: ObjectPath, handler: @escaping MethodHandler) {
+        objects.append((path, handler))
+    }
+
+    fileprivate func routeCall(_ raw: OpaquePointer) -> CallDisposition {
+        guard let object = objects.first(where: { object in
+            object.path.rawValue.withCString { dbus_message_has_path(raw, $0) != 0 }
+        }) else {
+            return .notHandled
+        }
+        return object.handler(Message(borrowing: raw))
+    }
+
+    fileprivate func routeSignal(_ message: Message) {
         if message.isSignal(interface: localInterface, member: "Disconnected") {
             disconnectHandler?()
             return
@@ -31,14 +48,21 @@ final class MessageRouter {
 
 private let localInterface: InterfaceName = "org.freedesktop.DBus.Local"
 
-/// Signals are seen here and still passed on, so that object handlers and other filters get every message.
+/// Signals are seen here and still passed on, so that other filters get every message; a call that no object
+/// handles goes on to libdbus, which answers it with `UnknownMethod` or, for a parent path, `Introspect`.
 private func routeMessage(
     _ connection: OpaquePointer?, _ message: OpaquePointer?, _ box: UnsafeMutableRawPointer?
 ) -> DBusHandlerResult {
-    guard let message, let box, dbus_message_get_type(message) == CDBUS_MESSAGE_TYPE_SIGNAL else {
-        return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+    guard let message, let box else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+    let router = Unmanaged<MessageRouter>.fromOpaque(box).takeUnretainedValue()
+    switch dbus_message_get_type(message) {
+    case CDBUS_MESSAGE_TYPE_METHOD_CALL:
+        if router.routeCall(message) == .handled { return DBUS_HANDLER_RESULT_HANDLED }
+    case CDBUS_MESSAGE_TYPE_SIGNAL:
+        router.routeSignal(Message(borrowing: message))
+    default:
+        break
     }
-    Unmanaged<MessageRouter>.fromOpaque(box).takeUnretainedValue().route(Message(borrowing: message))
     return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
 }
 

@@ -11,30 +11,22 @@ public enum CallDisposition: Sendable {
 /// A handler for the method calls that reach one object path.
 public typealias MethodHandler = (Message) -> CallDisposition
 
-/// Keeps an object's handler alive while libdbus holds the registration; released by libdbus's unregister
-/// callback.
-private final class ObjectBox {
-    let handler: MethodHandler
-    init(_ handler: @escaping MethodHandler) { self.handler = handler }
-}
-
 extension Connection {
-    /// Registers `handler` for method calls to `path` (`dbus_connection_try_register_object_path`).
+    /// Registers `handler` for method calls to `path`.
     ///
     /// libdbus itself answers `org.freedesktop.DBus.Peer`, `Introspect` on the parent paths (listing their
-    /// children), and `UnknownMethod` for what the handler leaves unhandled.
+    /// children), and `UnknownMethod` for what the handler leaves unhandled. The path is also entered in libdbus's
+    /// object tree (`dbus_connection_try_register_object_path`), with no handler of its own, so that its parents
+    /// list it.
     public func register(_ path: ObjectPath, handler: @escaping MethodHandler) throws(DBusError) {
         var vtable = DBusObjectPathVTable()
-        vtable.message_function = dispatchToObject
-        vtable.unregister_function = releaseObject
-        let box = Unmanaged.passRetained(ObjectBox(handler))
+        vtable.message_function = leaveToLibdbus
         var error = CDBus.DBusError()
         dbus_error_init(&error)
-        guard dbus_connection_try_register_object_path(raw, path.rawValue, &vtable, box.toOpaque(), &error) != 0
-        else {
-            box.release()
+        guard dbus_connection_try_register_object_path(raw, path.rawValue, &vtable, nil, &error) != 0 else {
             throw DBusError(consuming: &error)
         }
+        router.register(path, handler: handler)
     }
 
     /// Calls `handler` for every signal that matches `rule`, after asking the bus to deliver them (`AddMatch`).
@@ -53,18 +45,9 @@ extension Connection {
     }
 }
 
-private func dispatchToObject(
-    _ connection: OpaquePointer?, _ message: OpaquePointer?, _ box: UnsafeMutableRawPointer?
+/// The router has already offered the call to the object's handler; what reaches the tree is libdbus's to answer.
+private func leaveToLibdbus(
+    _ connection: OpaquePointer?, _ message: OpaquePointer?, _ data: UnsafeMutableRawPointer?
 ) -> DBusHandlerResult {
-    guard let message, let box else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
-    let object = Unmanaged<ObjectBox>.fromOpaque(box).takeUnretainedValue()
-    switch object.handler(Message(borrowing: message)) {
-    case .handled: return DBUS_HANDLER_RESULT_HANDLED
-    case .notHandled: return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
-    }
-}
-
-private func releaseObject(_ connection: OpaquePointer?, _ box: UnsafeMutableRawPointer?) {
-    guard let box else { return }
-    Unmanaged<ObjectBox>.fromOpaque(box).release()
+    DBUS_HANDLER_RESULT_NOT_YET_HANDLED
 }

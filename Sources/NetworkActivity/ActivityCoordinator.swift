@@ -85,8 +85,10 @@ public struct ActivityCoordinator {
     }
 
     /// Fires what is due (expiries, policy delays) and announces a changed count if its interval has passed.
-    /// Called at the end of every turn of the event loop.
-    public mutating func endTurn() {
+    /// Called at the end of every turn of the event loop; returns `nextDeadline`, read in the same access so that
+    /// the state is not copied to read it.
+    @discardableResult
+    public mutating func endTurn() -> MonotonicTime? {
         let now = clock.now().monotonic
         _ = tracker.expire(at: now)
         settle(at: now)
@@ -96,6 +98,7 @@ public struct ActivityCoordinator {
             announceCount(at: now)
             notifications.append(.propertiesChanged(visible: nil, activeCount: announcedCount))
         }
+        return nextDeadline
     }
 
     /// Hides the indicator at once, whatever the delays: the service is stopping.
@@ -109,7 +112,9 @@ public struct ActivityCoordinator {
 
     /// Hands over what listeners must be told, in order, and forgets it.
     public mutating func takeNotifications() -> [ActivityNotification] {
-        defer { notifications.removeAll(keepingCapacity: true) }
+        // Most calls change nothing worth announcing; the empty array costs no allocation.
+        guard !notifications.isEmpty else { return [] }
+        defer { notifications = [] }
         return notifications
     }
 

@@ -2,16 +2,17 @@ import DBusKit
 import NetworkActivity
 import NetworkActivityInterface
 
-/// One method of an interface: the argument signature it takes and what it does.
+/// One method of an interface: its name, the argument signature it takes and what it does.
 struct Method: Sendable {
+    let name: String
     let signature: String
     let invoke: @Sendable (NetworkActivityService, Message) throws(DBusError) -> Message
 }
 
 /// The methods of `org.example.NetworkActivity`, as the interface XML in `dbus/` defines them.
 extension NetworkActivityService {
-    static let activityMethods: [String: Method] = [
-        "Begin": Method(signature: "s") { service, call throws(DBusError) in
+    static let activityMethods: [Method] = [
+        Method(name: "Begin", signature: "s") { service, call throws(DBusError) in
             var arguments = call.arguments()
             let label = try arguments.read(String.self)
             let id = try domain { () throws(ActivityError) in
@@ -19,7 +20,7 @@ extension NetworkActivityService {
             }
             return call.makeReturn(with: id.rawValue)
         },
-        "BeginWithTimeout": Method(signature: "su") { service, call throws(DBusError) in
+        Method(name: "BeginWithTimeout", signature: "su") { service, call throws(DBusError) in
             var arguments = call.arguments()
             let label = try arguments.read(String.self)
             let seconds = try arguments.read(UInt32.self)
@@ -31,7 +32,7 @@ extension NetworkActivityService {
             }
             return call.makeReturn(with: id.rawValue)
         },
-        "End": Method(signature: "u") { service, call throws(DBusError) in
+        Method(name: "End", signature: "u") { service, call throws(DBusError) in
             var arguments = call.arguments()
             let id = ActivityID(rawValue: try arguments.read(UInt32.self))
             do throws(ActivityError) {
@@ -45,15 +46,15 @@ extension NetworkActivityService {
             }
             return call.makeReturn()
         },
-        "Cancel": Method(signature: "") { service, call in
+        Method(name: "Cancel", signature: "") { service, call in
             call.makeReturn(with: UInt32(service.coordinator.cancel(caller: call.callerName)))
         },
-        "Reset": Method(signature: "") { service, call in
+        Method(name: "Reset", signature: "") { service, call in
             let ended = service.coordinator.reset()
             service.logger.notice("\(call.callerName) reset the service, ending \(ended) activities")
             return call.makeReturn(with: UInt32(ended))
         },
-        "ListActivities": Method(signature: "") { service, call in
+        Method(name: "ListActivities", signature: "") { service, call in
             call.makeReturn(with: service.coordinator.tracker.all.map(ActivityRecord.init))
         },
     ]

@@ -7,12 +7,12 @@ extension NetworkActivityService {
     /// The interface XML of `dbus/`, compiled into the program byte for byte.
     static let introspectionXML = String(decoding: PackageResources.org_example_NetworkActivity_xml, as: UTF8.self)
 
-    static let introspectableMethods: [String: Method] = [
-        "Introspect": Method(signature: "") { _, call in call.makeReturn(with: introspectionXML) },
+    static let introspectableMethods = [
+        Method(name: "Introspect", signature: "") { _, call in call.makeReturn(with: introspectionXML) },
     ]
 
     /// The interfaces the object implements, in the order a call without an interface looks for its member.
-    static let interfaces: [(name: InterfaceName, methods: [String: Method])] = [
+    static let interfaces: [(name: InterfaceName, methods: [Method])] = [
         (ServiceNames.interface, activityMethods),
         (ServiceNames.properties, propertyMethods),
         (ServiceNames.introspectable, introspectableMethods),
@@ -20,7 +20,7 @@ extension NetworkActivityService {
 
     func handle(_ call: Message) -> CallDisposition {
         // libdbus answers Peer itself, before any object sees the call.
-        if call.interface == ServiceNames.peer.rawValue { return .notHandled }
+        if call.hasInterface(ServiceNames.peer) { return .notHandled }
         let reply: Message
         do throws(DBusError) {
             let method = try Self.method(for: call)
@@ -31,25 +31,28 @@ extension NetworkActivityService {
         } catch {
             reply = call.makeErrorReply(error)
         }
-        if call.expectsReply { connection.send(reply) }
+        // Signals first, as the C reference does: a listener learns of the change no later than the caller.
         publishNotifications()
+        if call.expectsReply { connection.send(reply) }
         return .handled
     }
 
+    /// Found by comparing names in place, since a call is looked up on every message: the interface through
+    /// libdbus, the member as a short string, which Swift compares without hashing or allocating.
     private static func method(for call: Message) throws(DBusError) -> Method {
         let member = call.member ?? ""
-        guard let interface = call.interface else {
-            for (_, methods) in interfaces {
-                if let method = methods[member] { return method }
+        if let (_, methods) = interfaces.first(where: { call.hasInterface($0.name) }) {
+            guard let method = methods.first(where: { $0.name == member }) else {
+                throw DBusError(.unknownMethod, "interface \(call.interface ?? "") has no method \"\(member)\"")
             }
-            throw DBusError(.unknownMethod, "the object has no method \"\(member)\"")
+            return method
         }
-        guard let methods = interfaces.first(where: { $0.name.rawValue == interface })?.methods else {
-            throw DBusError(.unknownInterface, "the object has no interface \"\(interface)\"")
+        guard call.interface == nil else {
+            throw DBusError(.unknownInterface, "the object has no interface \"\(call.interface ?? "")\"")
         }
-        guard let method = methods[member] else {
-            throw DBusError(.unknownMethod, "interface \(interface) has no method \"\(member)\"")
+        for (_, methods) in interfaces {
+            if let method = methods.first(where: { $0.name == member }) { return method }
         }
-        return method
+        throw DBusError(.unknownMethod, "the object has no method \"\(member)\"")
     }
 }

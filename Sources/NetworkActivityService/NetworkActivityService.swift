@@ -12,6 +12,7 @@ public final class NetworkActivityService {
     private let loop: EventLoop
     private let signals: TerminationSignals
     private let clock = SystemClock()
+    private var changeSignals = ChangeSignals()
     /// Unix users of the callers that have used timed activities; unique names are never reused, so an entry
     /// holds until its name leaves the bus.
     private var unixUsers: [String: UInt32] = [:]
@@ -99,21 +100,18 @@ public final class NetworkActivityService {
     }
 
     private func endOfTurn() -> Duration? {
-        coordinator.endTurn()
+        let deadline = coordinator.endTurn()
         publishNotifications()
-        return coordinator.nextDeadline.map { clock.now().monotonic.duration(to: $0) }
+        return deadline.map { clock.now().monotonic.duration(to: $0) }
     }
 
     func publishNotifications() {
         for notification in coordinator.takeNotifications() {
             switch notification {
             case .propertiesChanged(let visible, let activeCount):
-                connection.send(propertiesChangedSignal(visible: visible, activeCount: activeCount))
+                connection.send(changeSignals.propertiesChanged(visible: visible, activeCount: activeCount))
             case .visibilityChanged(let visible):
-                let signal = Message.signal(path: ServiceNames.objectPath, interface: ServiceNames.interface,
-                                            member: "VisibilityChanged")
-                signal.append(visible)
-                connection.send(signal)
+                connection.send(changeSignals.visibilityChanged(visible))
             }
         }
     }

@@ -5,20 +5,20 @@ import NetworkActivityInterface
 extension NetworkActivityService {
     static let propertyNames: Set<String> = ["Visible", "ActiveCount"]
 
-    static let propertyMethods: [String: Method] = [
-        "Get": Method(signature: "ss") { service, call throws(DBusError) in
+    static let propertyMethods: [Method] = [
+        Method(name: "Get", signature: "ss") { service, call throws(DBusError) in
             var arguments = call.arguments()
             try checkInterface(try arguments.read(String.self))
             let name = try arguments.read(String.self)
             guard let value = service.property(named: name) else { throw unknownProperty(name) }
             return call.makeReturn(with: value)
         },
-        "GetAll": Method(signature: "s") { service, call throws(DBusError) in
+        Method(name: "GetAll", signature: "s") { service, call throws(DBusError) in
             var arguments = call.arguments()
             try checkInterface(try arguments.read(String.self))
             return call.makeReturn(with: service.allProperties)
         },
-        "Set": Method(signature: "ssv") { _, call throws(DBusError) in
+        Method(name: "Set", signature: "ssv") { _, call throws(DBusError) in
             var arguments = call.arguments()
             try checkInterface(try arguments.read(String.self))
             let name = try arguments.read(String.self)
@@ -37,21 +37,6 @@ extension NetworkActivityService {
 
     var allProperties: [String: Variant] {
         ["Visible": Variant(coordinator.isVisible), "ActiveCount": Variant(coordinator.activeCount)]
-    }
-
-    /// `PropertiesChanged` for the properties that changed, all in one signal.
-    func propertiesChangedSignal(visible: Bool?, activeCount: UInt32?) -> Message {
-        var changed: [String: Variant] = [:]
-        if let visible { changed["Visible"] = Variant(visible) }
-        if let activeCount { changed["ActiveCount"] = Variant(activeCount) }
-        let signal = Message.signal(path: ServiceNames.objectPath, interface: ServiceNames.properties,
-                                    member: "PropertiesChanged")
-        signal.appendArguments { arguments in
-            arguments.append(ServiceNames.interface.rawValue)
-            arguments.append(changed)
-            arguments.append([String]())
-        }
-        return signal
     }
 }
 

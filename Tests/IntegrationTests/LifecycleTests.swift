@@ -5,6 +5,50 @@ import Testing
 extension Integration {
     @Suite("Start, stop and install")
     struct LifecycleTests {
+        @Test func flagsTakeTheirValueAfterASpaceOrAnEqualsSign() throws {
+            let bus = try PrivateBus()
+            let service = try ServiceProcess(bus: bus, arguments: ["--show-delay=0", "--hide-delay", "0",
+                                                                   "--min-visible=0", "--max-per-caller=1"])
+            let client = try Client(bus)
+            _ = try client.begin()
+            #expect(throws: DBusError.self) { try client.begin() }
+            #expect(service.isRunning)
+        }
+
+        @Test(arguments: [
+            (["--show-delay", "-1"], "netactivityd: --show-delay takes 0 to 86400 seconds, not '-1'"),
+            (["--max-total=0"], "netactivityd: --max-total takes a whole number from 1, not '0'"),
+            (["--log-level", "loud"], "netactivityd: --log-level takes trace, debug, info, notice, warning, error or critical, not 'loud'"),
+            (["--hide-delay"], "netactivityd: --hide-delay needs a value: --hide-delay SECONDS"),
+            (["--replace=yes"], "netactivityd: --replace takes no value"),
+            (["--system", "--address", "unix:path=/nonexistent"], "netactivityd: --system and --address exclude each other"),
+            (["start"], "netactivityd: unknown option 'start'"),
+        ])
+        func aBadCommandLineExits64WithOneErrorAndTheUsageLine(arguments: [String], error: String) throws {
+            let bus = try PrivateBus()
+            let result = try runTool(Paths.daemon.path, arguments, bus: bus)
+            #expect(result.status == 64)
+            #expect(result.stderr == error + "\nUsage: netactivityd [options]; see netactivityd --help\n")
+            #expect(result.stdout.isEmpty)
+        }
+
+        @Test func helpListsEveryFlagOfTheREADME() throws {
+            let bus = try PrivateBus()
+            let result = try runTool(Paths.daemon.path, ["--help"], bus: bus)
+            #expect(result.status == 0)
+            let readme = try String(contentsOf: Paths.repository.appendingPathComponent("README.md"), encoding: .utf8)
+            let section = try #require(readme.components(separatedBy: "## netactivityd's flags").last?
+                .components(separatedBy: "\n## ").first)
+            let flags = section.split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("| `--") else { return nil }
+                return String(line.dropFirst(3).prefix { $0 != " " && $0 != "`" })
+            }
+            #expect(flags.count == 9)
+            for flag in flags {
+                #expect(result.stdout.contains("  \(flag)"), "\(flag) is missing from --help")
+            }
+        }
+
         @Test func aSecondInstanceRefusesToStartAndNamesTheOwner() throws {
             let bus = try PrivateBus()
             let first = try ServiceProcess(bus: bus)
