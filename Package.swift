@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .executable(name: "netactivityd", targets: ["netactivityd"]),
         .executable(name: "netactivity", targets: ["netactivity"]),
+        .executable(name: "netactivity-bench", targets: ["netactivity-bench"]),
         .library(name: "NetworkActivityClient", targets: ["NetworkActivityClient"]),
     ],
     dependencies: [
@@ -83,6 +84,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Measures the daemon on a private bus (README, "Performance").
+        .executableTarget(
+            name: "netactivity-bench",
+            dependencies: [
+                "DBusKit",
+                "NetworkActivityInterface",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(
             name: "DBusKitTests",
             dependencies: ["DBusKit"]
@@ -93,7 +103,8 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["DBusKit", "NetworkActivityClient", "NetworkActivityInterface", "netactivity", "netactivityd"]
+            dependencies: ["DBusKit", "NetworkActivityClient", "NetworkActivityInterface", "netactivity", "netactivityd",
+                           "netactivity-bench"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,262 @@
+import DBusKit
+import Foundation
+import NetworkActivityInterface
+import Synchronization
+
+/// The benchmark's scenarios, each against the daemon on the benchmark's bus, from connections of its own.
+struct Measurements {
+    let bus: BenchBus
+    let daemon: DaemonUnderTest
+    let duration: Duration
+
+    // MARK: Calls
+
+    /// Sequential `GetId` calls answered by dbus-daemon itself: one hop and no service, the yardstick of the run.
+    func busDriverRoundTrip() throws -> Latencies {
+        let connection = try bus.connect()
+        return try repeatUntil(duration) {
+            _ = try connection.call(destination: Connection.busDriverName, path: Connection.busDriverPath,
+                                    interface: Connection.busDriverInterface, member: "GetId")
+        }
+    }
+
+    /// Begin then End from one connection, each waiting for its reply: latency of each call, and the daemon's
+    /// CPU time per pair. Unless another connection holds an activity meanwhile, every pair shows and hides the
+    /// indicator, which sends four signals.
+    func sequentialPairs(holdingOne: Bool) throws -> (calls: Latencies, pairsPerSecond: Double, cpuPerPair: Duration) {
+        let holder = try ActivityCaller(bus)
+        if holdingOne { _ = try holder.begin() }
+        defer { withExtendedLifetime(holder) {} }
+        let client = try ActivityCaller(bus)
+        let cpuBefore = try daemon.cpuTime
+        var pairs = 0
+        var samples: [Duration] = []
+        samples.reserveCapacity(100_000)
+        let started = ContinuousClock.now
+        while started.duration(to: .now) < duration {
+            let t0 = ContinuousClock.now
+            let id = try client.begin()
+            let t1 = ContinuousClock.now
+            try client.end(id)
+            samples.append(t0.duration(to: t1))
+            samples.append(t1.duration(to: .now))
+            pairs += 1
+        }
+        let elapsed = started.duration(to: .now)
+        let cpu = try daemon.cpuTime - cpuBefore
+        return (Latencies(samples), Double(pairs) / elapsed.seconds, cpu / max(pairs, 1))
+    }
+
+    /// Begin then End from `connections` connections at once, each on its own thread.
+    func concurrentPairs(connections: Int) throws -> (pairsPerSecond: Double, cpuPerPair: Duration) {
+        let callers = try (0..<connections).map { _ in try ActivityCaller(bus) }
+        let total = Mutex((pairs: 0, failure: String?.none))
+        let cpuBefore = try daemon.cpuTime
+        let started = ContinuousClock.now
+        let finished = DispatchGroup()
+        for caller in callers {
+            finished.enter()
+            let thread = Thread { [duration] in
+                defer { finished.leave() }
+                var pairs = 0
+                do {
+                    while started.duration(to: .now) < duration {
+                        try caller.end(try caller.begin())
+                        pairs += 1
+                    }
+                } catch {
+                    total.withLock { $0.failure = "\(error)" }
+                }
+                total.withLock { $0.pairs += pairs }
+            }
+            thread.start()
+        }
+        finished.wait()
+        let elapsed = started.duration(to: .now)
+        let cpu = try daemon.cpuTime - cpuBefore
+        let (pairs, failure) = total.withLock { ($0.pairs, $0.failure) }
+        if let failure { throw BenchFailure("a concurrent caller failed: \(failure)") }
+        return (Double(pairs) / elapsed.seconds, cpu / max(pairs, 1))
+    }
+
+    // MARK: Signals
+
+    /// From sending the Begin (End) that makes the count 1 (0) until `VisibilityChanged(true)` (`false`)
+    /// reaches a separate listening connection.
+    func signalLatency(cycles: Int) throws -> (on: Latencies, off: Latencies) {
+        let listener = try VisibilityListener(bus)
+        let client = try ActivityCaller(bus)
+        var on: [Duration] = []
+        var off: [Duration] = []
+        for _ in 0..<cycles {
+            let begun = ContinuousClock.now
+            let id = try client.beginAsync()
+            try listener.await(true)
+            on.append(begun.duration(to: .now))
+            let activity = try client.reply(to: id)
+            let ended = ContinuousClock.now
+            let end = try client.endAsync(activity)
+            try listener.await(false)
+            off.append(ended.duration(to: .now))
+            _ = try client.reply(to: end)
+        }
+        return (Latencies(on), Latencies(off))
+    }
+
+    /// A connection begins `activities` activities and closes: the time until the listener sees
+    /// `VisibilityChanged(false)`, which needs the bus's `NameOwnerChanged` and the end of every one of them.
+    func cleanupLatency(activities: Int, repetitions: Int) throws -> Latencies {
+        let listener = try VisibilityListener(bus)
+        var samples: [Duration] = []
+        for _ in 0..<repetitions {
+            var client: ActivityCaller? = try ActivityCaller(bus)
+            for _ in 0..<activities { _ = try client?.begin() }
+            try listener.await(true)
+            let closed = ContinuousClock.now
+            client = nil
+            try listener.await(false)
+            samples.append(closed.duration(to: .now))
+        }
+        return Latencies(samples)
+    }
+
+    // MARK: Load
+
+    /// `clients` connections each holding `perClient` activities: the daemon's memory while they are held and
+    /// after they left, the sequential pairs measured meanwhile, and how long it takes them all to be cleaned up.
+    func heldActivities(clients: Int, perClient: Int) throws -> HeldFigures {
+        let listener = try VisibilityListener(bus)
+        var holders: [ActivityCaller] = []
+        for _ in 0..<clients {
+            let holder = try ActivityCaller(bus)
+            for _ in 0..<perClient { _ = try holder.begin() }
+            holders.append(holder)
+        }
+        try listener.await(true)
+        let held = try daemon.residentKiB
+        let underLoad = try sequentialPairs(holdingOne: false)
+        let closed = ContinuousClock.now
+        holders.removeAll()
+        try listener.await(false)
+        let teardown = closed.duration(to: .now)
+        return HeldFigures(residentKiB: held, pairs: underLoad, teardown: teardown, residentAfterKiB: try daemon.residentKiB)
+    }
+
+    struct HeldFigures {
+        let residentKiB: Int
+        let pairs: (calls: Latencies, pairsPerSecond: Double, cpuPerPair: Duration)
+        let teardown: Duration
+        let residentAfterKiB: Int
+    }
+
+    private func repeatUntil(_ duration: Duration, _ body: () throws -> Void) throws -> Latencies {
+        var samples: [Duration] = []
+        let started = ContinuousClock.now
+        while started.duration(to: .now) < duration {
+            let t0 = ContinuousClock.now
+            try body()
+            samples.append(t0.duration(to: .now))
+        }
+        return Latencies(samples, elapsed: started.duration(to: .now))
+    }
+}
+
+/// Percentiles of a set of samples (nearest rank) and, when they ran back to back, their rate.
+struct Latencies {
+    let sorted: [Duration]
+    let perSecond: Double?
+
+    init(_ samples: [Duration], elapsed: Duration? = nil) {
+        sorted = samples.sorted()
+        perSecond = elapsed.map { Double(samples.count) / $0.seconds }
+    }
+
+    func percentile(_ p: Double) -> Duration {
+        guard !sorted.isEmpty else { return .zero }
+        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(rank, 1), sorted.count) - 1]
+    }
+
+    var p50: Duration { percentile(50) }
+    var p99: Duration { percentile(99) }
+}
+
+/// One connection calling the service, as a desktop program would.
+final class ActivityCaller: @unchecked Sendable {
+    private let connection: Connection
+
+    init(_ bus: BenchBus) throws {
+        connection = try bus.connect()
+    }
+
+    func begin() throws -> UInt32 {
+        var reply = try connection.call(destination: ServiceNames.busName, path: ServiceNames.objectPath,
+                                        interface: ServiceNames.interface, member: "Begin") { $0.append("bench") }
+        return try reply.read(UInt32.self)
+    }
+
+    func end(_ id: UInt32) throws {
+        _ = try connection.call(destination: ServiceNames.busName, path: ServiceNames.objectPath,
+                                interface: ServiceNames.interface, member: "End") { $0.append(id) }
+    }
+
+    /// Sends Begin without waiting; `reply(to:)` collects the answer.
+    func beginAsync() throws -> Message {
+        let call = Message.methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath,
+                                      interface: ServiceNames.interface, member: "Begin")
+        call.append("bench")
+        connection.send(call)
+        connection.flush()
+        return call
+    }
+
+    func endAsync(_ id: UInt32) throws -> Message {
+        let call = Message.methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath,
+                                      interface: ServiceNames.interface, member: "End")
+        call.append(id)
+        connection.send(call)
+        connection.flush()
+        return call
+    }
+
+    /// The first `u` of the next reply on this connection, which makes one call at a time; signals before it
+    /// (the bus's `NameAcquired`) are skipped.
+    func reply(to call: Message) throws -> UInt32 {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while let reply = try connection.nextMessage(timeout: ContinuousClock.now.duration(to: deadline)) {
+            guard reply.type == .methodReturn || reply.type == .error else { continue }
+            if let error = reply.error { throw error }
+            var reader = reply.arguments()
+            return reader.isAtEnd ? 0 : try reader.read(UInt32.self)
+        }
+        throw BenchFailure("no reply to \(call.member ?? "a call") within 10 s")
+    }
+}
+
+/// A separate connection that receives `VisibilityChanged`, as a panel widget does.
+final class VisibilityListener {
+    private let connection: Connection
+
+    init(_ bus: BenchBus) throws {
+        connection = try bus.connect()
+        try connection.addMatch(MatchRule(sender: ServiceNames.busName, path: ServiceNames.objectPath,
+                                          interface: ServiceNames.interface, member: "VisibilityChanged"))
+    }
+
+    func await(_ visible: Bool, timeout: Duration = .seconds(30)) throws {
+        let deadline = ContinuousClock.now + timeout
+        while let message = try connection.nextMessage(timeout: ContinuousClock.now.duration(to: deadline)) {
+            var reader = message.arguments()
+            if message.member == "VisibilityChanged", try reader.read(Bool.self) == visible { return }
+        }
+        throw BenchFailure("no VisibilityChanged(\(visible)) within \(timeout)")
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+
+    var microseconds: Double { seconds * 1e6 }
+}

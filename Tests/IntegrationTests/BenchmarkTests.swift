@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+extension Integration {
+    @Suite("netactivity-bench")
+    struct BenchmarkTests {
+        static let figures = [
+            "startup_ms", "rss_idle_kib", "getid_rtt_p50_us", "getid_rtt_p99_us", "getid_calls_per_s",
+            "seq_pairs_per_s", "seq_call_p50_us", "seq_call_p99_us", "seq_cpu_us_per_pair",
+            "seqheld_pairs_per_s", "seqheld_call_p50_us", "seqheld_call_p99_us", "seqheld_cpu_us_per_pair",
+            "conc_pairs_per_s", "conc_cpu_us_per_pair",
+            "sig_on_p50_us", "sig_on_p99_us", "sig_off_p50_us", "sig_off_p99_us", "cleanup_p50_us", "cleanup_p99_us",
+            "rss_held_kib", "loaded_pairs_per_s", "loaded_cpu_us_per_pair", "teardown_ms", "rss_after_kib",
+        ]
+
+        /// Runs the whole benchmark at a tiny size against the built daemon and reads its JSON: every figure is
+        /// there, a number, and those that cannot be zero are not. No figure is compared with a speed.
+        @Test func aShortRunReportsEveryFigureAsJSON() throws {
+            let run = try runBench(["--duration", "0.2", "--connections", "2", "--signal-cycles", "20",
+                                    "--cleanup-activities", "10", "--cleanup-repetitions", "3",
+                                    "--clients", "20", "--per-client", "5", "--json"])
+            #expect(run.status == 0, "\(run)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            let figures = try #require(object["figures"] as? [String: Double], "\(run.stdout)")
+            #expect(Set(figures.keys) == Set(Self.figures))
+            for key in Self.figures where !key.contains("cpu") {
+                #expect((figures[key] ?? 0) > 0, "\(key) is \(figures[key] ?? 0)")
+            }
+            let ratios = try #require(object["getid_ratios"] as? [String: Double])
+            #expect(ratios["getid_rtt_p50_us"] == 1)
+            #expect((object["options"] as? [String: Double])?["clients"] == 20)
+        }
+
+        @Test func theTableHasALinePerFigure() throws {
+            let run = try runBench(["--duration", "0.1", "--signal-cycles", "5", "--cleanup-repetitions", "2",
+                                    "--clients", "5", "--per-client", "2"])
+            #expect(run.status == 0, "\(run)")
+            let lines = run.stdout.split(separator: "\n")
+            // The title, the header, and one line per figure (split drops the blank line).
+            #expect(lines.count == Self.figures.count + 2, "\(run.stdout)")
+            #expect(lines.contains { $0.hasPrefix("daemon RSS, 10 activities of 5 clients held") })
+        }
+
+        private func runBench(_ arguments: [String]) throws -> ToolResult {
+            let bus = try PrivateBus()
+            return try runTool(Paths.products.appendingPathComponent("netactivity-bench").path, arguments, bus: bus,
+                               timeout: .seconds(120))
+        }
+    }
+}
