@@ -72,11 +72,13 @@ final class DaemonUnderTest {
         try watcher.addMatch(MatchRule(sender: Connection.busDriverName, member: "NameOwnerChanged",
                                        arguments: [0: ServiceNames.busName.rawValue]))
         let command = wrapper + [executable, "--address", bus.address,
-                                 "--show-delay", "0", "--hide-delay", "0", "--min-visible", "0", "--log-level", "warning"]
+                                 "--show-delay", "0", "--hide-delay", "0", "--min-visible", "0"]
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = command
+        // Its log (the default level, as installed) is not part of the report.
         process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
         let started = ContinuousClock.now
         try process.run()
         let deadline = started + .seconds(wrapper.isEmpty ? 10 : 120)

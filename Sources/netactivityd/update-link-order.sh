@@ -11,7 +11,7 @@ swift build -c release --product netactivity-bench >&2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # The benchmark starts the daemon under callgrind, which records every function that runs.
-.build/release/netactivity-bench --quick \
+.build/release/netactivity-bench --duration 0.5 --signal-cycles 20 --cleanup-repetitions 3 --clients 20 \
   --daemon-wrapper "valgrind --tool=callgrind --demangle=no --callgrind-out-file=$work/callgrind.out" >&2
 callgrind_annotate --inclusive=no --threshold=100 "$work"/callgrind.out* \
   | sed -nE 's/^ *[0-9,]+ \([^)]*\)  [^ ]*:([^ ]+) \[.*netactivityd\]$/\1/p' \
