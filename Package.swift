@@ -31,8 +31,8 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
-        // signalfd, which Swift's Glibc module leaves out: termination signals reach the event loop as a file.
-        .systemLibrary(name: "CSignalFD"),
+        // glibc's signalfd and malloc_trim, which Swift's Glibc module leaves out.
+        .systemLibrary(name: "CGlibcExtras"),
         // A safe Swift layer over libdbus; knows nothing of activities.
         .target(
             name: "DBusKit",
@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "NetworkActivityService",
             dependencies: [
-                "CSignalFD",
+                "CGlibcExtras",
                 "DBusKit",
                 "NetworkActivity",
                 "NetworkActivityInterface",

@@ -97,6 +97,7 @@ public struct ActivityTracker {
             activities[id] = nil
             ended.append(activity)
         }
+        compactIfSparse()
         return ended
     }
 
@@ -112,11 +113,14 @@ public struct ActivityTracker {
     /// Ends the timed activities whose deadline is `now` or earlier.
     public mutating func expire(at now: MonotonicTime) -> [Activity] {
         let due = expiries.popDue(at: now) { activities[$0] != nil }
-        return due.compactMap { id in
+        guard !due.isEmpty else { return [] }
+        let ended = due.compactMap { id -> Activity? in
             guard let activity = activities.removeValue(forKey: id) else { return nil }
             forget(activity.id, of: activity.owner)
             return activity
         }
+        compactIfSparse()
+        return ended
     }
 
     private mutating func remove(_ activity: Activity) {
@@ -125,10 +129,31 @@ public struct ActivityTracker {
         if activity.expiry != nil {
             expiries.noteEnded { activities[$0] != nil }
         }
+        compactIfSparse()
+    }
+
+    /// Gives memory back once a crowd has gone. A Swift dictionary keeps its capacity when emptied, so a table
+    /// that is mostly empty is rebuilt at its present size: O(n), after at least n removals, so O(1) per removal.
+    private mutating func compactIfSparse() {
+        if activities.capacity > 64, activities.count * 8 < activities.capacity {
+            activities = activities.compacted()
+        }
+        if idsByCaller.capacity > 64, idsByCaller.count * 8 < idsByCaller.capacity {
+            idsByCaller = idsByCaller.compacted()
+        }
     }
 
     private mutating func forget(_ id: ActivityID, of caller: String) {
         idsByCaller[caller]?.remove(id)
         if idsByCaller[caller]?.isEmpty == true { idsByCaller[caller] = nil }
+    }
+}
+
+extension Dictionary {
+    /// The same entries in storage sized for them.
+    fileprivate func compacted() -> Self {
+        var copy = Self(minimumCapacity: count)
+        for (key, value) in self { copy[key] = value }
+        return copy
     }
 }

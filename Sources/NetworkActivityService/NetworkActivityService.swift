@@ -13,6 +13,7 @@ public final class NetworkActivityService {
     private let signals: TerminationSignals
     private let clock = SystemClock()
     private var changeSignals = ChangeSignals()
+    private var memory = MemoryReturn()
     /// Unix users of the callers that have used timed activities; unique names are never reused, so an entry
     /// holds until its name leaves the bus.
     private var unixUsers: [String: UInt32] = [:]
@@ -102,6 +103,7 @@ public final class NetworkActivityService {
     private func endOfTurn() -> Duration? {
         let deadline = coordinator.endTurn()
         publishNotifications()
+        memory.noteActivities(Int(coordinator.activeCount))
         return deadline.map { clock.now().monotonic.duration(to: $0) }
     }
 

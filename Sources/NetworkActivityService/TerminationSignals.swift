@@ -1,4 +1,4 @@
-internal import CSignalFD
+internal import CGlibcExtras
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -17,6 +17,32 @@ struct ActivityTrackerTests {
         #expect(second.rawValue == 2)
     }
 
+    /// The tables are rebuilt smaller as a crowd leaves; what remains must stay findable through every rebuild.
+    @Test func theActivitiesLeftAfterACrowdHasGoneAreStillFoundAndEnded() throws {
+        var tracker = ActivityTracker(limits: ActivityLimits(perCaller: 10, total: 10_000))
+        var kept: [ActivityID] = []
+        for caller in 0..<1000 {
+            for index in 0..<10 {
+                let id = try tracker.begin(label: label(), caller: ":1.\(caller)", at: clock.now())
+                if caller % 100 == 0 && index == 0 { kept.append(id) }
+            }
+        }
+        for caller in 0..<1000 where caller % 100 != 0 {
+            #expect(tracker.callerLeft(":1.\(caller)").count == 10)
+        }
+        for caller in stride(from: 0, to: 1000, by: 100) {
+            for id in tracker.all.filter({ $0.owner == ":1.\(caller)" }).map(\.id) where !kept.contains(id) {
+                _ = try tracker.end(id, caller: ":1.\(caller)") { nil }
+            }
+        }
+        #expect(tracker.all.map(\.id) == kept)
+        for (index, id) in kept.enumerated() {
+            #expect(try tracker.end(id, caller: ":1.\(index * 100)") { nil }.id == id)
+        }
+        #expect(tracker.count == 0)
+        #expect(try tracker.begin(label: label(), caller: ":1.1", at: clock.now()).rawValue == 10_001)
+    }
+
     @Test func onlyTheOwnerEndsABoundActivity() throws {
         var tracker = tracker
         let id = try tracker.begin(label: label(), caller: ":1.1", at: clock.now())
