@@ -38,9 +38,9 @@ public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
     /// bus only delivers what matched, so the local check leaves the sender to it.
     func matches(_ message: Message) -> Bool {
         guard message.type == .signal else { return false }
-        if let path, message.path != path.rawValue { return false }
-        if let interface, message.interface != interface.rawValue { return false }
-        if let member, message.member != member.rawValue { return false }
+        if let path, !message.hasPath(path) { return false }
+        if let interface, !message.hasInterface(interface) { return false }
+        if let member, !message.hasMember(member) { return false }
         if let last = arguments.keys.max() {
             var reader = message.arguments()
             for index in 0...last {

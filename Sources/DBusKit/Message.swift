@@ -94,9 +94,19 @@ public final class Message {
         signature.withCString { dbus_message_has_signature(raw, $0) != 0 }
     }
 
+    /// Whether the message is addressed to `path` (`dbus_message_has_path`), compared without copying it.
+    public func hasPath(_ path: ObjectPath) -> Bool {
+        path.rawValue.withCString { dbus_message_has_path(raw, $0) != 0 }
+    }
+
     /// Whether the message names `interface` (`dbus_message_has_interface`), compared without copying it.
     public func hasInterface(_ interface: InterfaceName) -> Bool {
         interface.rawValue.withCString { dbus_message_has_interface(raw, $0) != 0 }
+    }
+
+    /// Whether the message names `member` (`dbus_message_has_member`), compared without copying it.
+    public func hasMember(_ member: MemberName) -> Bool {
+        member.rawValue.withCString { dbus_message_has_member(raw, $0) != 0 }
     }
 
     /// Whether this is the signal `member` of `interface` (`dbus_message_is_signal`).

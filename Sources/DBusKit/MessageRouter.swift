@@ -27,12 +27,9 @@ final class MessageRouter {
     }
 
     fileprivate func routeCall(_ raw: OpaquePointer) -> CallDisposition {
-        guard let object = objects.first(where: { object in
-            object.path.rawValue.withCString { dbus_message_has_path(raw, $0) != 0 }
-        }) else {
-            return .notHandled
-        }
-        return object.handler(Message(borrowing: raw))
+        let message = Message(borrowing: raw)
+        guard let object = objects.first(where: { message.hasPath($0.path) }) else { return .notHandled }
+        return object.handler(message)
     }
 
     fileprivate func routeSignal(_ message: Message) {

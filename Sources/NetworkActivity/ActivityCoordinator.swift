@@ -106,8 +106,8 @@ public struct ActivityCoordinator {
         guard policy.isVisible else { return }
         _ = tracker.reset()
         policy = VisibilityPolicy(delays: policy.delays)
-        notifications.append(.propertiesChanged(visible: false, activeCount: activeCount != announcedCount ? 0 : nil))
         notifications.append(.visibilityChanged(false))
+        notifications.append(.propertiesChanged(visible: false, activeCount: activeCount != announcedCount ? 0 : nil))
     }
 
     /// Hands over what listeners must be told, in order, and forgets it.
@@ -123,8 +123,9 @@ public struct ActivityCoordinator {
         let count = activeCount
         let countChanged = count != announcedCount
         if countChanged { announceCount(at: now) }
-        notifications.append(.propertiesChanged(visible: visible, activeCount: countChanged ? count : nil))
+        // VisibilityChanged first: it is what panels wait for, and every message before it on the bus delays it.
         notifications.append(.visibilityChanged(visible))
+        notifications.append(.propertiesChanged(visible: visible, activeCount: countChanged ? count : nil))
     }
 
     private mutating func announceCount(at now: MonotonicTime) {

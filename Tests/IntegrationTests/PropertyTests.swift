@@ -29,7 +29,7 @@ extension Integration {
             #expect(dbusSendAll.stdout.contains("boolean true"), "\(dbusSendAll)")
         }
 
-        @Test func oneSignalCarriesEveryChangedPropertyThenVisibilityChanged() throws {
+        @Test func visibilityChangedThenOneSignalCarryingEveryChangedProperty() throws {
             let listener = try SignalListener(bus)
             let client = try Client(bus)
             let id = try client.begin()
@@ -38,7 +38,7 @@ extension Integration {
             try listener.awaitVisibility(false)
             try listener.settle()
             #expect(listener.history.map { $0.member ?? "" } ==
-                ["PropertiesChanged", "VisibilityChanged", "PropertiesChanged", "VisibilityChanged"])
+                ["VisibilityChanged", "PropertiesChanged", "VisibilityChanged", "PropertiesChanged"])
             let changes = listener.propertyChanges
             #expect(try changes[0]["Visible"]?.decode(Bool.self) == true)
             #expect(try changes[0]["ActiveCount"]?.decode(UInt32.self) == 1)

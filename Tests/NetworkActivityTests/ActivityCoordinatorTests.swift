@@ -53,7 +53,7 @@ struct ActivityCoordinatorTests {
         var coordinator = coordinator()
         _ = try coordinator.begin(label: "", caller: ":1.1")
         #expect(coordinator.takeNotifications() == [
-            .propertiesChanged(visible: true, activeCount: 1), .visibilityChanged(true),
+            .visibilityChanged(true), .propertiesChanged(visible: true, activeCount: 1),
         ])
     }
 
