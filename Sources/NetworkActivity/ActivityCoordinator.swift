@@ -70,7 +70,7 @@ public struct ActivityCoordinator {
 
     /// A caller left the bus; returns how many of its activities ended.
     public mutating func callerLeft(_ caller: String) -> Int {
-        let ended = tracker.callerLeft(caller).count
+        let ended = tracker.callerLeft(caller)
         if ended > 0 { settle(at: clock.now().monotonic) }
         return ended
     }

@@ -88,14 +88,15 @@ public struct ActivityTracker {
         return ended
     }
 
-    /// `caller` has left the bus: its bound activities end, its timed ones live on to their deadlines.
-    public mutating func callerLeft(_ caller: String) -> [Activity] {
-        guard let ids = idsByCaller.removeValue(forKey: caller) else { return [] }
-        var ended: [Activity] = []
+    /// `caller` has left the bus: its bound activities end, its timed ones live on to their deadlines. Returns
+    /// how many ended; each is looked up once, since a caller that crashed may have held hundreds.
+    public mutating func callerLeft(_ caller: String) -> Int {
+        guard let ids = idsByCaller.removeValue(forKey: caller) else { return 0 }
+        var ended = 0
         for id in ids {
-            guard let activity = activities[id], activity.isBoundToOwner else { continue }
-            activities[id] = nil
-            ended.append(activity)
+            guard let index = activities.index(forKey: id), activities.values[index].isBoundToOwner else { continue }
+            activities.remove(at: index)
+            ended += 1
         }
         compactIfSparse()
         return ended
