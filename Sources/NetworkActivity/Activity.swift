@@ -47,9 +47,17 @@ public struct ActivityLabel: Hashable, Sendable, CustomStringConvertible {
         guard text.utf8.count <= Self.maximumByteCount else {
             throw .invalidLabel("is \(text.utf8.count) bytes long; at most \(Self.maximumByteCount) are allowed")
         }
-        if let control = text.unicodeScalars.first(where: \.isControlCharacter) {
+        // Every label of every Begin passes here, so the bytes are scanned first: a C0 control or DEL is one byte
+        // below 0x20 or 0x7F, and a C1 control starts with 0xC2. Only then are scalars decoded, to name it.
+        if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }),
+           let control = text.unicodeScalars.first(where: \.isControlCharacter) {
             throw .invalidLabel("contains the control character U+\(String(control.value, radix: 16, uppercase: true))")
         }
+        self.text = text
+    }
+
+    /// A label that was validated before, such as the pooled copy of an equal one.
+    init(trusted text: String) {
         self.text = text
     }
 

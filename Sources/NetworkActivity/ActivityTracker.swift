@@ -10,6 +10,7 @@ public struct ActivityTracker {
     /// The activities each connected caller has begun, bound and timed: what its Cancel ends.
     private var idsByCaller: [String: Set<ActivityID>] = [:]
     private var expiries = ExpiryQueue()
+    private var labels = LabelPool()
     private var lastID: UInt32 = 0
 
     public init(limits: ActivityLimits = ActivityLimits()) {
@@ -60,7 +61,8 @@ public struct ActivityTracker {
         guard lastID < UInt32.max else { throw .idsExhausted }
         lastID += 1
         let id = ActivityID(rawValue: lastID)
-        activities[id] = Activity(id: id, owner: caller, label: label, startedAt: now.wallClock, expiry: expiry)
+        activities[id] = Activity(id: id, owner: caller, label: labels.intern(label), startedAt: now.wallClock,
+                                  expiry: expiry)
         idsByCaller[caller, default: []].insert(id)
         return id
     }
@@ -95,7 +97,7 @@ public struct ActivityTracker {
         var ended = 0
         for id in ids {
             guard let index = activities.index(forKey: id), activities.values[index].isBoundToOwner else { continue }
-            activities.remove(at: index)
+            labels.release(activities.remove(at: index).value.label)
             ended += 1
         }
         compactIfSparse()
@@ -107,6 +109,7 @@ public struct ActivityTracker {
         let ended = all
         activities = [:]
         idsByCaller = [:]
+        labels.removeAll()
         expiries.removeAll()
         return ended
     }
@@ -117,6 +120,7 @@ public struct ActivityTracker {
         guard !due.isEmpty else { return [] }
         let ended = due.compactMap { id -> Activity? in
             guard let activity = activities.removeValue(forKey: id) else { return nil }
+            labels.release(activity.label)
             forget(activity.id, of: activity.owner)
             return activity
         }
@@ -126,6 +130,7 @@ public struct ActivityTracker {
 
     private mutating func remove(_ activity: Activity) {
         activities[activity.id] = nil
+        labels.release(activity.label)
         forget(activity.id, of: activity.owner)
         if activity.expiry != nil {
             expiries.noteEnded { activities[$0] != nil }

@@ -43,6 +43,21 @@ struct ActivityTrackerTests {
         #expect(try tracker.begin(label: label(), caller: ":1.1", at: clock.now()).rawValue == 10_001)
     }
 
+    /// Long labels are pooled; each activity still shows its own, whatever ended before it.
+    @Test func pooledLongLabelsStayTheLabelsTheyWereBegunWith() throws {
+        var tracker = ActivityTracker(limits: ActivityLimits(perCaller: 10, total: 10))
+        let mail = "org.example.Mail: syncing INBOX", backup = "org.example.Backup: uploading"
+        let first = try tracker.begin(label: label(mail), caller: ":1.1", at: clock.now())
+        let second = try tracker.begin(label: label(mail), caller: ":1.2", at: clock.now())
+        let third = try tracker.begin(label: label(backup), caller: ":1.1", at: clock.now())
+        _ = try tracker.end(first, caller: ":1.1") { nil }
+        #expect(tracker[second]?.label.text == mail)
+        #expect(tracker.callerLeft(":1.2") == 1)
+        let fourth = try tracker.begin(label: label(mail), caller: ":1.3", at: clock.now())
+        #expect(tracker.all.map(\.label.text) == [backup, mail])
+        #expect(tracker[third]?.label.text == backup && tracker[fourth]?.label.text == mail)
+    }
+
     @Test func onlyTheOwnerEndsABoundActivity() throws {
         var tracker = tracker
         let id = try tracker.begin(label: label(), caller: ":1.1", at: clock.now())

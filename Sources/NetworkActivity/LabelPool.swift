@@ -1,0 +1,34 @@
+/// One copy of each distinct long label among the live activities.
+///
+/// A program labels its activities alike ("org.example.Mail: syncing INBOX"), and every label read from a message
+/// is a fresh string; a label longer than 15 bytes lives on the heap, so ten thousand of them would cost about
+/// 640 KB. Sharing one copy brings that down to one string per distinct label. Short labels are stored inside
+/// the string value and need no pooling.
+struct LabelPool {
+    private var uses: [String: Int] = [:]
+
+    /// The pooled copy of `label`, counted as used once more.
+    mutating func intern(_ label: ActivityLabel) -> ActivityLabel {
+        guard label.text.utf8.count > 15 else { return label }
+        if let index = uses.index(forKey: label.text) {
+            uses.values[index] += 1
+            return ActivityLabel(trusted: uses.keys[index])
+        }
+        uses[label.text] = 1
+        return label
+    }
+
+    /// Counts one use of `label` less, and lets it go after its last.
+    mutating func release(_ label: ActivityLabel) {
+        guard label.text.utf8.count > 15, let index = uses.index(forKey: label.text) else { return }
+        if uses.values[index] > 1 {
+            uses.values[index] -= 1
+        } else {
+            uses.remove(at: index)
+        }
+    }
+
+    mutating func removeAll() {
+        uses = [:]
+    }
+}
