@@ -55,6 +55,10 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         let executable = daemon ?? Self.besideThisProgram("netactivityd")
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw ValidationError("no netactivityd at \(executable): build it first (swift build -c release), "
+                                  + "or name one with --daemon")
+        }
         let bus = try BenchBus()
         let daemon = try DaemonUnderTest(bus: bus, executable: executable,
                                          wrapper: daemonWrapper.map { $0.split(separator: " ").map(String.init) } ?? [])
