@@ -23,9 +23,9 @@ struct Measurements {
     /// Begin then End from one connection, each waiting for its reply: latency of each call, and the daemon's
     /// CPU time per pair. Unless another connection holds an activity meanwhile, every pair shows and hides the
     /// indicator, which sends four signals.
-    func sequentialPairs(holdingOne: Bool) throws -> (calls: Latencies, pairsPerSecond: Double, cpuPerPair: Duration) {
-        let holder = try ActivityCaller(bus)
-        if holdingOne { _ = try holder.begin() }
+    func sequentialPairs(holdingOne: Bool) throws -> PairFigures {
+        let holder = holdingOne ? try ActivityCaller(bus) : nil
+        _ = try holder?.begin()
         defer { withExtendedLifetime(holder) {} }
         let client = try ActivityCaller(bus)
         let cpuBefore = try daemon.cpuTime
@@ -44,7 +44,14 @@ struct Measurements {
         }
         let elapsed = started.duration(to: .now)
         let cpu = try daemon.cpuTime - cpuBefore
-        return (Latencies(samples), Double(pairs) / elapsed.seconds, cpu / max(pairs, 1))
+        return PairFigures(calls: Latencies(samples), pairsPerSecond: Double(pairs) / elapsed.seconds,
+                           cpuPerPair: cpu / max(pairs, 1))
+    }
+
+    struct PairFigures {
+        let calls: Latencies
+        let pairsPerSecond: Double
+        let cpuPerPair: Duration
     }
 
     /// Begin then End from `connections` connections at once, each on its own thread.
@@ -144,7 +151,7 @@ struct Measurements {
 
     struct HeldFigures {
         let residentKiB: Int
-        let pairs: (calls: Latencies, pairsPerSecond: Double, cpuPerPair: Duration)
+        let pairs: PairFigures
         let teardown: Duration
         let residentAfterKiB: Int
     }
