@@ -49,7 +49,10 @@ public struct ActivityLabel: Hashable, Sendable, CustomStringConvertible {
         }
         // Every label of every Begin passes here, so the bytes are scanned first: a C0 control or DEL is one byte
         // below 0x20 or 0x7F, and a C1 control starts with 0xC2. Only then are scalars decoded, to name it.
-        if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }),
+        let mayHoldControl = text.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }
+        }
+        if mayHoldControl ?? true,
            let control = text.unicodeScalars.first(where: \.isControlCharacter) {
             throw .invalidLabel("contains the control character U+\(String(control.value, radix: 16, uppercase: true))")
         }

@@ -13,6 +13,7 @@ public enum ActivityNotification: Sendable, Equatable {
 /// most once per `countAnnouncementInterval`, always ending with the current value.
 public struct ActivityCoordinator {
     public static let countAnnouncementInterval = Duration.milliseconds(50)
+    private static let countAnnouncementMicroseconds = countAnnouncementInterval.wholeMicroseconds
 
     public private(set) var tracker: ActivityTracker
     private var policy: VisibilityPolicy
@@ -51,27 +52,27 @@ public struct ActivityCoordinator {
 
     public mutating func end(_ id: ActivityID, caller: String, callerUser: () -> UInt32?) throws(ActivityError) {
         _ = try tracker.end(id, caller: caller, callerUser: callerUser)
-        settle(at: clock.now().monotonic)
+        settle(at: clock.monotonicNow())
     }
 
     /// Ends the caller's activities; returns how many.
     public mutating func cancel(caller: String) -> Int {
         let ended = tracker.cancel(caller: caller).count
-        if ended > 0 { settle(at: clock.now().monotonic) }
+        if ended > 0 { settle(at: clock.monotonicNow()) }
         return ended
     }
 
     /// Ends everything; returns how many.
     public mutating func reset() -> Int {
         let ended = tracker.reset().count
-        if ended > 0 { settle(at: clock.now().monotonic) }
+        if ended > 0 { settle(at: clock.monotonicNow()) }
         return ended
     }
 
     /// A caller left the bus; returns how many of its activities ended.
     public mutating func callerLeft(_ caller: String) -> Int {
         let ended = tracker.callerLeft(caller)
-        if ended > 0 { settle(at: clock.now().monotonic) }
+        if ended > 0 { settle(at: clock.monotonicNow()) }
         return ended
     }
 
@@ -80,7 +81,7 @@ public struct ActivityCoordinator {
     /// The earliest moment at which something is due: an expiry, a policy delay, or a held-back count.
     public var nextDeadline: MonotonicTime? {
         let countDue = activeCount != announcedCount
-            ? lastCountAnnouncement.map { $0 + Self.countAnnouncementInterval } : nil
+            ? lastCountAnnouncement.map { $0.advanced(byMicroseconds: Self.countAnnouncementMicroseconds) } : nil
         return earliest(earliest(tracker.nextDeadline, policy.nextDeadline), countDue)
     }
 
@@ -89,11 +90,11 @@ public struct ActivityCoordinator {
     /// the state is not copied to read it.
     @discardableResult
     public mutating func endTurn() -> MonotonicTime? {
-        let now = clock.now().monotonic
+        let now = clock.monotonicNow()
         _ = tracker.expire(at: now)
         settle(at: now)
         if activeCount != announcedCount,
-           lastCountAnnouncement.map({ now >= $0 + Self.countAnnouncementInterval }) ?? true
+           lastCountAnnouncement.map({ now >= $0.advanced(byMicroseconds: Self.countAnnouncementMicroseconds) }) ?? true
         {
             announceCount(at: now)
             notifications.append(.propertiesChanged(visible: nil, activeCount: announcedCount))

@@ -7,7 +7,9 @@ public struct ActivityTracker {
 
     public let limits: ActivityLimits
     private var activities: [ActivityID: Activity] = [:]
-    /// The activities each connected caller has begun, bound and timed: what its Cancel ends.
+    /// The activities each connected caller has begun, bound and timed: what its Cancel ends. A caller's entry
+    /// stays, empty, until it leaves the bus, so that a caller beginning and ending one activity after another
+    /// does not allocate a new set each time.
     private var idsByCaller: [String: Set<ActivityID>] = [:]
     private var expiries = ExpiryQueue()
     private var labels = LabelPool()
@@ -55,15 +57,12 @@ public struct ActivityTracker {
         throws(ActivityError) -> ActivityID
     {
         guard activities.count < limits.total else { throw .totalLimitExceeded(limit: limits.total) }
-        guard idsByCaller[caller, default: []].count < limits.perCaller else {
-            throw .callerLimitExceeded(limit: limits.perCaller)
-        }
         guard lastID < UInt32.max else { throw .idsExhausted }
-        lastID += 1
-        let id = ActivityID(rawValue: lastID)
+        let id = ActivityID(rawValue: lastID + 1)
+        try idsByCaller[caller, default: []].insert(id, limit: limits.perCaller)
+        lastID = id.rawValue
         activities[id] = Activity(id: id, owner: caller, label: labels.intern(label), startedAt: now.wallClock,
                                   expiry: expiry)
-        idsByCaller[caller, default: []].insert(id)
         return id
     }
 
@@ -72,22 +71,20 @@ public struct ActivityTracker {
     public mutating func end(_ id: ActivityID, caller: String, callerUser: () -> UInt32?) throws(ActivityError)
         -> Activity
     {
-        guard let activity = activities[id] else { throw .unknownActivity(id) }
+        guard let index = activities.index(forKey: id) else { throw .unknownActivity(id) }
+        let activity = activities.values[index]
         if let expiry = activity.expiry {
             guard activity.owner == caller || callerUser() == expiry.creatorUser else { throw .notOwner(id) }
         } else {
             guard activity.owner == caller else { throw .notOwner(id) }
         }
-        remove(activity)
-        return activity
+        return removeActivity(at: index)
     }
 
     /// Ends every activity that `caller` began, timed ones included.
     public mutating func cancel(caller: String) -> [Activity] {
         guard let ids = idsByCaller[caller] else { return [] }
-        let ended = ids.compactMap { activities[$0] }
-        for activity in ended { remove(activity) }
-        return ended
+        return ids.compactMap { id in activities.index(forKey: id).map { removeActivity(at: $0) } }
     }
 
     /// `caller` has left the bus: its bound activities end, its timed ones live on to their deadlines. Returns
@@ -128,14 +125,15 @@ public struct ActivityTracker {
         return ended
     }
 
-    private mutating func remove(_ activity: Activity) {
-        activities[activity.id] = nil
+    private mutating func removeActivity(at index: [ActivityID: Activity].Index) -> Activity {
+        let activity = activities.remove(at: index).value
         labels.release(activity.label)
         forget(activity.id, of: activity.owner)
         if activity.expiry != nil {
             expiries.noteEnded { activities[$0] != nil }
         }
         compactIfSparse()
+        return activity
     }
 
     /// Gives memory back once a crowd has gone. A Swift dictionary keeps its capacity when emptied, so a table
@@ -151,7 +149,15 @@ public struct ActivityTracker {
 
     private mutating func forget(_ id: ActivityID, of caller: String) {
         idsByCaller[caller]?.remove(id)
-        if idsByCaller[caller]?.isEmpty == true { idsByCaller[caller] = nil }
+    }
+}
+
+extension Set<ActivityID> {
+    /// Adds `id` unless the set holds `limit` ids already; called in place, so that the caller's set is looked up
+    /// once.
+    fileprivate mutating func insert(_ id: ActivityID, limit: Int) throws(ActivityError) {
+        guard count < limit else { throw .callerLimitExceeded(limit: limit) }
+        insert(id)
     }
 }
 

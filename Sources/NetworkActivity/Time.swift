@@ -9,7 +9,13 @@ public struct MonotonicTime: Comparable, Hashable, Sendable {
     public static func < (lhs: MonotonicTime, rhs: MonotonicTime) -> Bool { lhs.microseconds < rhs.microseconds }
 
     public static func + (time: MonotonicTime, duration: Duration) -> MonotonicTime {
-        MonotonicTime(microseconds: time.microseconds + duration.wholeMicroseconds)
+        time.advanced(byMicroseconds: duration.wholeMicroseconds)
+    }
+
+    /// The time `delta` microseconds later. Deadlines computed on every call use this with an interval converted
+    /// once: converting a `Duration` divides its 128-bit attoseconds each time.
+    public func advanced(byMicroseconds delta: Int64) -> MonotonicTime {
+        MonotonicTime(microseconds: microseconds + delta)
     }
 
     /// How long from `self` until `later`; negative when `later` is earlier.
@@ -33,6 +39,12 @@ public struct Timestamp: Sendable, Equatable {
 /// Where the domain learns the time; the daemon reads the system's clocks, tests move a clock of their own.
 public protocol ActivityClock {
     func now() -> Timestamp
+    /// The monotonic clock alone, for what needs no wall-clock time: one system call instead of two.
+    func monotonicNow() -> MonotonicTime
+}
+
+extension ActivityClock {
+    public func monotonicNow() -> MonotonicTime { now().monotonic }
 }
 
 extension Duration {

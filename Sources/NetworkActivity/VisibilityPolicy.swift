@@ -31,16 +31,22 @@ public struct VisibilityPolicy: Sendable {
     private var busySince = MonotonicTime(microseconds: 0)
     private var idleSince = MonotonicTime(microseconds: 0)
     private var shownAt = MonotonicTime(microseconds: 0)
+    /// The delays in microseconds, converted once, since every request asks for `nextDeadline`.
+    private let show, hide, minimumVisible: Int64
 
     public init(delays: VisibilityDelays) {
         self.delays = delays
+        show = delays.show.wholeMicroseconds
+        hide = delays.hide.wholeMicroseconds
+        minimumVisible = delays.minimumVisible.wholeMicroseconds
     }
 
     /// When the visibility changes next unless activity changes first; nil when it is settled.
     public var nextDeadline: MonotonicTime? {
         switch (isBusy, isVisible) {
-        case (true, false): busySince + delays.show
-        case (false, true): max(idleSince + delays.hide, shownAt + delays.minimumVisible)
+        case (true, false): busySince.advanced(byMicroseconds: show)
+        case (false, true):
+            max(idleSince.advanced(byMicroseconds: hide), shownAt.advanced(byMicroseconds: minimumVisible))
         default: nil
         }
     }

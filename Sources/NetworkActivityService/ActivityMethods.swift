@@ -4,7 +4,7 @@ import NetworkActivityInterface
 
 /// One method of an interface: its name, the argument signature it takes and what it does.
 struct Method: Sendable {
-    let name: String
+    let name: MemberName
     let signature: String
     let invoke: @Sendable (NetworkActivityService, Message) throws(DBusError) -> Message
 }

@@ -37,13 +37,12 @@ extension NetworkActivityService {
         return .handled
     }
 
-    /// Found by comparing names in place, since a call is looked up on every message: the interface through
-    /// libdbus, the member as a short string, which Swift compares without hashing or allocating.
+    /// Found by comparing names in place, through libdbus, since a call is looked up on every message: no name is
+    /// copied out of the message or hashed.
     private static func method(for call: Message) throws(DBusError) -> Method {
-        let member = call.member ?? ""
         if let (_, methods) = interfaces.first(where: { call.hasInterface($0.name) }) {
-            guard let method = methods.first(where: { $0.name == member }) else {
-                throw DBusError(.unknownMethod, "interface \(call.interface ?? "") has no method \"\(member)\"")
+            guard let method = methods.first(where: { call.hasMember($0.name) }) else {
+                throw DBusError(.unknownMethod, "interface \(call.interface ?? "") has no method \"\(call.member ?? "")\"")
             }
             return method
         }
@@ -51,8 +50,8 @@ extension NetworkActivityService {
             throw DBusError(.unknownInterface, "the object has no interface \"\(call.interface ?? "")\"")
         }
         for (_, methods) in interfaces {
-            if let method = methods.first(where: { $0.name == member }) { return method }
+            if let method = methods.first(where: { call.hasMember($0.name) }) { return method }
         }
-        throw DBusError(.unknownMethod, "the object has no method \"\(member)\"")
+        throw DBusError(.unknownMethod, "the object has no method \"\(call.member ?? "")\"")
     }
 }

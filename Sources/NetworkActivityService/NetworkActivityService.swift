@@ -104,7 +104,7 @@ public final class NetworkActivityService {
         let deadline = coordinator.endTurn()
         publishNotifications()
         memory.noteActivities(Int(coordinator.activeCount))
-        return deadline.map { clock.now().monotonic.duration(to: $0) }
+        return deadline.map { clock.monotonicNow().duration(to: $0) }
     }
 
     func publishNotifications() {

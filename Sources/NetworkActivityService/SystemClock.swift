@@ -12,6 +12,10 @@ struct SystemClock: ActivityClock {
                   wallClock: Self.microseconds(CLOCK_REALTIME))
     }
 
+    func monotonicNow() -> MonotonicTime {
+        MonotonicTime(microseconds: Int64(Self.microseconds(CLOCK_MONOTONIC)))
+    }
+
     private static func microseconds(_ clock: clockid_t) -> UInt64 {
         var time = timespec()
         clock_gettime(clock, &time)

@@ -148,6 +148,18 @@ struct ActivityTrackerTests {
         _ = try tracker.begin(label: label(), caller: ":1.4", at: clock.now())
     }
 
+    @Test func anEndMakesRoomForTheSameCallerAndARefusalUsesNoID() throws {
+        var tracker = tracker
+        var ids = try (0..<3).map { _ in try tracker.begin(label: label(), caller: ":1.1", at: clock.now()) }
+        #expect(throws: ActivityError.callerLimitExceeded(limit: 3)) {
+            try tracker.begin(label: label(), caller: ":1.1", at: clock.now())
+        }
+        _ = try tracker.end(ids.removeFirst(), caller: ":1.1") { nil }
+        ids.append(try tracker.begin(label: label(), caller: ":1.1", at: clock.now()))
+        #expect(ids.map(\.rawValue) == [2, 3, 4])
+        #expect(tracker.all.map(\.id) == ids)
+    }
+
     @Test func resetEndsEverything() throws {
         var tracker = tracker
         _ = try tracker.begin(label: label(), caller: ":1.1", at: clock.now())
