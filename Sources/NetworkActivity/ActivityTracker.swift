@@ -1,16 +1,37 @@
 /// Every live activity, who began it, and when timed ones end.
 ///
 /// Begin, End and the cleanup of one caller cost O(1) and O(k) for the caller's k activities, whatever the
-/// number of other callers and activities.
+/// number of other callers and activities: activities are found by id without hashing (`ActivityTable`), and each
+/// connected caller's activities are linked to one another, newest first, as in the floor's C.
 public struct ActivityTracker {
     public static let maximumTimeoutSeconds: UInt32 = 86_400
 
+    private struct Entry {
+        var activity: Activity
+        /// The neighbours in the owner's list. Followed only while the owner is connected: when it leaves, its
+        /// timed activities stay, listed nowhere.
+        var newer: ActivityID?
+        var older: ActivityID?
+    }
+
+    /// A connected caller's list of the activities it has begun and that are live, bound and timed: what its
+    /// Cancel ends and its limit counts. It stays, empty, until the caller leaves the bus, so that a caller beginning
+    /// and ending one activity after another finds it in place.
+    private struct CallerList {
+        var newest: ActivityID?
+        var count = 0
+
+        /// Puts `id` at the head, unless the list holds `limit` already; returns the id it goes before.
+        mutating func push(_ id: ActivityID, limit: Int) throws(ActivityError) -> ActivityID? {
+            guard count < limit else { throw .callerLimitExceeded(limit: limit) }
+            defer { newest = id; count += 1 }
+            return newest
+        }
+    }
+
     public let limits: ActivityLimits
-    private var activities: [ActivityID: Activity] = [:]
-    /// The activities each connected caller has begun, bound and timed: what its Cancel ends. A caller's entry
-    /// stays, empty, until it leaves the bus, so that a caller beginning and ending one activity after another
-    /// does not allocate a new set each time.
-    private var idsByCaller: [String: Set<ActivityID>] = [:]
+    private var activities = ActivityTable<Entry>()
+    private var callers: [String: CallerList] = [:]
     private var expiries = ExpiryQueue()
     private var labels = LabelPool()
     private var lastID: UInt32 = 0
@@ -23,10 +44,10 @@ public struct ActivityTracker {
     public var count: Int { activities.count }
 
     /// The activity with this id, if it is live.
-    public subscript(id: ActivityID) -> Activity? { activities[id] }
+    public subscript(id: ActivityID) -> Activity? { activities[id]?.activity }
 
     /// Every live activity, ordered by id.
-    public var all: [Activity] { activities.values.sorted { $0.id < $1.id } }
+    public var all: [Activity] { activities.entries.map(\.value.activity).sorted { $0.id < $1.id } }
 
     /// When the earliest timed activity may be due.
     public var nextDeadline: MonotonicTime? { expiries.earliestDeadline }
@@ -59,10 +80,12 @@ public struct ActivityTracker {
         guard activities.count < limits.total else { throw .totalLimitExceeded(limit: limits.total) }
         guard lastID < UInt32.max else { throw .idsExhausted }
         let id = ActivityID(rawValue: lastID + 1)
-        try idsByCaller[caller, default: []].insert(id, limit: limits.perCaller)
+        let older = try callers[caller, default: CallerList()].push(id, limit: limits.perCaller)
         lastID = id.rawValue
-        activities[id] = Activity(id: id, owner: caller, label: labels.intern(label), startedAt: now.wallClock,
-                                  expiry: expiry)
+        if let older { activities.update(older) { $0.newer = id } }
+        let activity = Activity(id: id, owner: caller, label: labels.intern(label), startedAt: now.wallClock,
+                                expiry: expiry)
+        activities.insert(Entry(activity: activity, older: older), for: id)
         return id
     }
 
@@ -71,41 +94,58 @@ public struct ActivityTracker {
     public mutating func end(_ id: ActivityID, caller: String, callerUser: () -> UInt32?) throws(ActivityError)
         -> Activity
     {
-        guard let index = activities.index(forKey: id) else { throw .unknownActivity(id) }
-        let activity = activities.values[index]
+        guard let activity = activities[id]?.activity else { throw .unknownActivity(id) }
         if let expiry = activity.expiry {
             guard activity.owner == caller || callerUser() == expiry.creatorUser else { throw .notOwner(id) }
         } else {
             guard activity.owner == caller else { throw .notOwner(id) }
         }
-        return removeActivity(at: index)
+        remove(id)
+        return activity
     }
 
     /// Ends every activity that `caller` began, timed ones included.
     public mutating func cancel(caller: String) -> [Activity] {
-        guard let ids = idsByCaller[caller] else { return [] }
-        return ids.compactMap { id in activities.index(forKey: id).map { removeActivity(at: $0) } }
+        guard let index = callers.index(forKey: caller) else { return [] }
+        let list = callers.values[index]
+        callers.values[index] = CallerList()
+        var ended: [Activity] = []
+        ended.reserveCapacity(list.count)
+        var releases = LabelReleases()
+        var next = list.newest
+        while let id = next, let entry = activities.remove(id) {
+            next = entry.older
+            releases.add(entry.activity.label, to: &labels)
+            if entry.activity.expiry != nil { expiries.noteEnded { activities[$0] != nil } }
+            ended.append(entry.activity)
+        }
+        releases.finish(&labels)
+        return ended
     }
 
     /// `caller` has left the bus: its bound activities end, its timed ones live on to their deadlines. Returns
-    /// how many ended; each is looked up once, since a caller that crashed may have held hundreds.
+    /// how many ended; a caller that crashed may have held hundreds, so each is visited once.
     public mutating func callerLeft(_ caller: String) -> Int {
-        guard let ids = idsByCaller.removeValue(forKey: caller) else { return 0 }
+        guard let list = callers.removeValue(forKey: caller) else { return 0 }
         var ended = 0
-        for id in ids {
-            guard let index = activities.index(forKey: id), activities.values[index].isBoundToOwner else { continue }
-            labels.release(activities.remove(at: index).value.label)
+        var releases = LabelReleases()
+        var next = list.newest
+        while let id = next, let (older, isBound) = activities.read(id, { ($0.older, $0.activity.isBoundToOwner) }) {
+            next = older
+            guard isBound, let entry = activities.remove(id) else { continue }
+            releases.add(entry.activity.label, to: &labels)
             ended += 1
         }
-        compactIfSparse()
+        releases.finish(&labels)
+        compactCallersIfSparse()
         return ended
     }
 
     /// Ends every activity of every caller.
     public mutating func reset() -> [Activity] {
         let ended = all
-        activities = [:]
-        idsByCaller = [:]
+        activities.removeAll()
+        callers = [:]
         labels.removeAll()
         expiries.removeAll()
         return ended
@@ -114,58 +154,61 @@ public struct ActivityTracker {
     /// Ends the timed activities whose deadline is `now` or earlier.
     public mutating func expire(at now: MonotonicTime) -> [Activity] {
         let due = expiries.popDue(at: now) { activities[$0] != nil }
-        guard !due.isEmpty else { return [] }
-        let ended = due.compactMap { id -> Activity? in
-            guard let activity = activities.removeValue(forKey: id) else { return nil }
-            labels.release(activity.label)
-            forget(activity.id, of: activity.owner)
-            return activity
+        return due.compactMap { id in
+            guard let entry = activities.remove(id) else { return nil }
+            unlink(entry)
+            labels.release(entry.activity.label)
+            return entry.activity
         }
-        compactIfSparse()
-        return ended
     }
 
-    private mutating func removeActivity(at index: [ActivityID: Activity].Index) -> Activity {
-        let activity = activities.remove(at: index).value
-        labels.release(activity.label)
-        forget(activity.id, of: activity.owner)
-        if activity.expiry != nil {
+    private mutating func remove(_ id: ActivityID) {
+        guard let entry = activities.remove(id) else { return }
+        unlink(entry)
+        labels.release(entry.activity.label)
+        if entry.activity.expiry != nil {
             expiries.noteEnded { activities[$0] != nil }
         }
-        compactIfSparse()
-        return activity
     }
 
-    /// Gives memory back once a crowd has gone. A Swift dictionary keeps its capacity when emptied, so a table
-    /// that is mostly empty is rebuilt at its present size: O(n), after at least n removals, so O(1) per removal.
-    private mutating func compactIfSparse() {
-        if activities.capacity > 64, activities.count * 8 < activities.capacity {
-            activities = activities.compacted()
+    /// Takes a removed activity out of its owner's list, if the owner is still connected.
+    private mutating func unlink(_ entry: Entry) {
+        guard let index = callers.index(forKey: entry.activity.owner) else { return }
+        if let newer = entry.newer {
+            activities.update(newer) { $0.older = entry.older }
+        } else {
+            callers.values[index].newest = entry.older
         }
-        if idsByCaller.capacity > 64, idsByCaller.count * 8 < idsByCaller.capacity {
-            idsByCaller = idsByCaller.compacted()
-        }
+        if let older = entry.older { activities.update(older) { $0.newer = entry.newer } }
+        callers.values[index].count -= 1
     }
 
-    private mutating func forget(_ id: ActivityID, of caller: String) {
-        idsByCaller[caller]?.remove(id)
+    /// Gives memory back once a crowd of callers has gone. A Swift dictionary keeps its capacity when emptied, so a
+    /// table that is mostly empty is rebuilt at its present size: O(n), after at least n removals, so O(1) per
+    /// removal.
+    private mutating func compactCallersIfSparse() {
+        guard callers.capacity > 64, callers.count * 8 < callers.capacity else { return }
+        var compacted = [String: CallerList](minimumCapacity: callers.count)
+        for (caller, list) in callers { compacted[caller] = list }
+        callers = compacted
     }
 }
 
-extension Set<ActivityID> {
-    /// Adds `id` unless the set holds `limit` ids already; called in place, so that the caller's set is looked up
-    /// once.
-    fileprivate mutating func insert(_ id: ActivityID, limit: Int) throws(ActivityError) {
-        guard count < limit else { throw .callerLimitExceeded(limit: limit) }
-        insert(id)
-    }
-}
+/// Counts the releases of one label in a row, so that a caller's hundred activities labelled alike are released
+/// from the pool with one lookup, not a hundred.
+private struct LabelReleases {
+    private var label: ActivityLabel?
+    private var count = 0
 
-extension Dictionary {
-    /// The same entries in storage sized for them.
-    fileprivate func compacted() -> Self {
-        var copy = Self(minimumCapacity: count)
-        for (key, value) in self { copy[key] = value }
-        return copy
+    mutating func add(_ next: ActivityLabel, to pool: inout LabelPool) {
+        if next.text != label?.text { finish(&pool) }
+        label = next
+        count += 1
+    }
+
+    mutating func finish(_ pool: inout LabelPool) {
+        if let label { pool.release(label, times: count) }
+        label = nil
+        count = 0
     }
 }

@@ -18,11 +18,11 @@ struct LabelPool {
         return label
     }
 
-    /// Counts one use of `label` less, and lets it go after its last.
-    mutating func release(_ label: ActivityLabel) {
+    /// Counts `times` uses of `label` less, and lets it go after its last.
+    mutating func release(_ label: ActivityLabel, times: Int = 1) {
         guard label.text.utf8.count > 15, let index = uses.index(forKey: label.text) else { return }
-        if uses.values[index] > 1 {
-            uses.values[index] -= 1
+        if uses.values[index] > times {
+            uses.values[index] -= times
         } else {
             uses.remove(at: index)
         }

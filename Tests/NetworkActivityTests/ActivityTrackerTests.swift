@@ -160,6 +160,31 @@ struct ActivityTrackerTests {
         #expect(tracker.all.map(\.id) == ids)
     }
 
+    /// Each caller's activities are linked to one another; ending them in any order, by any of the ways there are,
+    /// must leave every list whole.
+    @Test func everyWayOfEndingKeepsTheCallersListsWhole() throws {
+        var tracker = ActivityTracker(limits: ActivityLimits(perCaller: 6, total: 20))
+        func begin(_ caller: String, timed: Bool = false) throws -> ActivityID {
+            timed ? try tracker.beginTimed(label: label(), caller: caller, user: 7, seconds: 5, at: clock.now())
+                : try tracker.begin(label: label(), caller: caller, at: clock.now())
+        }
+        let a = try (0..<5).map { try begin(":1.1", timed: $0 == 2) }
+        let b = try (0..<3).map { _ in try begin(":1.2") }
+        _ = try tracker.end(a[2], caller: ":1.9") { 7 }  // a timed one, by another connection of its user
+        _ = try tracker.end(a[4], caller: ":1.1") { nil }  // the newest
+        _ = try tracker.end(a[0], caller: ":1.1") { nil }  // the oldest
+        #expect(Set(tracker.cancel(caller: ":1.1").map(\.id)) == [a[1], a[3]])
+        // The ended ones no longer count against the caller's limit.
+        let c = try (0..<6).map { try begin(":1.1", timed: $0 == 3) }
+        _ = try tracker.end(c[1], caller: ":1.1") { nil }
+        #expect(tracker.callerLeft(":1.1") == 4)
+        #expect(tracker.all.map(\.id) == b + [c[3]])
+        clock.advance(by: .seconds(5))
+        #expect(tracker.expire(at: clock.now().monotonic).map(\.id) == [c[3]])
+        #expect(tracker.cancel(caller: ":1.2").map(\.id) == b.reversed())
+        #expect(tracker.count == 0)
+    }
+
     @Test func resetEndsEverything() throws {
         var tracker = tracker
         _ = try tracker.begin(label: label(), caller: ":1.1", at: clock.now())

@@ -1,0 +1,120 @@
+/// Values by activity id, in a table made for ids handed out in sequence.
+///
+/// An id's slot is found from its low bits, so ids begun one after another fall in neighbouring slots and a lookup
+/// is a mask and a compare, with no hashing; ids that share low bits take the next free slot (linear probing), and
+/// a removal shifts the slots after it back, so that no tombstones build up. Slots hold the index of a dense array
+/// of entries, 4 bytes each, and a removed entry's place is taken by the last one. The table doubles when half full
+/// and is rebuilt at a quarter of its size when less than an eighth full, so that memory follows the live count; it
+/// keeps up to `keptSlotCount` slots (4 KB), so that a client coming and going with a hundred activities costs no
+/// rebuilds.
+struct ActivityTable<Value> {
+    static var minimumSlotCount: Int { 16 }
+    static var keptSlotCount: Int { 1024 }
+
+    private(set) var entries: [(id: ActivityID, value: Value)] = []
+    /// An entry's index plus one; 0 is a free slot.
+    private var slots = [UInt32](repeating: 0, count: minimumSlotCount)
+
+    var count: Int { entries.count }
+    var slotCount: Int { slots.count }
+
+    subscript(id: ActivityID) -> Value? {
+        guard case .occupied(_, let index) = find(id) else { return nil }
+        return entries[index].value
+    }
+
+    /// What `read` finds in the value of `id`, read in place; nil when `id` is not in the table.
+    func read<Result>(_ id: ActivityID, _ read: (borrowing Value) -> Result) -> Result? {
+        guard case .occupied(_, let index) = find(id) else { return nil }
+        return read(entries[index].value)
+    }
+
+    /// Changes the value of `id` in place; returns nil, changing nothing, when `id` is not in the table.
+    @discardableResult
+    mutating func update<Result>(_ id: ActivityID, _ change: (inout Value) -> Result) -> Result? {
+        guard case .occupied(_, let index) = find(id) else { return nil }
+        return change(&entries[index].value)
+    }
+
+    /// Adds `value` for `id`, which must not be in the table.
+    mutating func insert(_ value: Value, for id: ActivityID) {
+        if (entries.count + 1) * 2 > slots.count { rebuild(slotCount: slots.count * 2) }
+        guard case .free(let slot) = find(id) else { preconditionFailure("activity \(id) is in the table already") }
+        entries.append((id, value))
+        slots[slot] = UInt32(entries.count)
+    }
+
+    /// Takes the value of `id` out of the table.
+    @discardableResult
+    mutating func remove(_ id: ActivityID) -> Value? {
+        guard case .occupied(let slot, let index) = find(id) else { return nil }
+        vacate(slot)
+        let last = entries.count - 1
+        if index != last {
+            guard case .occupied(let movedSlot, _) = find(entries[last].id) else { preconditionFailure() }
+            slots[movedSlot] = UInt32(index + 1)
+            entries.swapAt(index, last)
+        }
+        let removed = entries.removeLast().value
+        if slots.count > Self.keptSlotCount, entries.count * 8 < slots.count {
+            rebuild(slotCount: max(slots.count / 4, Self.keptSlotCount))
+        }
+        return removed
+    }
+
+    mutating func removeAll() {
+        self = ActivityTable()
+    }
+
+    private enum Place {
+        case occupied(slot: Int, index: Int)
+        case free(slot: Int)
+    }
+
+    /// The slot of `id`, or the free slot where it would go.
+    private func find(_ id: ActivityID) -> Place {
+        let mask = slots.count - 1
+        var slot = Int(id.rawValue) & mask
+        while slots[slot] != 0 {
+            let index = Int(slots[slot]) - 1
+            if entries[index].id == id { return .occupied(slot: slot, index: index) }
+            slot = (slot + 1) & mask
+        }
+        return .free(slot: slot)
+    }
+
+    /// Frees `hole` and moves back each following slot of the same run whose own slot is at or before the hole,
+    /// so that every entry stays reachable from its own slot without a gap.
+    private mutating func vacate(_ hole: Int) {
+        let mask = slots.count - 1
+        var hole = hole
+        var next = (hole + 1) & mask
+        while slots[next] != 0 {
+            let home = Int(entries[Int(slots[next]) - 1].id.rawValue) & mask
+            if (next - home) & mask >= (next - hole) & mask {
+                slots[hole] = slots[next]
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        slots[hole] = 0
+    }
+
+    /// Lays the entries out again in `slotCount` slots, and the entries themselves in storage sized for them: an
+    /// array keeps its capacity when emptied.
+    private mutating func rebuild(slotCount: Int) {
+        if slotCount < slots.count {
+            var compacted: [(id: ActivityID, value: Value)] = []
+            compacted.reserveCapacity(entries.count)
+            compacted.append(contentsOf: entries)
+            entries = compacted
+        }
+        slots = [UInt32](repeating: 0, count: slotCount)
+        let mask = slotCount - 1
+        for (index, entry) in entries.enumerated() {
+            var slot = Int(entry.id.rawValue) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = UInt32(index + 1)
+        }
+    }
+}
