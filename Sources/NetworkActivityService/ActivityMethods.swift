@@ -18,7 +18,7 @@ extension NetworkActivityService {
             let id = try domain { () throws(ActivityError) in
                 try service.coordinator.begin(label: label, caller: call.callerName)
             }
-            return call.makeReturn(with: id.rawValue)
+            return service.replyAfterAnnouncing(to: call, with: id.rawValue)
         },
         Method(name: "BeginWithTimeout", signature: "su") { service, call throws(DBusError) in
             var arguments = call.arguments()
@@ -30,7 +30,7 @@ extension NetworkActivityService {
             let id = try domain { () throws(ActivityError) in
                 try service.coordinator.beginTimed(label: label, seconds: seconds, caller: call.callerName, user: user)
             }
-            return call.makeReturn(with: id.rawValue)
+            return service.replyAfterAnnouncing(to: call, with: id.rawValue)
         },
         Method(name: "End", signature: "u") { service, call throws(DBusError) in
             var arguments = call.arguments()
@@ -44,20 +44,35 @@ extension NetworkActivityService {
                 }
                 throw error.dbusError
             }
-            return call.makeReturn()
+            return service.replyAfterAnnouncing(to: call)
         },
         Method(name: "Cancel", signature: "") { service, call in
-            call.makeReturn(with: UInt32(service.coordinator.cancel(caller: call.callerName)))
+            let ended = service.coordinator.cancel(caller: call.callerName)
+            return service.replyAfterAnnouncing(to: call, with: UInt32(ended))
         },
         Method(name: "Reset", signature: "") { service, call in
             let ended = service.coordinator.reset()
             service.logger.notice("\(call.callerName) reset the service, ending \(ended) activities")
-            return call.makeReturn(with: UInt32(ended))
+            return service.replyAfterAnnouncing(to: call, with: UInt32(ended))
         },
         Method(name: "ListActivities", signature: "") { service, call in
             call.makeReturn(with: service.coordinator.tracker.all.map(ActivityRecord.init))
         },
     ]
+}
+
+extension NetworkActivityService {
+    /// The reply to a call that changed the state, built only once the change's signals are sent: a listener learns
+    /// of the change no later than the caller, and waits for no reply to be built first.
+    func replyAfterAnnouncing(to call: Message) -> Message {
+        publishNotifications()
+        return call.makeReturn()
+    }
+
+    func replyAfterAnnouncing<Value: DBusEncodable>(to call: Message, with value: Value) -> Message {
+        publishNotifications()
+        return call.makeReturn(with: value)
+    }
 }
 
 /// Runs a domain operation, turning its refusal into the D-Bus error that names it.

@@ -31,7 +31,8 @@ extension NetworkActivityService {
         } catch {
             reply = call.makeErrorReply(error)
         }
-        // Signals first, as the C reference does: a listener learns of the change no later than the caller.
+        // Signals before the reply, as the C reference does; a method that changed the state has sent them already,
+        // before building its reply (`replyAfterAnnouncing`).
         publishNotifications()
         if call.expectsReply { connection.send(reply) }
         return .handled
