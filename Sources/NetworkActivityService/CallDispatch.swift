@@ -43,7 +43,8 @@ extension NetworkActivityService {
     private static func method(for call: Message) throws(DBusError) -> Method {
         if let (_, methods) = interfaces.first(where: { call.hasInterface($0.name) }) {
             guard let method = methods.first(where: { call.hasMember($0.name) }) else {
-                throw DBusError(.unknownMethod, "interface \(call.interface ?? "") has no method \"\(call.member ?? "")\"")
+                throw DBusError(.unknownMethod,
+                                "interface \(call.interface ?? "") has no method \"\(call.member ?? "")\"")
             }
             return method
         }
