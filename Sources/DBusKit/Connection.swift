@@ -58,11 +58,15 @@ public final class Connection {
     public var isConnected: Bool { dbus_connection_get_is_connected(raw) != 0 }
 
     /// Queues a message for sending (`dbus_connection_send`); libdbus writes it out at once when the socket
-    /// takes it, and the event loop writes what is left.
-    public func send(_ message: Message) {
-        guard dbus_connection_send(raw, message.raw, nil) != 0 else {
+    /// takes it, and the event loop writes what is left. Returns the serial it gave the message, which its reply
+    /// will name (`Message.replySerial`). Sending only writes: nothing is read from the bus until asked.
+    @discardableResult
+    public func send(_ message: Message) -> UInt32 {
+        var serial: UInt32 = 0
+        guard dbus_connection_send(raw, message.raw, &serial) != 0 else {
             fatalError("libdbus is out of memory sending a message")
         }
+        return serial
     }
 
     /// Writes every queued message out, blocking until it is done (`dbus_connection_flush`).

@@ -86,6 +86,9 @@ public final class Message {
     public var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
     public var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
 
+    /// For a reply or error, the serial of the call it answers (as `Connection.send` returned it); 0 otherwise.
+    public var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
+
     /// The signature of the body, "" when it has no arguments.
     public var signature: String { String(cString: dbus_message_get_signature(raw)) }
 

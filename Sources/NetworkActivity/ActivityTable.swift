@@ -14,6 +14,9 @@ struct ActivityTable<Value> {
     private(set) var entries: [(id: ActivityID, value: Value)] = []
     /// An entry's index plus one; 0 is a free slot.
     private var slots = [UInt32](repeating: 0, count: minimumSlotCount)
+    /// No entry lies further than this from its own slot: how far a removal must look for entries to move back.
+    /// Ids begun in sequence lie in their own slots, in one long run, and a removal looks at none of it.
+    private(set) var longestProbe = 0
 
     var count: Int { entries.count }
     var slotCount: Int { slots.count }
@@ -42,6 +45,7 @@ struct ActivityTable<Value> {
         guard case .free(let slot) = find(id) else { preconditionFailure("activity \(id) is in the table already") }
         entries.append((id, value))
         slots[slot] = UInt32(entries.count)
+        longestProbe = max(longestProbe, (slot - Int(id.rawValue)) & (slots.count - 1))
     }
 
     /// Takes the value of `id` out of the table.
@@ -84,12 +88,13 @@ struct ActivityTable<Value> {
     }
 
     /// Frees `hole` and moves back each following slot of the same run whose own slot is at or before the hole,
-    /// so that every entry stays reachable from its own slot without a gap.
+    /// so that every entry stays reachable from its own slot without a gap. Past `longestProbe` slots from the
+    /// hole, no entry can have its own slot at or before it.
     private mutating func vacate(_ hole: Int) {
         let mask = slots.count - 1
         var hole = hole
         var next = (hole + 1) & mask
-        while slots[next] != 0 {
+        while slots[next] != 0, (next - hole) & mask <= longestProbe {
             let home = Int(entries[Int(slots[next]) - 1].id.rawValue) & mask
             if (next - home) & mask >= (next - hole) & mask {
                 slots[hole] = slots[next]
@@ -110,11 +115,13 @@ struct ActivityTable<Value> {
             entries = compacted
         }
         slots = [UInt32](repeating: 0, count: slotCount)
+        longestProbe = 0
         let mask = slotCount - 1
         for (index, entry) in entries.enumerated() {
             var slot = Int(entry.id.rawValue) & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = UInt32(index + 1)
+            longestProbe = max(longestProbe, (slot - Int(entry.id.rawValue)) & mask)
         }
     }
 }

@@ -63,16 +63,19 @@ final class BenchBus {
 /// The `netactivityd` under test, started on the benchmark's bus; ready once it owns its name, which is
 /// awaited as `NameOwnerChanged`, so that the wait measures the start-up time.
 final class DaemonUnderTest {
+    /// Shows and hides at once, so that every change is measured, not the policy's delays.
+    static let noDelays = ["--show-delay", "0", "--hide-delay", "0", "--min-visible", "0"]
+
     let process: Process
     /// From spawning the process until its name is owned.
     let startUpTime: Duration
 
-    init(bus: BenchBus, executable: String, wrapper: [String]) throws {
+    /// `options` are the daemon's own, after `--address`.
+    init(bus: BenchBus, executable: String, wrapper: [String] = [], options: [String]) throws {
         let watcher = try bus.connect()
         try watcher.addMatch(MatchRule(sender: Connection.busDriverName, member: "NameOwnerChanged",
                                        arguments: [0: ServiceNames.busName.rawValue]))
-        let command = wrapper + [executable, "--address", bus.address,
-                                 "--show-delay", "0", "--hide-delay", "0", "--min-visible", "0"]
+        let command = wrapper + [executable, "--address", bus.address] + options
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = command
@@ -97,6 +100,21 @@ final class DaemonUnderTest {
         throw BenchFailure("netactivityd did not take its name")
     }
 
+    /// The daemon named on the command line, or the one beside this program; it must exist.
+    static func executable(_ named: String?) throws -> String {
+        let executable = named ?? besideThisProgram("netactivityd")
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw BenchFailure("no netactivityd at \(executable): build it first (swift build -c release), "
+                               + "or name one with --daemon")
+        }
+        return executable
+    }
+
+    static func besideThisProgram(_ name: String) -> String {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
     /// The process that owns the name: the daemon itself, also when it runs under a wrapper.
     private(set) var processID: UInt32 = 0
 
@@ -116,13 +134,20 @@ final class DaemonUnderTest {
 
     /// Resident memory in KiB (`VmRSS` of `/proc/PID/status`).
     var residentKiB: Int {
-        get throws {
-            let status = try String(contentsOfFile: "/proc/\(processID)/status", encoding: .utf8)
-            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-                  let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
-            else { throw BenchFailure("cannot read /proc/\(processID)/status") }
-            return kib
-        }
+        get throws { try status("VmRSS") }
+    }
+
+    /// The highest resident memory since it started, in KiB (`VmHWM`).
+    var peakResidentKiB: Int {
+        get throws { try status("VmHWM") }
+    }
+
+    private func status(_ field: String) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(processID)/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("\(field):") }),
+              let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+        else { throw BenchFailure("cannot read \(field) of /proc/\(processID)/status") }
+        return kib
     }
 
     deinit {

@@ -1,0 +1,28 @@
+/// SplitMix64: a small generator whose sequence is fixed by its seed, so that a stress or fuzz run can be
+/// repeated exactly from the seed it prints.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    /// The generator for part `index` of a run (one client, one connection), independent of the others.
+    init(seed: UInt64, part index: Int) {
+        var mixer = SeededGenerator(seed: seed ^ (UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15))
+        state = mixer.next()
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// True with probability `p`.
+    mutating func chance(_ p: Double) -> Bool {
+        Double.random(in: 0..<1, using: &self) < p
+    }
+}

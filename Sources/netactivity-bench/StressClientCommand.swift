@@ -1,0 +1,190 @@
+import ArgumentParser
+import DBusKit
+import Foundation
+import NetworkActivityInterface
+
+/// One client process of `stress`: calls the service at random and tells the stress run, one line per event on
+/// standard output, what it did, so that the run's ledger knows what should be alive even if it is killed.
+///
+/// Lines out: `hello NAME`; before each call `calling begin LABEL`, `calling timed SECONDS LABEL`,
+/// `calling end ID` or `calling cancel`; after it `begun ID SENT_US REPLIED_US`, `ended ID`, `expired ID`,
+/// `cancelled COUNT`, `mismatch TEXT` or `failed ERROR`; `idle CALLS` once stopped; `bye CALLS` before exiting.
+/// Lines in: `stop` (stop calling, keep the connection), then `exit`.
+struct StressClientCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stress-client", abstract: "One client process of a stress run (started by stress).",
+        shouldDisplay: false)
+
+    @Option var address: String
+    @Option var seed: UInt64
+    @Option var index: Int
+    @Option(help: "Mean seconds before the client exits by itself.") var lifetime: Double
+    @Option var maxHeld = 30
+    @Option var maxTimeout: UInt32 = 3
+
+    /// A timed activity's deadline can only be known to lie between the call's sending and its reply, plus
+    /// its seconds; it may be reached this much either side of that window without counting as a mismatch.
+    static let earlyTolerance: UInt64 = 5_000
+    static let lateTolerance: UInt64 = 1_000_000
+
+    func run() throws {
+        let connection = try Connection(bus: .address(address))
+        var random = SeededGenerator(seed: seed, part: index)
+        emit("hello \(connection.uniqueName)")
+        var client = StressClient(connection: connection, index: index, maxTimeout: maxTimeout)
+        let exitAt = ContinuousClock.now + .seconds(-lifetime * log(Double.random(in: 0.001..<1, using: &random)))
+        while true {
+            if nextCommand(waiting: false) == "stop" {
+                emit("idle \(client.calls)")
+                while nextCommand(waiting: true) != "exit" {}
+                return
+            }
+            if ContinuousClock.now >= exitAt {
+                emit("bye \(client.calls)")
+                return
+            }
+            client.step(random: &random, maxHeld: maxHeld)
+        }
+    }
+
+    /// A line from the stress run on standard input, if one is there (or, `waiting`, once one comes).
+    private func nextCommand(waiting: Bool) -> String? {
+        var poller = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, waiting ? -1 : 0) > 0 else { return nil }
+        guard let line = readLine() else { return "exit" }
+        return line
+    }
+}
+
+/// What one stress client holds and how it calls; every event is written out as it happens.
+struct StressClient {
+    let connection: Connection
+    let index: Int
+    let maxTimeout: UInt32
+    private(set) var calls = 0
+    private var bound: [UInt32] = []
+    private var timed: [(id: UInt32, dueFrom: UInt64, dueBy: UInt64)] = []
+    private var labels = 0
+
+    init(connection: Connection, index: Int, maxTimeout: UInt32) {
+        self.connection = connection
+        self.index = index
+        self.maxTimeout = maxTimeout
+    }
+
+    private static let decorations = ["", "·mail", "ünïcode", "<b>", "&amp;", "\"q\"", "back\\slash"]
+
+    mutating func step(random: inout SeededGenerator, maxHeld: Int) {
+        let held = bound.count + timed.count
+        let roll = Double.random(in: 0..<1, using: &random)
+        switch roll {
+        case ..<0.35 where held < maxHeld: begin(seconds: nil, random: &random)
+        case ..<0.50 where held < maxHeld: begin(seconds: UInt32.random(in: 1...maxTimeout, using: &random),
+                                                 random: &random)
+        case ..<0.97 where held > 0: end(Int.random(in: 0..<held, using: &random))
+        case ..<0.97: begin(seconds: nil, random: &random)
+        case ..<0.98: cancel()
+        default: usleep(UInt32.random(in: 0..<2000, using: &random))
+        }
+    }
+
+    private mutating func begin(seconds: UInt32?, random: inout SeededGenerator) {
+        labels += 1
+        let label = "c\(index)-\(labels)\(Self.decorations.randomElement(using: &random)!)"
+        emit(seconds.map { "calling timed \($0) \(label)" } ?? "calling begin \(label)")
+        let sent = wallMicroseconds()
+        let reply = call(seconds == nil ? "Begin" : "BeginWithTimeout") {
+            $0.append(label)
+            if let seconds { $0.append(seconds) }
+        }
+        let replied = wallMicroseconds()
+        guard var reader = reply, let id = try? reader.read(UInt32.self) else { return }
+        emit("begun \(id) \(sent) \(replied)")
+        if let seconds {
+            timed.append((id, sent + UInt64(seconds) * 1_000_000, replied + UInt64(seconds) * 1_000_000))
+        } else {
+            bound.append(id)
+        }
+    }
+
+    private mutating func end(_ index: Int) {
+        let isBound = index < bound.count
+        let id = isBound ? bound.remove(at: index) : timed[index - bound.count].id
+        emit("calling end \(id)")
+        let sent = wallMicroseconds()
+        let result = callResult("End") { $0.append(id) }
+        if isBound {
+            if case .failure(let error) = result { emit("mismatch End of bound activity \(id) failed: \(error)") }
+            else { emit("ended \(id)") }
+            return
+        }
+        let activity = timed.remove(at: index - bound.count)
+        switch result {
+        case .success:
+            emit("ended \(id)")
+            if sent > activity.dueBy + StressClientCommand.lateTolerance {
+                emit("mismatch timed activity \(id) was still there \(sent - activity.dueBy) µs after its deadline")
+            }
+        case .failure(let error) where error.name == .unknownActivity:
+            emit("expired \(id)")
+            if sent + StressClientCommand.earlyTolerance < activity.dueFrom {
+                emit("mismatch timed activity \(id) was gone \(activity.dueFrom - sent) µs before its deadline")
+            }
+        case .failure(let error):
+            emit("mismatch End of timed activity \(id) failed: \(error)")
+        }
+    }
+
+    private mutating func cancel() {
+        emit("calling cancel")
+        let sent = wallMicroseconds()
+        guard var reader = call("Cancel", { _ in }), let count = try? reader.read(UInt32.self) else { return }
+        emit("cancelled \(count)")
+        let surelyLive = bound.count + timed.count(where: { $0.dueFrom > sent + StressClientCommand.earlyTolerance })
+        if Int(count) < surelyLive || Int(count) > bound.count + timed.count {
+            emit("mismatch Cancel ended \(count), expected \(surelyLive) to \(bound.count + timed.count)")
+        }
+        bound.removeAll()
+        timed.removeAll()
+    }
+
+    private mutating func call(_ member: MemberName, _ arguments: (inout MessageWriter) -> Void) -> MessageReader? {
+        switch callResult(member, arguments) {
+        case .success(let reader): return reader
+        case .failure(let error):
+            emit("failed \(member) \(error)")
+            return nil
+        }
+    }
+
+    private mutating func callResult(
+        _ member: MemberName, _ arguments: (inout MessageWriter) -> Void
+    ) -> Result<MessageReader, DBusError> {
+        calls += 1
+        do {
+            return .success(try connection.call(destination: ServiceNames.busName, path: ServiceNames.objectPath,
+                                                interface: ServiceNames.interface, member: member,
+                                                arguments: arguments))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+/// Writes one line to standard output at once, with no buffer that a SIGKILL could lose.
+func emit(_ line: String) {
+    var bytes = Array((line + "\n").utf8)
+    var written = 0
+    while written < bytes.count {
+        let count = bytes.withUnsafeMutableBytes { write(1, $0.baseAddress! + written, $0.count - written) }
+        guard count > 0 else { return }
+        written += count
+    }
+}
+
+/// Microseconds since the Unix epoch, the clock of `ActivityRecord`'s times.
+func wallMicroseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+}

@@ -1,0 +1,231 @@
+import ArgumentParser
+import Foundation
+import NetworkActivityInterface
+
+/// Many client processes call the daemon at random, exit or are killed, for a while; then the daemon's state is
+/// compared with a ledger of what should be alive (README, "Reliability").
+struct StressCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stress",
+        abstract: "Runs client processes against netactivityd at random, kills some, and checks its state.",
+        discussion: """
+            Starts a dbus-daemon and the netactivityd (its default delays) of its own. Keeps --clients client \
+            processes running for --seconds: each calls Begin, BeginWithTimeout, End and Cancel at random and \
+            exits by itself or is killed with SIGKILL, on average after --lifetime seconds each way, and is \
+            replaced. Then every client stops, and ActiveCount and ListActivities must equal the ledger kept from \
+            the clients' reports; then every client exits or is killed, and once every deadline has passed the \
+            service must hold nothing, Visible must equal the last VisibilityChanged seen, and the service must \
+            answer within 10 ms. Exits 1 if anything differs.
+            """)
+
+    @Option(help: ArgumentHelp("The netactivityd to test (default: the one beside this program).", valueName: "path"))
+    var daemon: String?
+
+    @Option(help: "Client processes running at once.") var clients = 50
+    @Option(help: "Seconds the clients run.") var seconds: Double = 10
+    @Option(help: "Mean seconds until a client exits by itself, and until it is killed.") var lifetime: Double = 4
+    @Option(help: "The seed of every random choice; the same seed makes the same choices.") var seed: UInt64 = 1
+    @Flag(help: "Print the figures as JSON.") var json = false
+
+    static let maxTimeout: UInt64 = 3
+    static let answerLimit = Duration.milliseconds(10)
+
+    func validate() throws {
+        guard clients >= 1, clients <= 5000 else { throw ValidationError("--clients takes 1 to 5000.") }
+        guard seconds > 0, seconds <= 86400 else { throw ValidationError("--seconds takes 0 to 86400.") }
+        guard lifetime > 0 else { throw ValidationError("--lifetime must be above 0.") }
+    }
+
+    func run() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let bus = try BenchBus()
+        let service = try DaemonUnderTest(bus: bus, executable: try DaemonUnderTest.executable(daemon), options: [])
+        let probe = try ServiceProbe(bus)
+        var run = StressRun(bus: bus, probe: probe, seed: seed, lifetime: lifetime)
+
+        try run.keep(clients, running: .seconds(seconds))
+        try run.stopClients()
+        try run.compareWithLedger()
+        try run.endClients()
+        try run.awaitNothingLeft()
+        try run.compareWithLedger()
+        let answer = try run.checkAnswers(limit: Self.answerLimit)
+
+        var figures = run.figures
+        figures["peak_rss_kib"] = try service.peakResidentKiB
+        figures["rss_end_kib"] = try service.residentKiB
+        figures["answer_us"] = Int(answer.microseconds)
+        let mismatches = run.ledger.mismatches + (service.process.isRunning ? [] : ["the daemon is not running"])
+        figures["mismatches"] = mismatches.count
+        print(json ? try Self.json(figures) : Self.table(figures, clients: clients, seconds: seconds, seed: seed),
+              terminator: "")
+        for mismatch in mismatches.prefix(20) { FileHandle.standardError.write(Data("mismatch: \(mismatch)\n".utf8)) }
+        if !mismatches.isEmpty { throw ExitCode(1) }
+    }
+
+    static let rows: [(key: String, label: String)] = [
+        ("clients_started", "client processes started"), ("calls", "calls made"),
+        ("clients_killed", "clients killed with SIGKILL"), ("clients_exited", "clients that exited by themselves"),
+        ("reclaimed", "activities of departed clients reclaimed"),
+        ("visibility_signals", "VisibilityChanged signals seen"),
+        ("peak_rss_kib", "daemon peak RSS (KiB)"), ("rss_end_kib", "daemon RSS at the end (KiB)"),
+        ("answer_us", "daemon's answer at the end, median of 5 (µs)"), ("mismatches", "mismatches"),
+    ]
+
+    static func table(_ figures: [String: Int], clients: Int, seconds: Double, seed: UInt64) -> String {
+        var text = "netactivity-bench stress: \(clients) clients, \(seconds) s, seed \(seed)\n"
+        for (key, label) in rows { text += "\(label.padding(toLength: 48, withPad: " ", startingAt: 0)) \(figures[key] ?? 0)\n" }
+        return text
+    }
+
+    static func json(_ figures: [String: Int]) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys]), as: UTF8.self) + "\n"
+    }
+}
+
+/// The clients of one stress run, its ledger and its figures.
+struct StressRun {
+    let bus: BenchBus
+    let probe: ServiceProbe
+    let seed: UInt64
+    let lifetime: Double
+    private(set) var ledger = StressLedger()
+    private var running: [(process: ClientProcess, client: StressLedger.Client)] = []
+    private var random: SeededGenerator
+    private var started = 0
+    private var killedProcesses = Set<pid_t>()
+    private var killed: Int { killedProcesses.count }
+    private var exited = 0
+    private var calls = 0
+
+    init(bus: BenchBus, probe: ServiceProbe, seed: UInt64, lifetime: Double) {
+        self.bus = bus
+        self.probe = probe
+        self.seed = seed
+        self.lifetime = lifetime
+        random = SeededGenerator(seed: seed, part: -1)
+    }
+
+    var figures: [String: Int] {
+        ["clients_started": started, "calls": calls, "clients_killed": killed, "clients_exited": exited,
+         "reclaimed": ledger.reclaimed,
+         "visibility_signals": probe.visibilitySignals.shown + probe.visibilitySignals.hidden]
+    }
+
+    /// Keeps `count` clients running for `duration`, killing some at random.
+    mutating func keep(_ count: Int, running duration: Duration) throws {
+        let end = ContinuousClock.now + duration
+        var lastTurn = ContinuousClock.now
+        while lastTurn < end {
+            while running.count < count { try startClient() }
+            ClientProcess.awaitOutput(of: running.map(\.process), timeout: .milliseconds(10))
+            readClients()
+            let turn = ContinuousClock.now
+            for (process, _) in running where random.chance(lastTurn.duration(to: turn).seconds / lifetime) {
+                kill(process)
+            }
+            lastTurn = turn
+            try probe.takeSignals(waiting: .zero)
+        }
+    }
+
+    private mutating func kill(_ process: ClientProcess) {
+        guard killedProcesses.insert(process.processID).inserted else { return }
+        process.kill()
+    }
+
+    private mutating func startClient() throws {
+        let process = try ClientProcess(arguments: [
+            "stress-client", "--address", bus.address, "--seed", "\(seed)", "--index", "\(started)",
+            "--lifetime", "\(lifetime)", "--max-timeout", "\(StressCommand.maxTimeout)",
+        ])
+        started += 1
+        running.append((process, StressLedger.Client()))
+    }
+
+    /// Reads every client's lines; a client whose output ended is gone.
+    private mutating func readClients() {
+        for index in running.indices.reversed() {
+            for line in running[index].process.availableLines() {
+                ledger.record(line, from: &running[index].client)
+                if line.hasPrefix("bye") { exited += 1 }
+            }
+            if running[index].process.reachedEnd { clientGone(at: index) }
+        }
+    }
+
+    private mutating func clientGone(at index: Int) {
+        let (_, client) = running.remove(at: index)
+        calls += client.calls
+        ledger.clientGone(client, at: wallMicroseconds(), maxTimeout: StressCommand.maxTimeout)
+    }
+
+    /// Tells every client to stop calling and waits until each has said so (or has gone).
+    mutating func stopClients() throws {
+        for (process, _) in running { process.send("stop") }
+        var idle = Set<pid_t>()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while running.contains(where: { !idle.contains($0.process.processID) }) {
+            guard ContinuousClock.now < deadline else { throw BenchFailure("clients did not stop within 30 s") }
+            ClientProcess.awaitOutput(of: running.map(\.process), timeout: .milliseconds(100))
+            for index in running.indices.reversed() {
+                for line in running[index].process.availableLines() {
+                    ledger.record(line, from: &running[index].client)
+                    if line.hasPrefix("idle") { idle.insert(running[index].process.processID) }
+                    if line.hasPrefix("bye") { exited += 1 }
+                }
+                if running[index].process.reachedEnd { clientGone(at: index) }
+            }
+        }
+    }
+
+    /// `ActiveCount` and `ListActivities` against the ledger, and `Visible` against the last signal seen.
+    mutating func compareWithLedger() throws {
+        let countBefore = try probe.activeCount
+        let from = wallMicroseconds()
+        let listed = try probe.activities
+        let by = wallMicroseconds()
+        let countAfter = try probe.activeCount
+        if countBefore == countAfter, Int(countBefore) != listed.count {
+            ledger.mismatch("ActiveCount is \(countBefore), ListActivities lists \(listed.count)")
+        }
+        ledger.compare(with: listed, listedFrom: from, listedBy: by)
+        let visible = try probe.visible
+        if visible != (probe.lastVisibilitySignal ?? false) {
+            ledger.mismatch("Visible is \(visible), the last VisibilityChanged said \(probe.lastVisibilitySignal ?? false)")
+        }
+    }
+
+    /// Every client exits or, at random, is killed; waits until all are gone.
+    mutating func endClients() throws {
+        for (process, _) in running {
+            if random.chance(0.5) {
+                kill(process)
+            } else {
+                process.send("exit")
+                exited += 1
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !running.isEmpty {
+            guard ContinuousClock.now < deadline else { throw BenchFailure("clients did not exit within 30 s") }
+            ClientProcess.awaitOutput(of: running.map(\.process), timeout: .milliseconds(100))
+            readClients()
+        }
+    }
+
+    /// Once every deadline has passed, the service must hold nothing and hide the indicator.
+    mutating func awaitNothingLeft() throws {
+        let wait = Double(Int64(ledger.latestDue) - Int64(wallMicroseconds())) / 1e6
+        let timeout = Duration.seconds(max(wait, 0) + 5)
+        try probe.await("ActiveCount 0", timeout: timeout) { try probe.activeCount == 0 }
+        try probe.await("Visible false", timeout: .seconds(5)) { try !probe.visible }
+    }
+
+    /// The median of five `Ping` round trips, a mismatch above `limit`.
+    mutating func checkAnswers(limit: Duration) throws -> Duration {
+        let times = try (0..<5).map { _ in try probe.pingTime() }.sorted()
+        if times[2] > limit { ledger.mismatch("the daemon answered in \(times[2]), more than \(limit)") }
+        return times[2]
+    }
+}
