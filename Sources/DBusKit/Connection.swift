@@ -19,6 +19,8 @@ public final class Connection {
 
     let raw: OpaquePointer
     let router: MessageRouter
+    /// Messages sent by `writeWithoutReading`, which numbers them itself.
+    var writtenWithoutReading: UInt32 = 0
 
     /// Connects and registers with the bus (`dbus_bus_get_private` or `dbus_connection_open_private` followed
     /// by `dbus_bus_register`). Exit-on-disconnect is off: a lost bus is reported by `EventLoop.run()`.

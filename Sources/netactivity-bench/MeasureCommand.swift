@@ -34,6 +34,9 @@ struct MeasureCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Times the cleanup is measured.", valueName: "count"))
     var cleanupRepetitions: Int = 30
 
+    @Option(help: ArgumentHelp("Calls of the client that never reads its replies.", valueName: "count"))
+    var unreadCalls: Int = 10000
+
     @Option(help: ArgumentHelp("Connections that hold activities in the memory measurement.", valueName: "count"))
     var clients: Int = 1000
 
@@ -47,7 +50,8 @@ struct MeasureCommand: ParsableCommand {
         guard duration > 0, duration <= 3600 else { throw ValidationError("--duration takes 0 to 3600 seconds.") }
         for (flag, count) in [("--connections", connections), ("--signal-cycles", signalCycles),
                               ("--cleanup-activities", cleanupActivities), ("--cleanup-repetitions", cleanupRepetitions),
-                              ("--clients", clients), ("--per-client", perClient)]
+                              ("--clients", clients), ("--per-client", perClient),
+                              ("--unread-calls", unreadCalls)]
         where count < 1 {
             throw ValidationError("\(flag) must be at least 1.")
         }
@@ -96,6 +100,10 @@ struct MeasureCommand: ParsableCommand {
         report.time("cleanup_p50_us", "client with \(cleanupActivities) activities gone to hidden, p50", cleanup.p50)
         report.time("cleanup_p99_us", "client with \(cleanupActivities) activities gone to hidden, p99", cleanup.p99)
 
+        let unread = try measure.pairsBesideUnreadReplies(calls: unreadCalls)
+        report.time("unread_call_p50_us", "seqheld call p50 beside \(unreadCalls) unread replies", unread.calls.p50)
+        report.time("unread_call_p99_us", "seqheld call p99 beside \(unreadCalls) unread replies", unread.calls.p99)
+
         let load = try measure.heldActivities(clients: clients, perClient: perClient)
         let heldCount = clients * perClient
         report.memory("rss_held_kib", "daemon RSS, \(heldCount) activities of \(clients) clients held", load.residentKiB)
@@ -110,7 +118,7 @@ struct MeasureCommand: ParsableCommand {
                 "daemon": executable,
                 "options": ["duration_s": duration, "connections": connections, "signal_cycles": signalCycles,
                             "cleanup_activities": cleanupActivities, "cleanup_repetitions": cleanupRepetitions,
-                            "clients": clients, "per_client": perClient],
+                            "clients": clients, "per_client": perClient, "unread_calls": unreadCalls],
             ]), terminator: "")
         } else {
             print(report.table(title: "netactivity-bench \(ISO8601DateFormatter().string(from: Date())): \(executable)"),

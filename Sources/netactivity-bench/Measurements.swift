@@ -86,6 +86,24 @@ struct Measurements {
         return (Double(pairs) / elapsed.seconds, cpu / max(pairs, 1))
     }
 
+    /// The sequential pairs with one activity held, while another connection has sent `calls` calls and reads none
+    /// of their replies: a stuck client must cost the others nothing.
+    func pairsBesideUnreadReplies(calls: Int) throws -> PairFigures {
+        let stuck = try bus.connect()
+        let probe = try ServiceProbe(bus)
+        let begin = Message.methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath,
+                                       interface: ServiceNames.interface, member: "Begin")
+        begin.append("unread")
+        // The stuck connection never reads, so its replies pile up in the bus.
+        for _ in 0..<calls - 1 { try stuck.writeWithoutReading(begin.copy()) }
+        try stuck.writeWithoutReading(ServiceProbe.call(ServiceNames.interface, "Cancel"))
+        // Its last call, Cancel, leaves nothing live: once that is seen, the service has handled every call.
+        try probe.await("the unread calls begun", timeout: .seconds(60)) { try probe.activeCount > 0 }
+        try probe.await("the unread calls handled", timeout: .seconds(60)) { try probe.activeCount == 0 }
+        defer { withExtendedLifetime(stuck) {} }
+        return try sequentialPairs(holdingOne: true)
+    }
+
     // MARK: Signals
 
     /// From sending the Begin (End) that makes the count 1 (0) until `VisibilityChanged(true)` (`false`)

@@ -217,9 +217,12 @@ struct StressRun {
     /// Once every deadline has passed, the service must hold nothing and hide the indicator.
     mutating func awaitNothingLeft() throws {
         let wait = Double(Int64(ledger.latestDue) - Int64(wallMicroseconds())) / 1e6
-        let timeout = Duration.seconds(max(wait, 0) + 5)
-        try probe.await("ActiveCount 0", timeout: timeout) { try probe.activeCount == 0 }
-        try probe.await("Visible false", timeout: .seconds(5)) { try !probe.visible }
+        do {
+            try probe.await("ActiveCount 0", timeout: .seconds(max(wait, 0) + 5)) { try probe.activeCount == 0 }
+            try probe.await("Visible false", timeout: .seconds(5)) { try !probe.visible }
+        } catch let failure as BenchFailure {
+            ledger.mismatch("once every client had gone and every deadline passed: \(failure)")
+        }
     }
 
     /// The median of five `Ping` round trips, a mismatch above `limit`.

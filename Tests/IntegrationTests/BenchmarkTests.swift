@@ -10,6 +10,7 @@ extension Integration {
             "seqheld_pairs_per_s", "seqheld_call_p50_us", "seqheld_call_p99_us", "seqheld_cpu_us_per_pair",
             "conc_pairs_per_s", "conc_cpu_us_per_pair",
             "sig_on_p50_us", "sig_on_p99_us", "sig_off_p50_us", "sig_off_p99_us", "cleanup_p50_us", "cleanup_p99_us",
+            "unread_call_p50_us", "unread_call_p99_us",
             "rss_held_kib", "loaded_pairs_per_s", "loaded_cpu_us_per_pair", "teardown_ms", "rss_after_kib",
         ]
 
@@ -18,7 +19,7 @@ extension Integration {
         @Test func aShortRunReportsEveryFigureAsJSON() throws {
             let run = try runBench(["--duration", "0.2", "--connections", "2", "--signal-cycles", "20",
                                     "--cleanup-activities", "10", "--cleanup-repetitions", "3",
-                                    "--clients", "20", "--per-client", "5", "--json"])
+                                    "--clients", "20", "--per-client", "5", "--unread-calls", "50", "--json"])
             #expect(run.status == 0, "\(run)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
             let figures = try #require(object["figures"] as? [String: Double], "\(run.stdout)")
@@ -33,7 +34,7 @@ extension Integration {
 
         @Test func theTableHasALinePerFigure() throws {
             let run = try runBench(["--duration", "0.1", "--signal-cycles", "5", "--cleanup-repetitions", "2",
-                                    "--clients", "5", "--per-client", "2"])
+                                    "--clients", "5", "--per-client", "2", "--unread-calls", "20"])
             #expect(run.status == 0, "\(run)")
             let lines = run.stdout.split(separator: "\n")
             // The title, the header, and one line per figure (split drops the blank line).

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A `dbus-daemon` of the test's own on a socket in a fresh directory: never the machine's session or system
-/// bus. Stopped (SIGTERM, then SIGKILL) when the value goes away.
+/// bus; its limits let one user open thousands of connections. Stopped (SIGTERM, then SIGKILL) when the value
+/// goes away.
 final class PrivateBus {
     let directory: URL
     let address: String
@@ -27,6 +28,10 @@ final class PrivateBus {
                 </policy>
                 """)
               \(includes.map { "<include>\($0.path)</include>" }.joined(separator: "\n"))
+              <limit name="max_completed_connections">100000</limit>
+              <limit name="max_connections_per_user">100000</limit>
+              <limit name="max_incomplete_connections">10000</limit>
+              <limit name="max_replies_per_connection">50000</limit>
             </busconfig>
             """
         let configFile = directory.appendingPathComponent("bus.conf")
