@@ -46,7 +46,8 @@ final class MessageRouter {
 private let localInterface: InterfaceName = "org.freedesktop.DBus.Local"
 
 /// Signals are seen here and still passed on, so that other filters get every message; a call that no object
-/// handles goes on to libdbus, which answers it with `UnknownMethod` or, for a parent path, `Introspect`.
+/// handles goes on to libdbus, which answers it with `UnknownMethod` or, for a parent path, `Introspect`. libdbus
+/// answers those even when the caller asked for no reply, so such calls end here.
 private func routeMessage(
     _ connection: OpaquePointer?, _ message: OpaquePointer?, _ box: UnsafeMutableRawPointer?
 ) -> DBusHandlerResult {
@@ -54,7 +55,9 @@ private func routeMessage(
     let router = Unmanaged<MessageRouter>.fromOpaque(box).takeUnretainedValue()
     switch dbus_message_get_type(message) {
     case CDBUS_MESSAGE_TYPE_METHOD_CALL:
-        if router.routeCall(message) == .handled { return DBUS_HANDLER_RESULT_HANDLED }
+        if router.routeCall(message) == .handled || dbus_message_get_no_reply(message) != 0 {
+            return DBUS_HANDLER_RESULT_HANDLED
+        }
     case CDBUS_MESSAGE_TYPE_SIGNAL:
         router.routeSignal(Message(borrowing: message))
     default:

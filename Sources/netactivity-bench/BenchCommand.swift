@@ -5,7 +5,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "netactivity-bench",
         abstract: "Measures and tests netactivityd on a private bus of its own: speed, memory, load, faults, fuzzing.",
-        subcommands: [MeasureCommand.self, StressCommand.self, MemoryCommand.self,
+        subcommands: [MeasureCommand.self, StressCommand.self, MemoryCommand.self, FuzzCommand.self,
                       StressClientCommand.self, HoldCommand.self],
         defaultSubcommand: MeasureCommand.self)
 }

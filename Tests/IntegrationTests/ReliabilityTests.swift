@@ -88,6 +88,20 @@ extension Integration {
             #expect(service.isRunning)
         }
 
+        /// Random and malformed calls from four connections for 5 s with a fixed seed, each answer and the state
+        /// after each step checked against the fuzzer's model (it exits 1 at the first difference).
+        @Test func fuzzingWithAFixedSeedFindsNoDifference() throws {
+            let run = try bench(["fuzz", "--seconds", "5", "--seed", "1", "--json"], timeout: .seconds(60))
+            #expect(run.status == 0, "\(run)")
+            let figures = try #require(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Int],
+                                       "\(run)")
+            #expect(figures["failures"] == 0, "\(run.stderr)")
+            #expect((figures["steps"] ?? 0) > 500, "\(figures)")
+            for key in ["errors", "no_reply_calls", "reconnections"] {
+                #expect((figures[key] ?? 0) > 0, "\(key) in \(figures)")
+            }
+        }
+
         private func bench(_ arguments: [String], timeout: Duration) throws -> ToolResult {
             let bus = try PrivateBus()
             return try runTool(Paths.products.appendingPathComponent("netactivity-bench").path, arguments, bus: bus,

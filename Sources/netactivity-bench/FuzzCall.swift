@@ -1,0 +1,146 @@
+import DBusKit
+import NetworkActivityInterface
+
+/// One argument of a fuzzed call, of any of the types the fuzzer sends.
+enum FuzzValue {
+    case string(String), uint32(UInt32), int32(Int32), bool(Bool), double(Double), uint64(UInt64)
+    case path(ObjectPath), strings([String]), variant(UInt32)
+
+    var signature: String {
+        switch self {
+        case .string: "s"
+        case .uint32: "u"
+        case .int32: "i"
+        case .bool: "b"
+        case .double: "d"
+        case .uint64: "t"
+        case .path: "o"
+        case .strings: "as"
+        case .variant: "v"
+        }
+    }
+
+    func append(to writer: inout MessageWriter) {
+        switch self {
+        case .string(let value): writer.append(value)
+        case .uint32(let value): writer.append(value)
+        case .int32(let value): writer.append(value)
+        case .bool(let value): writer.append(value)
+        case .double(let value): writer.append(value)
+        case .uint64(let value): writer.append(value)
+        case .path(let value): writer.append(value)
+        case .strings(let value): writer.append(value)
+        case .variant(let value): writer.append(Variant(value))
+        }
+    }
+}
+
+/// A call the fuzzer sends: where to, what, with which arguments, and whether it asks for a reply.
+struct FuzzCall: CustomStringConvertible {
+    var path: ObjectPath
+    var interface: InterfaceName?
+    var member: MemberName
+    var arguments: [FuzzValue]
+    var expectsReply: Bool
+
+    var signature: String { arguments.map(\.signature).joined() }
+
+    var message: Message {
+        let message = Message.methodCall(destination: ServiceNames.busName, path: path, interface: interface,
+                                         member: member)
+        message.appendArguments { writer in
+            for argument in arguments { argument.append(to: &writer) }
+        }
+        message.expectsReply = expectsReply
+        return message
+    }
+
+    var description: String {
+        let shown = arguments.map { argument -> String in
+            let text = "\(argument)"
+            return text.count > 60 ? "\(text.prefix(60))… (\(text.utf8.count) bytes)" : text
+        }
+        return "\(path) \(interface?.rawValue ?? "(no interface)").\(member)(\(signature): "
+            + "\(shown.joined(separator: ", ")))\(expectsReply ? "" : " no-reply")"
+    }
+}
+
+/// Random calls, most of them close to valid ones, so that they reach the service's checks.
+struct FuzzCallMaker {
+    static let members: [(InterfaceName, MemberName, signature: String)] = [
+        (ServiceNames.interface, "Begin", "s"), (ServiceNames.interface, "BeginWithTimeout", "su"),
+        (ServiceNames.interface, "End", "u"), (ServiceNames.interface, "Cancel", ""),
+        (ServiceNames.interface, "Reset", ""), (ServiceNames.interface, "ListActivities", ""),
+        (ServiceNames.properties, "Get", "ss"), (ServiceNames.properties, "GetAll", "s"),
+        (ServiceNames.properties, "Set", "ssv"), (ServiceNames.introspectable, "Introspect", ""),
+        (ServiceNames.peer, "Ping", ""), (ServiceNames.peer, "GetMachineId", ""),
+    ]
+    static let otherPaths: [ObjectPath] = ["/", "/org", "/org/example", "/org/example/NetworkActivity/child", "/x"]
+    static let otherInterfaces: [InterfaceName] = ["org.example.Nothing", "org.freedesktop.DBus.ObjectManager",
+                                                  "org.example.NetworkActivity.Error"]
+    static let otherMembers: [MemberName] = ["Begun", "begin", "Frobnicate", "End2", "VisibilityChanged", "Visible"]
+
+    static let strings: [String] = [
+        "", "mail", "ünïcödé ✉", "<b>&amp;</b>", "\"quoted\" \\ back", "\u{202E}rtl", "tab\there", "bell\u{7}",
+        "del\u{7F}", "c1\u{85}", String(repeating: "x", count: 256), String(repeating: "é", count: 129),
+        String(repeating: "y", count: 257), String(repeating: "z", count: 100_000), "Visible", "ActiveCount",
+        "org.example.NetworkActivity", "org.freedesktop.DBus.Properties", "/org/example/NetworkActivity",
+    ]
+
+    var random: SeededGenerator
+
+    mutating func call(ids: [UInt32], nextID: UInt32) -> FuzzCall {
+        var path = ServiceNames.objectPath
+        if random.chance(0.08) { path = Self.otherPaths.randomElement(using: &random)! }
+        let chosen = Self.members.randomElement(using: &random)!
+        var (interface, member) = (chosen.0, chosen.1)
+        let signature = chosen.signature
+        var maybeInterface: InterfaceName? = interface
+        switch Double.random(in: 0..<1, using: &random) {
+        case ..<0.05: member = Self.otherMembers.randomElement(using: &random)!
+        case ..<0.09: interface = Self.otherInterfaces.randomElement(using: &random)!; maybeInterface = interface
+        case ..<0.15: maybeInterface = nil
+        default: break
+        }
+        var arguments = random.chance(0.7)
+            ? signature.map { value(of: $0, ids: ids, nextID: nextID) }
+            : (0..<Int.random(in: 0...3, using: &random)).map { _ in
+                value(of: Array("sssuuuibdtoav").randomElement(using: &random)!, ids: ids, nextID: nextID)
+            }
+        if member == "BeginWithTimeout", arguments.count == 2, case .uint32 = arguments[1] {
+            arguments[1] = .uint32(timeout())
+        }
+        return FuzzCall(path: path, interface: maybeInterface, member: member, arguments: arguments,
+                        expectsReply: !random.chance(0.1))
+    }
+
+    private mutating func value(of type: Character, ids: [UInt32], nextID: UInt32) -> FuzzValue {
+        switch type {
+        case "s": .string(Self.strings.randomElement(using: &random)!)
+        case "u": .uint32(id(ids: ids, nextID: nextID))
+        case "i": .int32(Int32.random(in: .min ... .max, using: &random))
+        case "b": .bool(random.chance(0.5))
+        case "d": .double(Double.random(in: -1e9...1e9, using: &random))
+        case "t": .uint64(UInt64.random(in: 0...UInt64.max, using: &random))
+        case "o": .path(Self.otherPaths.randomElement(using: &random)!)
+        case "a": .strings(Array(Self.strings.prefix(Int.random(in: 0...4, using: &random))))
+        default: .variant(UInt32.random(in: 0...UInt32.max, using: &random))
+        }
+    }
+
+    /// A live id, or one that is not: 0, the largest, the next to be handed out, or any.
+    private mutating func id(ids: [UInt32], nextID: UInt32) -> UInt32 {
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0..<5 where !ids.isEmpty: ids.randomElement(using: &random)!
+        case 5: 0
+        case 6: .max
+        case 7: nextID
+        default: UInt32.random(in: 1...UInt32.max, using: &random)
+        }
+    }
+
+    /// A timeout: valid ones longer than any fuzz run (so that none falls due during it), or 0, 86,401, the largest.
+    private mutating func timeout() -> UInt32 {
+        [0, 86_401, .max, 86_400, UInt32.random(in: 3600...86_400, using: &random)].randomElement(using: &random)!
+    }
+}

@@ -1,0 +1,190 @@
+import DBusKit
+import NetworkActivityInterface
+
+/// What the service should hold, and what it should answer to any call: the fuzzer's oracle, written from the
+/// interface's documentation (dbus/org.example.NetworkActivity.xml and the README), not from the service's code.
+struct FuzzModel {
+    struct Activity: Equatable {
+        var owner: String
+        var label: String
+        var isTimed: Bool
+    }
+
+    static let perCallerLimit = 1024
+    private(set) var activities: [UInt32: Activity] = [:]
+    /// Activities begun by calls that asked for no reply, whose ids are learnt from the next listing.
+    private(set) var unresolved: [Activity] = []
+    private(set) var highestID: UInt32 = 0
+
+    var count: Int { activities.count + unresolved.count }
+    var ids: [UInt32] { Array(activities.keys) }
+
+    /// What a call should get: a reply that `check` accepts (and whose effect it applies), or one of `errors`.
+    enum Prediction {
+        case success(Effect)
+        case failure(Set<ErrorName>)
+        /// Either is right: calls that libdbus answers for paths the service never registered.
+        case successOrFailure(Set<ErrorName>)
+    }
+
+    enum Effect {
+        case none, begin(Activity), end(UInt32), cancel, reset, list, property(String?), introspection
+    }
+
+    func predict(_ call: FuzzCall, caller: String) -> Prediction {
+        let peer = ServiceNames.peer
+        if call.interface == peer {
+            return ["Ping", "GetMachineId"].contains(call.member) ? .success(.none) : .failure([.unknownMethod])
+        }
+        guard call.path == ServiceNames.objectPath else {
+            let errors: Set<ErrorName> = [.unknownMethod, .unknownObject, .unknownInterface]
+            return call.member == "Introspect" ? .successOrFailure(errors) : .failure(errors)
+        }
+        let interfaces = [ServiceNames.interface, ServiceNames.properties, ServiceNames.introspectable]
+        let candidates = FuzzCallMaker.members.filter { member in
+            call.interface.map { member.0 == $0 } ?? interfaces.contains(member.0)
+        }
+        if let interface = call.interface, !interfaces.contains(interface) { return .failure([.unknownInterface]) }
+        // Without an interface, the first interface in the object's order that has the member.
+        guard let method = interfaces.lazy.compactMap({ interface in
+            candidates.first { $0.0 == interface && $0.1 == call.member }
+        }).first else { return .failure([.unknownMethod]) }
+        guard call.signature == method.signature else { return .failure([.invalidArgs]) }
+        return predict(method.1, call.arguments, caller: caller)
+    }
+
+    private func predict(_ member: MemberName, _ arguments: [FuzzValue], caller: String) -> Prediction {
+        switch (member, arguments.first, arguments.dropFirst().first) {
+        case ("Begin", .string(let label), _):
+            var errors: Set<ErrorName> = []
+            if !Self.isValidLabel(label) { errors.insert(.invalidArgs) }
+            if ownCount(caller) >= Self.perCallerLimit { errors.insert(.limitExceeded) }
+            return errors.isEmpty ? .success(.begin(Activity(owner: caller, label: label, isTimed: false)))
+                : .failure(errors)
+        case ("BeginWithTimeout", .string(let label), .uint32(let seconds)):
+            var errors: Set<ErrorName> = []
+            if !Self.isValidLabel(label) || !(1...86_400).contains(seconds) { errors.insert(.invalidArgs) }
+            if ownCount(caller) >= Self.perCallerLimit { errors.insert(.limitExceeded) }
+            return errors.isEmpty ? .success(.begin(Activity(owner: caller, label: label, isTimed: true)))
+                : .failure(errors)
+        case ("End", .uint32(let id), _):
+            guard let activity = activities[id] else { return .failure([.unknownActivity]) }
+            // Every fuzzing connection is the same Unix user, so any of them may end a timed activity.
+            return activity.owner == caller || activity.isTimed ? .success(.end(id)) : .failure([.notOwner])
+        case ("Cancel", _, _): return .success(.cancel)
+        case ("Reset", _, _): return .success(.reset)
+        case ("ListActivities", _, _): return .success(.list)
+        case ("Introspect", _, _): return .success(.introspection)
+        case ("Get", .string(let interface), .string(let name)), ("Set", .string(let interface), .string(let name)):
+            guard ["", ServiceNames.interface.rawValue].contains(interface) else { return .failure([.unknownInterface]) }
+            guard ["Visible", "ActiveCount"].contains(name) else { return .failure([.unknownProperty]) }
+            return member == "Get" ? .success(.property(name)) : .failure([.propertyReadOnly])
+        case ("GetAll", .string(let interface), _):
+            guard ["", ServiceNames.interface.rawValue].contains(interface) else { return .failure([.unknownInterface]) }
+            return .success(.property(nil))
+        default:
+            return .failure([.invalidArgs])
+        }
+    }
+
+    /// At most 256 bytes of UTF-8 and no control character (C0, DEL, C1).
+    static func isValidLabel(_ label: String) -> Bool {
+        label.utf8.count <= 256 && !label.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+    }
+
+    private func ownCount(_ caller: String) -> Int {
+        activities.values.count { $0.owner == caller } + unresolved.count { $0.owner == caller }
+    }
+
+    // MARK: Effects
+
+    /// Checks a successful reply against the prediction and applies its effect; returns what is wrong, if anything.
+    mutating func apply(_ effect: Effect, caller: String, reply: Message?) -> String? {
+        var reader = reply?.arguments()
+        do {
+            switch effect {
+            case .none:
+                return nil
+            case .begin(let activity):
+                guard var reader else {
+                    unresolved.append(activity)
+                    return nil
+                }
+                let id = try reader.read(UInt32.self)
+                guard id > highestID else { return "Begin returned id \(id), not above \(highestID)" }
+                highestID = id
+                activities[id] = activity
+            case .end(let id):
+                activities[id] = nil
+            case .cancel:
+                let own = activities.values.count { $0.owner == caller } + unresolved.count { $0.owner == caller }
+                activities = activities.filter { $0.value.owner != caller }
+                unresolved.removeAll { $0.owner == caller }
+                if let count = try reader?.read(UInt32.self), Int(count) != own {
+                    return "Cancel ended \(count), expected \(own)"
+                }
+            case .reset:
+                let total = count
+                activities = [:]
+                unresolved = []
+                if let count = try reader?.read(UInt32.self), Int(count) != total {
+                    return "Reset ended \(count), expected \(total)"
+                }
+            case .list:
+                guard var reader else { return nil }
+                return difference(from: try reader.read([ActivityRecord].self))
+            case .property(let name):
+                guard var reader else { return nil }
+                let values: [String: ReceivedVariant] = name == nil ? try reader.read()
+                    : [name!: try reader.read(ReceivedVariant.self)]
+                if let count = try values["ActiveCount"]?.decode(UInt32.self), Int(count) != self.count {
+                    return "ActiveCount is \(count), expected \(self.count)"
+                }
+                if let visible = try values["Visible"]?.decode(Bool.self), visible != (self.count > 0) {
+                    return "Visible is \(visible) with \(self.count) activities"
+                }
+            case .introspection:
+                guard var reader else { return nil }
+                let xml = try reader.read(String.self)
+                if reply?.path == ServiceNames.objectPath.rawValue, !xml.contains("org.example.NetworkActivity") {
+                    return "Introspect returned no interface"
+                }
+            }
+        } catch {
+            return "the reply could not be read: \(error)"
+        }
+        return nil
+    }
+
+    /// A connection left the bus: its bound activities end, its timed ones stay.
+    mutating func callerLeft(_ caller: String) {
+        activities = activities.filter { $0.value.owner != caller || $0.value.isTimed }
+        unresolved.removeAll { $0.owner == caller && !$0.isTimed }
+    }
+
+    /// Compares the service's list with the model, first taking the ids of activities begun without a reply.
+    mutating func difference(from listed: [ActivityRecord]) -> String? {
+        var unknown = listed.filter { activities[$0.id] == nil }
+        for activity in unresolved {
+            guard let index = unknown.firstIndex(where: {
+                $0.owner == activity.owner && $0.label == activity.label && ($0.deadline != nil) == activity.isTimed
+            }) else { return "an activity begun without a reply, \(activity), is not listed" }
+            activities[unknown[index].id] = activity
+            highestID = max(highestID, unknown[index].id)
+            unknown.remove(at: index)
+        }
+        unresolved = []
+        if let extra = unknown.first { return "the service lists \(extra), which the model does not hold" }
+        let listedIDs = Set(listed.map(\.id))
+        if let missing = activities.first(where: { !listedIDs.contains($0.key) }) {
+            return "the model holds \(missing), which the service does not list"
+        }
+        for record in listed {
+            let expected = activities[record.id]!
+            if expected != Activity(owner: record.owner, label: record.label, isTimed: record.deadline != nil) {
+                return "the service lists \(record), the model holds \(expected)"
+            }
+        }
+        return nil
+    }
+}
