@@ -50,7 +50,12 @@ extension NetworkActivityService {
             let ended = service.coordinator.cancel(caller: call.callerName)
             return service.replyAfterAnnouncing(to: call, with: UInt32(ended))
         },
-        Method(name: "Reset", signature: "") { service, call in
+        Method(name: "Reset", signature: "") { service, call throws(DBusError) in
+            // The system bus's policy already refuses Reset to everyone but root; this is the second line, for a
+            // policy that is missing or wrong. On a session bus every caller is the service's own user.
+            guard let user = service.unixUser(of: call.callerName), user == 0 || user == service.ownUser else {
+                throw DBusError(.accessDenied, "only root or the service's own user may reset it")
+            }
             let ended = service.coordinator.reset()
             service.logger.notice("\(call.callerName) reset the service, ending \(ended) activities")
             return service.replyAfterAnnouncing(to: call, with: UInt32(ended))

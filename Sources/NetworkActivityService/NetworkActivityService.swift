@@ -1,4 +1,7 @@
 import DBusKit
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import NetworkActivity
 import NetworkActivityInterface
@@ -17,6 +20,8 @@ public final class NetworkActivityService {
     /// Unix users of the callers that have used timed activities; unique names are never reused, so an entry
     /// holds until its name leaves the bus.
     private var unixUsers: [String: UInt32] = [:]
+    /// The Unix user the service runs as.
+    let ownUser = UInt32(geteuid())
     private var exitStatus: Int32 = 0
 
     /// Connects and takes the bus name. In this order, as sd-bus and mako do: the object is registered and

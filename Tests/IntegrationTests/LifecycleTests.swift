@@ -94,27 +94,6 @@ extension Integration {
             #expect(service.log.contains("lost the connection to the bus"), "\(service.log)")
         }
 
-        /// A system-like bus, after Debian's system.conf: nothing may be owned or called unless a policy says so.
-        private func systemLikeBus(including policy: [URL]) throws -> PrivateBus {
-            try PrivateBus(type: "system", policy: """
-                <policy context="default">
-                  <allow user="*"/>
-                  <deny own="*"/>
-                  <deny send_type="method_call"/>
-                  <allow send_type="signal"/>
-                  <allow send_requested_reply="true" send_type="method_return"/>
-                  <allow send_requested_reply="true" send_type="error"/>
-                  <allow receive_type="method_call"/>
-                  <allow receive_type="method_return"/>
-                  <allow receive_type="error"/>
-                  <allow receive_type="signal"/>
-                  <allow send_destination="org.freedesktop.DBus"/>
-                </policy>
-                """, includes: policy)
-        }
-
-        private let systemPolicy = Paths.dbusFolder.appendingPathComponent("org.example.NetworkActivity.conf")
-
         @Test(.enabled(if: geteuid() == 0, "runs a client as the user nobody, which needs root"))
         func theSystemBusPolicyLetsRootOwnEveryoneCallAndOnlyRootReset() throws {
             let bus = try systemLikeBus(including: [systemPolicy])

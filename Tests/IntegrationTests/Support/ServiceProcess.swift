@@ -10,16 +10,18 @@ final class ServiceProcess {
     let process: Process
     let logFile: URL
 
+    /// `systemBus` runs it with `--system`, the private bus named as the system bus; otherwise with `--address`.
     init(bus: PrivateBus, arguments: [String] = ServiceProcess.fastDelays, awaitName: Bool = true,
-         executable: URL = Paths.daemon) throws {
+         executable: URL = Paths.daemon, systemBus: Bool = false) throws {
         let watcher = try Connection(bus: .address(bus.address))
         try watcher.addMatch(MatchRule(sender: Connection.busDriverName, member: "NameOwnerChanged",
                                        arguments: [0: busName.rawValue]))
         logFile = try touch(bus.directory.appendingPathComponent("netactivityd-\(UUID().uuidString.prefix(6)).log"))
         process = Process()
         process.executableURL = executable
-        process.arguments = ["--address", bus.address] + arguments
+        process.arguments = (systemBus ? ["--system"] : ["--address", bus.address]) + arguments
         process.environment = ["PATH": "/usr/bin:/bin"]
+        if systemBus { process.environment?["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address }
         process.standardError = try FileHandle(forWritingTo: logFile)
         process.standardOutput = FileHandle.nullDevice
         try process.run()

@@ -10,8 +10,8 @@ struct ToolResult: CustomStringConvertible {
 }
 
 /// Runs a real client (`dbus-send`, `gdbus`, `busctl`, …) against the private bus only: its environment names
-/// that bus as the session bus and nothing else.
-func runTool(_ tool: String, _ arguments: [String], bus: PrivateBus, timeout: Duration = .seconds(20)) throws
+/// that bus as the session and the system bus, and nothing else (no bus at all when `bus` is nil).
+func runTool(_ tool: String, _ arguments: [String], bus: PrivateBus?, timeout: Duration = .seconds(20)) throws
     -> ToolResult
 {
     let directory = try temporaryDirectory("tool")
@@ -21,8 +21,11 @@ func runTool(_ tool: String, _ arguments: [String], bus: PrivateBus, timeout: Du
     let process = Process()
     process.executableURL = URL(fileURLWithPath: tool.hasPrefix("/") ? tool : "/usr/bin/\(tool)")
     process.arguments = arguments
-    process.environment = ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": bus.address,
-                           "DBUS_SYSTEM_BUS_ADDRESS": bus.address]
+    process.environment = ["PATH": "/usr/bin:/bin"]
+    if let bus {
+        process.environment?["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        process.environment?["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
+    }
     process.standardOutput = try FileHandle(forWritingTo: stdout)
     process.standardError = try FileHandle(forWritingTo: stderr)
     process.standardInput = FileHandle.nullDevice

@@ -1,0 +1,89 @@
+import DBusKit
+import Foundation
+import Testing
+
+extension Integration {
+    /// README, "Reliability" and "System bus": on the system bus callers are different Unix users. The service runs
+    /// with `--system` on a system-like private bus with the project's policy; the callers are `nobody` and a
+    /// throwaway user made for the test, neither of them root.
+    @Suite("Who may do what on the system bus", .enabled(if: geteuid() == 0, "needs root to run callers as other users"))
+    struct SystemBusUserTests {
+        let bus: PrivateBus
+        let service: ServiceProcess
+        let other: ThrowawayUser
+
+        init() throws {
+            bus = try systemLikeBus(including: [systemPolicy])
+            service = try ServiceProcess(bus: bus, systemBus: true)
+            other = try ThrowawayUser()
+        }
+
+        @Test func aCallerCannotEndOrCancelAnotherUsersActivity() throws {
+            // A real client of the user nobody holds an activity while it runs: busctl's call ends with it, so
+            // a timed one stands in, and the bound case is the test's own connection (root).
+            let owner = try Client(bus)
+            let bound = try owner.begin("root's")
+            let timed = replyNumber(try dbusSend(as: "nobody", bus, "BeginWithTimeout", "string:nobody's", "uint32:600"))
+            let timedID = try #require(timed)
+
+            for id in [bound, timedID] {
+                let refused = try dbusSend(as: other.name, bus, "End", "uint32:\(id)")
+                #expect(refused.stderr.contains("org.example.NetworkActivity.Error.NotOwner"), "\(refused)")
+            }
+            let cancelled = try dbusSend(as: other.name, bus, "Cancel")
+            #expect(replyNumber(cancelled) == 0, "\(cancelled)")
+            #expect(try owner.activeCount == 2)
+            _ = service
+        }
+
+        @Test func aTimedActivityIsEndedByAnyConnectionOfItsUserOnly() throws {
+            let begun = try dbusSend(as: other.name, bus, "BeginWithTimeout", "string:sync", "uint32:600")
+            let id = try #require(replyNumber(begun), "\(begun)")
+            // That dbus-send has left the bus; the activity lives on to its deadline.
+            let byNobody = try dbusSend(as: "nobody", bus, "End", "uint32:\(id)")
+            #expect(byNobody.stderr.contains("org.example.NetworkActivity.Error.NotOwner"), "\(byNobody)")
+            let root = try Client(bus)
+            #expect(throws: DBusError.self) { try root.end(id) }
+            #expect(try root.activeCount == 1)
+
+            let bySameUser = try dbusSend(as: other.name, bus, "End", "uint32:\(id)")
+            #expect(bySameUser.succeeded, "\(bySameUser)")
+            #expect(try root.activeCount == 0)
+        }
+
+        @Test func resetIsRefusedToOthersThanRootByTheBusPolicy() throws {
+            let root = try Client(bus)
+            _ = try root.begin()
+            let refused = try dbusSend(as: other.name, bus, "Reset")
+            #expect(refused.stderr.contains("org.freedesktop.DBus.Error.AccessDenied"), "\(refused)")
+            #expect(!refused.stderr.contains("only root"), "the bus refused it, not the service: \(refused)")
+            #expect(try root.activeCount == 1)
+            var reset = try root.call("Reset")
+            #expect(try reset.read(UInt32.self) == 1)
+        }
+    }
+
+    /// The service's own check, for a system bus whose policy lets everyone call Reset.
+    @Suite("Reset's second line", .enabled(if: geteuid() == 0, "needs root to run a caller as another user"))
+    struct ResetCheckTests {
+        @Test func theServiceRefusesResetToOtherUsersItself() throws {
+            let lax = try temporaryDirectory("policy").appendingPathComponent("lax.conf")
+            defer { try? FileManager.default.removeItem(at: lax.deletingLastPathComponent()) }
+            let policy = try String(contentsOf: systemPolicy, encoding: .utf8)
+                .replacingOccurrences(of: "<deny send_destination", with: "<allow send_destination")
+            try policy.write(to: lax, atomically: true, encoding: .utf8)
+            let bus = try systemLikeBus(including: [lax])
+            let service = try ServiceProcess(bus: bus, systemBus: true)
+            let root = try Client(bus)
+            _ = try root.begin()
+
+            let refused = try dbusSend(as: "nobody", bus, "Reset")
+            #expect(refused.stderr.contains("org.freedesktop.DBus.Error.AccessDenied"), "\(refused)")
+            #expect(refused.stderr.contains("only root or the service's own user"), "the service refused it: \(refused)")
+            #expect(try root.activeCount == 1)
+            var reset = try root.call("Reset")
+            #expect(try reset.read(UInt32.self) == 1)
+            #expect(service.isRunning)
+        }
+    }
+}
