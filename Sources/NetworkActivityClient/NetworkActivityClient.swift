@@ -78,6 +78,11 @@ public final class NetworkActivityClient: Sendable {
 
     /// `Begin`, or `BeginWithTimeout` when there are `seconds`; returns the new activity's id.
     func beginActivity(label: String, seconds: UInt32?) throws(DBusError) -> UInt32 {
+        // A D-Bus string ends at its first NUL, so the service would be sent a shorter label than the one given;
+        // it refuses every other control character itself.
+        guard !label.utf8.contains(0) else {
+            throw DBusError(.invalidArgs, "the label contains the control character U+0")
+        }
         var reply = try call(seconds == nil ? "Begin" : "BeginWithTimeout") { arguments in
             arguments.append(label)
             if let seconds { arguments.append(seconds) }

@@ -28,6 +28,20 @@ extension Integration {
             #expect(try client.status().activeCount == 0)
         }
 
+        /// A D-Bus string ends at NUL: such a label would reach the service cut short, so the library refuses it.
+        @Test func aLabelWithNULIsRefusedBeforeItIsSent() throws {
+            let client = try NetworkActivityClient(bus: .address(bus.address))
+            for label in ["a\u{0}b", "\u{0}"] {
+                #expect {
+                    _ = try client.begin(label: label)
+                } throws: { ($0 as? DBusError)?.name == .invalidArgs }
+                #expect {
+                    _ = try client.beginTimed(label: label, seconds: 60)
+                } throws: { ($0 as? DBusError)?.name == .invalidArgs }
+            }
+            #expect(try client.status().activeCount == 0)
+        }
+
         @Test func releasingTheTokenEndsTheActivity() throws {
             let client = try NetworkActivityClient(bus: .address(bus.address))
             let kept = try client.begin(label: "kept")
