@@ -63,6 +63,7 @@ struct StressClient {
     let maxTimeout: UInt32
     private(set) var calls = 0
     private var bound: [UInt32] = []
+    /// Timed activities and when they fall due, on the monotonic clock: this machine's wall clock may jump.
     private var timed: [(id: UInt32, dueFrom: UInt64, dueBy: UInt64)] = []
     private var labels = 0
 
@@ -92,14 +93,14 @@ struct StressClient {
         labels += 1
         let label = "c\(index)-\(labels)\(Self.decorations.randomElement(using: &random)!)"
         emit(seconds.map { "calling timed \($0) \(label)" } ?? "calling begin \(label)")
-        let sent = wallMicroseconds()
+        let (sent, sentWall) = (monotonicMicroseconds(), wallMicroseconds())
         let reply = call(seconds == nil ? "Begin" : "BeginWithTimeout") {
             $0.append(label)
             if let seconds { $0.append(seconds) }
         }
-        let replied = wallMicroseconds()
+        let (replied, repliedWall) = (monotonicMicroseconds(), wallMicroseconds())
         guard var reader = reply, let id = try? reader.read(UInt32.self) else { return }
-        emit("begun \(id) \(sent) \(replied)")
+        emit("begun \(id) \(sentWall) \(repliedWall)")
         if let seconds {
             timed.append((id, sent + UInt64(seconds) * 1_000_000, replied + UInt64(seconds) * 1_000_000))
         } else {
@@ -111,8 +112,10 @@ struct StressClient {
         let isBound = index < bound.count
         let id = isBound ? bound.remove(at: index) : timed[index - bound.count].id
         emit("calling end \(id)")
-        let sent = wallMicroseconds()
+        let sent = monotonicMicroseconds()
         let result = callResult("End") { $0.append(id) }
+        // The service handled the call between these two moments.
+        let replied = monotonicMicroseconds()
         if isBound {
             if case .failure(let error) = result { emit("mismatch End of bound activity \(id) failed: \(error)") }
             else { emit("ended \(id)") }
@@ -127,8 +130,8 @@ struct StressClient {
             }
         case .failure(let error) where error.name == .unknownActivity:
             emit("expired \(id)")
-            if sent + StressClientCommand.earlyTolerance < activity.dueFrom {
-                emit("mismatch timed activity \(id) was gone \(activity.dueFrom - sent) µs before its deadline")
+            if replied + StressClientCommand.earlyTolerance < activity.dueFrom {
+                emit("mismatch timed activity \(id) was gone \(activity.dueFrom - replied) µs before its deadline")
             }
         case .failure(let error):
             emit("mismatch End of timed activity \(id) failed: \(error)")
@@ -137,10 +140,11 @@ struct StressClient {
 
     private mutating func cancel() {
         emit("calling cancel")
-        let sent = wallMicroseconds()
         guard var reader = call("Cancel", { _ in }), let count = try? reader.read(UInt32.self) else { return }
+        let replied = monotonicMicroseconds()
         emit("cancelled \(count)")
-        let surelyLive = bound.count + timed.count(where: { $0.dueFrom > sent + StressClientCommand.earlyTolerance })
+        // Live for sure when the service handled the call, which it did before this reply.
+        let surelyLive = bound.count + timed.count(where: { $0.dueFrom > replied + StressClientCommand.earlyTolerance })
         if Int(count) < surelyLive || Int(count) > bound.count + timed.count {
             emit("mismatch Cancel ended \(count), expected \(surelyLive) to \(bound.count + timed.count)")
         }
@@ -184,7 +188,16 @@ func emit(_ line: String) {
 
 /// Microseconds since the Unix epoch, the clock of `ActivityRecord`'s times.
 func wallMicroseconds() -> UInt64 {
+    microseconds(of: CLOCK_REALTIME)
+}
+
+/// Microseconds on the clock the service's deadlines run on, which never jumps.
+func monotonicMicroseconds() -> UInt64 {
+    microseconds(of: CLOCK_MONOTONIC)
+}
+
+private func microseconds(of clock: clockid_t) -> UInt64 {
     var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
+    clock_gettime(clock, &now)
     return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
 }

@@ -121,7 +121,8 @@ struct StressRun {
             ClientProcess.awaitOutput(of: running.map(\.process), timeout: .milliseconds(10))
             readClients()
             let turn = ContinuousClock.now
-            for (process, _) in running where random.chance(lastTurn.duration(to: turn).seconds / lifetime) {
+            for (process, client) in running
+            where !client.isLeaving && random.chance(lastTurn.duration(to: turn).seconds / lifetime) {
                 kill(process)
             }
             lastTurn = turn
@@ -198,7 +199,7 @@ struct StressRun {
 
     /// Every client exits or, at random, is killed; waits until all are gone.
     mutating func endClients() throws {
-        for (process, _) in running {
+        for (process, client) in running where !client.isLeaving {
             if random.chance(0.5) {
                 kill(process)
             } else {

@@ -29,6 +29,8 @@ struct StressLedger {
         var name = ""
         var pending: Call?
         var calls = 0
+        /// It said `bye` and is exiting by itself.
+        var isLeaving = false
     }
 
     private(set) var expected: [String: Expected] = [:]
@@ -59,7 +61,10 @@ struct StressLedger {
         case ("cancelled", 1):
             expected = expected.filter { $0.value.owner != client.name }
             client.pending = nil
-        case ("idle", 1), ("bye", 1): client.calls = Int(rest[0]) ?? 0
+        case ("idle", 1): client.calls = Int(rest[0]) ?? 0
+        case ("bye", 1):
+            client.calls = Int(rest[0]) ?? 0
+            client.isLeaving = true
         case ("mismatch", _), ("failed", _): mismatch("\(client.name): \(line)")
         default: mismatch("\(client.name) wrote a line the ledger cannot read: \(line)")
         }
