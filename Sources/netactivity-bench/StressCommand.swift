@@ -149,14 +149,15 @@ struct StressRun {
         for index in running.indices.reversed() {
             for line in running[index].process.availableLines() {
                 ledger.record(line, from: &running[index].client)
-                if line.hasPrefix("bye") { exited += 1 }
             }
             if running[index].process.reachedEnd { clientGone(at: index) }
         }
     }
 
     private mutating func clientGone(at index: Int) {
-        let (_, client) = running.remove(at: index)
+        let (process, client) = running.remove(at: index)
+        // A client killed just after it said bye counts as killed: the kill may have come first.
+        if !killedProcesses.contains(process.processID) { exited += 1 }
         calls += client.calls
         ledger.clientGone(client, at: wallMicroseconds(), maxTimeout: StressCommand.maxTimeout)
     }
@@ -173,7 +174,6 @@ struct StressRun {
                 for line in running[index].process.availableLines() {
                     ledger.record(line, from: &running[index].client)
                     if line.hasPrefix("idle") { idle.insert(running[index].process.processID) }
-                    if line.hasPrefix("bye") { exited += 1 }
                 }
                 if running[index].process.reachedEnd { clientGone(at: index) }
             }
@@ -204,7 +204,6 @@ struct StressRun {
                 kill(process)
             } else {
                 process.send("exit")
-                exited += 1
             }
         }
         let deadline = ContinuousClock.now + .seconds(30)
