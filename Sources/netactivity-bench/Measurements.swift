@@ -95,11 +95,16 @@ struct Measurements {
                                        interface: ServiceNames.interface, member: "Begin")
         begin.append("unread")
         // The stuck connection never reads, so its replies pile up in the bus.
-        for _ in 0..<calls - 1 { try stuck.writeWithoutReading(begin.copy()) }
+        for _ in 0..<max(calls - 2, 0) { try stuck.writeWithoutReading(begin.copy()) }
         try stuck.writeWithoutReading(ServiceProbe.call(ServiceNames.interface, "Cancel"))
-        // Its last call, Cancel, leaves nothing live: once that is seen, the service has handled every call.
-        try probe.await("the unread calls begun", timeout: .seconds(60)) { try probe.activeCount > 0 }
-        try probe.await("the unread calls handled", timeout: .seconds(60)) { try probe.activeCount == 0 }
+        let last = Message.methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath,
+                                      interface: ServiceNames.interface, member: "Begin")
+        last.append("unread-last")
+        try stuck.writeWithoutReading(last)
+        // Its last call leaves one activity of that label alone: once it is listed, every call has been handled.
+        try probe.await("the unread calls handled", timeout: .seconds(60)) {
+            try probe.activities.contains { $0.label == "unread-last" }
+        }
         defer { withExtendedLifetime(stuck) {} }
         return try sequentialPairs(holdingOne: true)
     }
