@@ -91,16 +91,11 @@ struct Measurements {
     func pairsBesideUnreadReplies(calls: Int) throws -> PairFigures {
         let stuck = try bus.connect()
         let probe = try ServiceProbe(bus)
-        let begin = Message.methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath,
-                                       interface: ServiceNames.interface, member: "Begin")
-        begin.append("unread")
+        let begin = serviceCall("Begin") { $0.append("unread") }
         // The stuck connection never reads, so its replies pile up in the bus.
         for _ in 0..<max(calls - 2, 0) { try stuck.writeWithoutReading(begin.copy()) }
-        try stuck.writeWithoutReading(ServiceProbe.call(ServiceNames.interface, "Cancel"))
-        let last = Message.methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath,
-                                      interface: ServiceNames.interface, member: "Begin")
-        last.append("unread-last")
-        try stuck.writeWithoutReading(last)
+        try stuck.writeWithoutReading(serviceCall("Cancel"))
+        try stuck.writeWithoutReading(serviceCall("Begin") { $0.append("unread-last") })
         // Its last call leaves one activity of that label alone: once it is listed, every call has been handled.
         try probe.await("the unread calls handled", timeout: .seconds(60)) {
             try probe.activities.contains { $0.label == "unread-last" }
@@ -232,18 +227,14 @@ final class ActivityCaller: @unchecked Sendable {
 
     /// Sends Begin without waiting; `reply(to:)` collects the answer.
     func beginAsync() throws -> Message {
-        let call = Message.methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath,
-                                      interface: ServiceNames.interface, member: "Begin")
-        call.append("bench")
+        let call = serviceCall("Begin") { $0.append("bench") }
         connection.send(call)
         connection.flush()
         return call
     }
 
     func endAsync(_ id: UInt32) throws -> Message {
-        let call = Message.methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath,
-                                      interface: ServiceNames.interface, member: "End")
-        call.append(id)
+        let call = serviceCall("End") { $0.append(id) }
         connection.send(call)
         connection.flush()
         return call

@@ -19,12 +19,7 @@ extension Connection {
 
     /// Begins `count` activities at once and returns their ids.
     func beginActivities(_ count: Int, label: String) throws -> [UInt32] {
-        let calls = (0..<count).map { _ in
-            let call = Message.methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath,
-                                          interface: ServiceNames.interface, member: "Begin")
-            call.append(label)
-            return call
-        }
+        let calls = (0..<count).map { _ in serviceCall("Begin") { $0.append(label) } }
         return try pipelined(calls).map { reply in
             if let error = reply.error { throw error }
             var reader = reply.arguments()
@@ -34,12 +29,7 @@ extension Connection {
 
     /// Ends the activities `ids` at once.
     func endActivities(_ ids: [UInt32]) throws {
-        let calls = ids.map { id in
-            let call = Message.methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath,
-                                          interface: ServiceNames.interface, member: "End")
-            call.append(id)
-            return call
-        }
+        let calls = ids.map { id in serviceCall("End") { $0.append(id) } }
         for reply in try pipelined(calls) {
             if let error = reply.error { throw error }
         }

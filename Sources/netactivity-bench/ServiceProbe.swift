@@ -61,8 +61,7 @@ final class ServiceProbe {
     // MARK: The service's state
 
     func property<Value: DBusDecodable>(_ name: String, as type: Value.Type = Value.self) throws -> Value {
-        let call = Self.call(ServiceNames.properties, "Get")
-        call.appendArguments {
+        let call = serviceCall("Get", interface: ServiceNames.properties) {
             $0.append(ServiceNames.interface.rawValue)
             $0.append(name)
         }
@@ -75,7 +74,7 @@ final class ServiceProbe {
 
     var activities: [ActivityRecord] {
         get throws {
-            var reader = try answer(Self.call(ServiceNames.interface, "ListActivities"))
+            var reader = try answer(serviceCall("ListActivities"))
             return try reader.read([ActivityRecord].self)
         }
     }
@@ -83,7 +82,7 @@ final class ServiceProbe {
     /// The time the service takes to answer `Peer.Ping`, which libdbus answers on the service's own loop.
     func pingTime() throws -> Duration {
         let started = ContinuousClock.now
-        _ = try answer(Self.call(ServiceNames.peer, "Ping"))
+        _ = try answer(serviceCall("Ping", interface: ServiceNames.peer))
         return started.duration(to: .now)
     }
 
@@ -92,9 +91,15 @@ final class ServiceProbe {
         if let error = reply.error { throw error }
         return reply.arguments()
     }
+}
 
-    static func call(_ interface: InterfaceName, _ member: MemberName) -> Message {
-        Message.methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath, interface: interface,
-                           member: member)
-    }
+/// A call of `member` on the service's object, with `arguments`.
+func serviceCall(
+    _ member: MemberName, interface: InterfaceName = ServiceNames.interface,
+    _ arguments: (inout MessageWriter) -> Void = { _ in }
+) -> Message {
+    let call = Message.methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath,
+                                  interface: interface, member: member)
+    call.appendArguments(arguments)
+    return call
 }

@@ -144,11 +144,12 @@ struct StressRun {
         running.append((process, StressLedger.Client()))
     }
 
-    /// Reads every client's lines; a client whose output ended is gone.
-    private mutating func readClients() {
+    /// Reads every client's lines, passing each to `seen` too; a client whose output ended is gone.
+    private mutating func readClients(_ seen: (Substring, ClientProcess) -> Void = { _, _ in }) {
         for index in running.indices.reversed() {
             for line in running[index].process.availableLines() {
                 ledger.record(line, from: &running[index].client)
+                seen(line, running[index].process)
             }
             if running[index].process.reachedEnd { clientGone(at: index) }
         }
@@ -170,12 +171,8 @@ struct StressRun {
         while running.contains(where: { !idle.contains($0.process.processID) }) {
             guard ContinuousClock.now < deadline else { throw BenchFailure("clients did not stop within 30 s") }
             ClientProcess.awaitOutput(of: running.map(\.process), timeout: .milliseconds(100))
-            for index in running.indices.reversed() {
-                for line in running[index].process.availableLines() {
-                    ledger.record(line, from: &running[index].client)
-                    if line.hasPrefix("idle") { idle.insert(running[index].process.processID) }
-                }
-                if running[index].process.reachedEnd { clientGone(at: index) }
+            readClients { line, process in
+                if line.hasPrefix("idle") { idle.insert(process.processID) }
             }
         }
     }
