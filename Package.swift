@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "netactivityd", targets: ["netactivityd"]),
         .executable(name: "netactivity", targets: ["netactivity"]),
         .executable(name: "netactivity-bench", targets: ["netactivity-bench"]),
+        .executable(name: "netactivity-tray", targets: ["netactivity-tray"]),
         .library(name: "NetworkActivityClient", targets: ["NetworkActivityClient"]),
     ],
     dependencies: [
@@ -84,11 +85,32 @@ let package = Package(
             name: "NetworkActivityClient",
             dependencies: ["DBusKit", "NetworkActivityInterface"]
         ),
+        // What people see of the indicator: summaries, the tray's appearance and its self-drawn icon. No D-Bus.
+        .target(name: "IndicatorPresentation"),
         .executableTarget(
             name: "netactivity",
             dependencies: [
+                "IndicatorPresentation",
                 "NetworkActivityClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The desktop's protocols a tray icon speaks: StatusNotifierItem and Notifications. Knows nothing of
+        // activities.
+        .target(
+            name: "DesktopProtocols",
+            dependencies: ["DBusKit", .product(name: "Logging", package: "swift-log")],
+            resources: [.embedInCode("org.kde.StatusNotifierItem.xml")]
+        ),
+        .executableTarget(
+            name: "netactivity-tray",
+            dependencies: [
+                "DBusKit",
+                "DesktopProtocols",
+                "IndicatorPresentation",
+                "NetworkActivityClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Measures the daemon on a private bus (README, "Performance").
@@ -109,9 +131,13 @@ let package = Package(
             dependencies: ["NetworkActivity"]
         ),
         .testTarget(
+            name: "IndicatorPresentationTests",
+            dependencies: ["IndicatorPresentation"]
+        ),
+        .testTarget(
             name: "IntegrationTests",
             dependencies: ["DBusKit", "NetworkActivityClient", "NetworkActivityInterface", "netactivity", "netactivityd",
-                           "netactivity-bench"]
+                           "netactivity-bench", "netactivity-tray"]
         ),
     ],
     swiftLanguageModes: [.v6]

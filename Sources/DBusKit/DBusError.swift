@@ -32,6 +32,8 @@ extension ErrorName {
     public static let accessDenied: ErrorName = "org.freedesktop.DBus.Error.AccessDenied"
     /// Nobody owns the destination name.
     public static let serviceUnknown: ErrorName = "org.freedesktop.DBus.Error.ServiceUnknown"
+    /// Nobody owns the destination name, and the call asked the bus not to start a service for it.
+    public static let nameHasNoOwner: ErrorName = "org.freedesktop.DBus.Error.NameHasNoOwner"
     /// The peer did not answer in time.
     public static let noReply: ErrorName = "org.freedesktop.DBus.Error.NoReply"
     /// The connection to the bus is closed.

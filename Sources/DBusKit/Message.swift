@@ -63,6 +63,14 @@ public final class Message {
         Message(owning: allocated(dbus_message_new_method_return(raw)))
     }
 
+    /// The successful reply to this method call, carrying `value`.
+    @inlinable
+    public func makeReturn<Value: DBusEncodable>(with value: Value) -> Message {
+        let reply = makeReturn()
+        reply.append(value)
+        return reply
+    }
+
     /// The error reply to this method call (`dbus_message_new_error`).
     public func makeErrorReply(_ error: DBusError) -> Message {
         error.name.rawValue.withCString { name in

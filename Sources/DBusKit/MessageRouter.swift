@@ -1,14 +1,15 @@
 internal import CDBus
 
-/// Routes incoming method calls to the objects registered at their paths and signals to subscriptions, and
-/// notices the end of the connection. One per connection, installed as a libdbus filter
-/// (`dbus_connection_add_filter`) that holds it retained until libdbus frees the filter with the connection.
+/// Routes incoming method calls to the objects registered at their paths, signals to subscriptions and replies to
+/// the calls that wait for them, and notices the end of the connection. One per connection, installed as a libdbus
+/// filter (`dbus_connection_add_filter`) that holds it retained until libdbus frees the filter with the connection.
 ///
 /// Calls reach their object here, by one comparison of the path, rather than through libdbus's object tree,
 /// which splits every path it dispatches into newly allocated components.
 final class MessageRouter {
     private var objects: [(path: ObjectPath, handler: MethodHandler)] = []
     private var subscriptions: [(rule: MatchRule, handler: (Message) -> Void)] = []
+    private var pendingReplies: [UInt32: (Message) -> Void] = [:]
     var disconnectHandler: (() -> Void)?
 
     func install(on connection: OpaquePointer) {
@@ -26,10 +27,21 @@ final class MessageRouter {
         objects.append((path, handler))
     }
 
+    func awaitReply(to serial: UInt32, handler: @escaping (Message) -> Void) {
+        pendingReplies[serial] = handler
+    }
+
     fileprivate func routeCall(_ raw: OpaquePointer) -> CallDisposition {
         let message = Message(borrowing: raw)
         guard let object = objects.first(where: { message.hasPath($0.path) }) else { return .notHandled }
         return object.handler(message)
+    }
+
+    /// Whether the reply answered a call sent with `Connection.send(_:onReply:)`.
+    fileprivate func routeReply(_ raw: OpaquePointer) -> Bool {
+        guard let handler = pendingReplies.removeValue(forKey: dbus_message_get_reply_serial(raw)) else { return false }
+        handler(Message(borrowing: raw))
+        return true
     }
 
     fileprivate func routeSignal(_ message: Message) {
@@ -60,6 +72,8 @@ private func routeMessage(
         }
     case CDBUS_MESSAGE_TYPE_SIGNAL:
         router.routeSignal(Message(borrowing: message))
+    case CDBUS_MESSAGE_TYPE_METHOD_RETURN, CDBUS_MESSAGE_TYPE_ERROR:
+        if router.routeReply(message) { return DBUS_HANDLER_RESULT_HANDLED }
     default:
         break
     }

@@ -7,7 +7,9 @@ import NetworkActivityInterface
 /// or comes onto the bus (`NameOwnerChanged`); while the service is not running the state is idle. It never
 /// starts the service itself. A monitor runs on the thread that calls `run`, sleeping between changes.
 public final class NetworkActivityMonitor {
-    private let connection: Connection
+    /// The monitor's own connection, which `run` serves: a program may export its objects on it too (a tray
+    /// icon), to be served by the same loop.
+    public let connection: Connection
     private let loop: EventLoop
     private let readsLabels: Bool
     private let timeout: Duration

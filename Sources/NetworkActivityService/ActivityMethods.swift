@@ -92,10 +92,4 @@ private func domain<Result>(_ operation: () throws(ActivityError) -> Result) thr
 extension Message {
     /// The caller's unique bus name; every message a bus delivers has one.
     var callerName: String { sender ?? "" }
-
-    func makeReturn<Value: DBusEncodable>(with value: Value) -> Message {
-        let reply = makeReturn()
-        reply.append(value)
-        return reply
-    }
 }

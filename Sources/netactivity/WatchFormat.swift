@@ -1,4 +1,5 @@
 import ArgumentParser
+import IndicatorPresentation
 import NetworkActivityClient
 
 /// How `netactivity watch` prints a state: one line each.
@@ -16,29 +17,14 @@ enum WatchFormat: String, CaseIterable, ExpressibleByArgument {
                                         count: state.activeCount, labels: state.labels))
         case .waybar:
             let name = state.isVisible ? "active" : "idle"
+            // waybar reads the tooltip as Pango markup.
             let tooltip = state.labels.isEmpty
-                ? "No network activity"
-                : state.labels.map { $0.isEmpty ? "(no label)" : pangoEscaped($0) }.joined(separator: "\n")
+                ? ActivitySummary.idleText
+                : state.labels.map { $0.isEmpty ? ActivitySummary.noLabel : $0.markupEscaped }.joined(separator: "\n")
             return encodeJSON(WaybarJSON(text: String(state.activeCount), tooltip: tooltip, class: name, alt: name))
         case .polybar, .i3blocks:
             return state.isVisible ? "⇅ \(state.activeCount)" : ""
         }
-    }
-
-    /// waybar reads the tooltip as Pango markup, and labels come from other programs: a label's `&`, `<` and `>`
-    /// must reach it as entities, or "<b>" would turn bold and a lone "&" blank the tooltip.
-    private func pangoEscaped(_ label: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(label.utf8.count)
-        for character in label {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 
     private struct WatchJSON: Encodable {

@@ -1,0 +1,130 @@
+public import DBusKit
+public import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A tray icon on the session bus, in the StatusNotifierItem protocol: an object at `/StatusNotifierItem` that
+/// hosts (panels) read, under a well-known name that a StatusNotifierWatcher is told of.
+///
+/// The item is in the tray while it is published: it owns `org.kde.StatusNotifierItem-PID-N` and registers that
+/// name with the watcher, again whenever a watcher (re)starts or a host joins it. Withdrawing it releases the
+/// name, which every host takes as the item leaving. Without a watcher it waits quietly for one. It runs on its
+/// connection's event loop.
+public final class StatusNotifierItem {
+    public static let objectPath: ObjectPath = "/StatusNotifierItem"
+    public static let interface: InterfaceName = "org.kde.StatusNotifierItem"
+    public static let watcherName: BusName = "org.kde.StatusNotifierWatcher"
+    static let watcherPath: ObjectPath = "/StatusNotifierWatcher"
+    static let watcherInterface: InterfaceName = "org.kde.StatusNotifierWatcher"
+
+    /// The name the item owns while it is published.
+    public let busName: BusName
+    /// A name for the item that stays the same across runs (`Id`).
+    public let id: String
+    /// What sort of item it is (`Category`): ApplicationStatus, Communications, SystemServices or Hardware.
+    public let category: String
+    public private(set) var content: ItemContent
+    public private(set) var isPublished = false
+
+    let connection: Connection
+    let logger: Logger
+    /// Called on a click (`Activate`) with the screen position the host gives.
+    let onActivate: (_ x: Int32, _ y: Int32) -> Void
+
+    /// Exports the item on `connection`; it is not in any tray until `publish()`.
+    ///
+    /// - Parameter instance: tells apart the items of one process, for the name's `-N`.
+    public init(
+        connection: Connection, id: String, category: String, content: ItemContent, instance: Int = 1,
+        logger: Logger, onActivate: @escaping (_ x: Int32, _ y: Int32) -> Void = { _, _ in }
+    ) throws(DBusError) {
+        self.connection = connection
+        self.id = id
+        self.category = category
+        self.content = content
+        self.logger = logger
+        self.onActivate = onActivate
+        busName = try BusName("org.kde.StatusNotifierItem-\(getpid())-\(instance)")
+        try connection.register(Self.objectPath) { [unowned self] call in handle(call) }
+        try connection.subscribe(to: MatchRule(
+            sender: Connection.busDriverName, interface: Connection.busDriverInterface,
+            member: "NameOwnerChanged", arguments: [0: Self.watcherName.rawValue])
+        ) { [unowned self] signal in
+            var arguments = signal.arguments()
+            arguments.skip()
+            arguments.skip()
+            let newOwner = (try? arguments.read(String.self)) ?? ""
+            // A panel that restarts brings a new watcher, which knows of no items.
+            if !newOwner.isEmpty, isPublished { registerWithWatcher() }
+        }
+        // A watcher may take its name before it serves its object, and so refuse the first registration; its host
+        // registers once it does.
+        try connection.subscribe(to: MatchRule(
+            sender: Self.watcherName, path: Self.watcherPath, interface: Self.watcherInterface,
+            member: "StatusNotifierHostRegistered")
+        ) { [unowned self] _ in
+            if isPublished { registerWithWatcher() }
+        }
+    }
+
+    /// Puts the item in the tray: takes its name and registers it with the watcher, if there is one.
+    public func publish() throws(DBusError) {
+        guard !isPublished else { return }
+        let result = try connection.requestName(busName, flags: .doNotQueue)
+        guard result == .primaryOwner || result == .alreadyOwner else {
+            throw DBusError(.failed, "another connection owns \(busName)")
+        }
+        isPublished = true
+        registerWithWatcher()
+    }
+
+    /// Takes the item out of every tray by releasing its name; the object stays, to be published again.
+    public func withdraw() throws(DBusError) {
+        guard isPublished else { return }
+        isPublished = false
+        try connection.releaseName(busName)
+    }
+
+    /// Shows `newContent`, announcing what changed with `NewTitle`, `NewIcon`, `NewAttentionIcon`, `NewToolTip`
+    /// and `NewStatus`.
+    public func update(_ newContent: ItemContent) {
+        let old = content
+        content = newContent
+        if old.title != newContent.title { emit("NewTitle") }
+        if old.iconName != newContent.iconName || old.iconPixmaps != newContent.iconPixmaps { emit("NewIcon") }
+        if old.attentionIconName != newContent.attentionIconName { emit("NewAttentionIcon") }
+        if old.toolTip != newContent.toolTip { emit("NewToolTip") }
+        if old.status != newContent.status { emit("NewStatus") { $0.append(newContent.status.rawValue) } }
+    }
+
+    private func emit(_ member: MemberName, arguments: (inout MessageWriter) -> Void = { _ in }) {
+        let signal = Message.signal(path: Self.objectPath, interface: Self.interface, member: member)
+        signal.appendArguments(arguments)
+        connection.send(signal)
+    }
+
+    private func registerWithWatcher() {
+        let call = Message.methodCall(destination: Self.watcherName, path: Self.watcherPath,
+                                      interface: Self.watcherInterface,
+                                      member: "RegisterStatusNotifierItem")
+        call.append(busName.rawValue)
+        call.autoStart = false
+        // Not a blocking call: a watcher may read the item's properties before it answers.
+        connection.send(call) { [logger, busName] result in
+            switch result {
+            case .success:
+                logger.info("registered \(busName) with the StatusNotifierWatcher")
+            case .failure(let error) where error.name == .serviceUnknown || error.name == .nameHasNoOwner:
+                logger.info("no StatusNotifierWatcher on the bus; waiting for a panel to start one")
+            case .failure(let error) where error.name == .unknownObject || error.name == .unknownMethod:
+                logger.info("the StatusNotifierWatcher is not serving yet; waiting for its host")
+            case .failure(let error):
+                logger.warning("the StatusNotifierWatcher refused \(busName): \(error)")
+            }
+        }
+    }
+}

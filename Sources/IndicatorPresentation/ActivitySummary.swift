@@ -1,0 +1,39 @@
+/// The active activities as one line for people, such as "3 active: mail, backup, sync".
+public struct ActivitySummary: Sendable, Equatable {
+    /// How many labels are named before the rest are counted ("and 4 more").
+    public static let namedLabels = 5
+    /// Labels longer than this many characters are cut, with an ellipsis: a label may be 256 bytes long.
+    public static let labelLength = 40
+    /// What a person reads for an activity begun with an empty label.
+    public static let noLabel = "(no label)"
+    /// The text when nothing is active.
+    public static let idleText = "No network activity"
+
+    /// How many activities are active.
+    public var count: Int
+    /// Their labels, ordered by id; may be empty when the labels were not read.
+    public var labels: [String]
+
+    public init(count: Int, labels: [String]) {
+        self.count = count
+        self.labels = labels
+    }
+
+    /// The labels as a person reads them: the empty one named, long ones cut.
+    public static func displayed(_ label: String) -> String {
+        if label.isEmpty { return noLabel }
+        guard label.count > labelLength else { return label }
+        return label.prefix(labelLength - 1) + "…"
+    }
+
+    /// "3 active: mail, backup, sync", "7 active: a, b, c, d, e and 2 more", "1 active" when the labels are
+    /// unknown, and `idleText` when nothing is active. Plain text; escape it for hosts that read markup.
+    public var text: String {
+        guard count > 0 else { return Self.idleText }
+        guard !labels.isEmpty else { return "\(count) active" }
+        let named = labels.prefix(Self.namedLabels)
+        let rest = count - min(count, named.count)
+        return "\(count) active: " + named.map(Self.displayed).joined(separator: ", ")
+            + (rest > 0 ? " and \(rest) more" : "")
+    }
+}

@@ -1,0 +1,37 @@
+/// What a tray icon does while nothing is active.
+public enum IdleMode: String, Sendable, CaseIterable {
+    /// Leave the tray: every host hides an item whose bus name goes away. The default.
+    case hide
+    /// Stay in the tray with the status Passive, which some hosts hide and others show with the idle look.
+    case passive
+    /// Stay in the tray with the idle look.
+    case show
+}
+
+/// What the tray icon shows for one state of the indicator: a pure function of the state and the idle mode.
+public struct TrayAppearance: Sendable, Equatable {
+    /// The item's tooltip title and its title.
+    public static let title = "Network activity"
+
+    /// Whether the item should be in the tray at all (own its bus name and be registered).
+    public var isInTray: Bool
+    /// Whether its status is Active (shown by every host) rather than Passive.
+    public var isActive: Bool
+    /// Which icon it shows.
+    public var look: IndicatorLook
+    /// The tooltip's text, plain (not yet escaped for markup).
+    public var summary: String
+
+    /// - Parameters:
+    ///   - isVisible: the service's `Visible`, which already applies its anti-flicker delays.
+    ///   - activeCount: the service's `ActiveCount`.
+    ///   - labels: the labels of `ListActivities`.
+    public init(isVisible: Bool, activeCount: Int, labels: [String], idleMode: IdleMode) {
+        isInTray = isVisible || idleMode != .hide
+        isActive = isVisible || idleMode != .passive
+        look = isVisible ? .active : .idle
+        // Labels and count are read one after the other; when both are there, the labels are the later word.
+        let count = labels.isEmpty ? activeCount : labels.count
+        summary = ActivitySummary(count: count, labels: labels).text
+    }
+}

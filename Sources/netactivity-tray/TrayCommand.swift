@@ -1,0 +1,47 @@
+import ArgumentParser
+import IndicatorPresentation
+import Logging
+import NetworkActivityClient
+
+@main
+struct TrayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "netactivity-tray",
+        abstract: "Show the network-activity indicator as a tray icon (StatusNotifierItem) on the session bus.",
+        discussion: """
+            Works with every panel that hosts StatusNotifierItems: KDE Plasma, GNOME with the AppIndicator \
+            extension, xfce4-panel, lxqt-panel, waybar's tray, gtk-sni-tray. It follows the service's Visible \
+            property, so the service's anti-flicker delays apply; the tooltip names the active activities, and a \
+            click shows them in a notification. It waits quietly for a panel and for the service, and carries on \
+            when either restarts. It never starts the service itself. It exits with status 1 when the bus goes \
+            away.
+            """)
+
+    @Option(help: """
+        While nothing is active: hide leaves the tray (every panel hides the icon); passive stays with the status \
+        Passive (some panels hide it, others show the idle look); show keeps the idle look in the tray.
+        """)
+    var idle: IdleMode = .hide
+
+    @Option(help: """
+        The least important messages to print on standard error: trace, debug, info, notice, warning, error or \
+        critical.
+        """)
+    var logLevel: Logger.Level = .notice
+
+    func run() throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "netactivity-tray")
+        let monitor = try NetworkActivityMonitor(bus: .session)
+        let tray = try ActivityTray(connection: monitor.connection, idleMode: idle, logger: logger)
+        try monitor.run { state in tray.show(state) }
+    }
+}
+
+extension IdleMode: ExpressibleByArgument {}
+extension Logger.Level: @retroactive ExpressibleByArgument {}
