@@ -10,6 +10,7 @@ enum Paths {
 
     static let daemon = products.appendingPathComponent("netactivityd")
     static let cli = products.appendingPathComponent("netactivity")
+    static let tray = products.appendingPathComponent("netactivity-tray")
 
     /// The repository, found from this file's place in it.
     static let repository = URL(fileURLWithPath: #filePath)

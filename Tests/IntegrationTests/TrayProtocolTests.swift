@@ -1,0 +1,271 @@
+import DBusKit
+import Foundation
+import Testing
+
+extension Integration {
+    /// `netactivity-tray` against a StatusNotifierWatcher that the test plays, on a private bus with the real
+    /// service.
+    @Suite("netactivity-tray: the StatusNotifierItem protocol")
+    struct TrayProtocolTests {
+        @Test func joinsTheTrayWhileVisibleAndLeavesWhenIdle() throws {
+            let bus = try PrivateBus()
+            let watcher = try TrayProcess.watcher(bus)
+            let service = try ServiceProcess(bus: bus)
+            let tray = try TrayProcess(bus)
+            let client = try Client(bus)
+
+            let mail = try client.begin("mail")
+            let registration = try watcher.awaitCall("RegisterStatusNotifierItem")
+            var registered = registration.arguments()
+            #expect(try registered.read(String.self) == tray.itemName)
+            #expect(try registration.sender == watcher.connection.nameOwner(of: BusName(tray.itemName)),
+                    "the name registered is the registering connection's")
+
+            // What a host reads: every property through GetAll, and each one alike through Get.
+            let properties = try tray.properties()
+            #expect(try properties["Category"]?.decode(String.self) == "SystemServices")
+            #expect(try properties["Id"]?.decode(String.self) == "netactivity")
+            #expect(try properties["Title"]?.decode(String.self) == "Network activity")
+            #expect(try properties["Status"]?.decode(String.self) == "Active")
+            #expect(try properties["IconName"]?.decode(String.self) == "network-transmit-receive")
+            #expect(try properties["AttentionIconName"]?.decode(String.self) == "")
+            #expect(try properties["ItemIsMenu"]?.decode(Bool.self) == false)
+            #expect(try properties["WindowId"]?.decode(Int32.self) == 0)
+            let pixmaps = try #require(try properties["IconPixmap"]?.decode([ReceivedPixmap].self))
+            #expect(pixmaps.map(\.width) == [16, 22, 32])
+            #expect(pixmaps.allSatisfy { $0.height == $0.width && $0.argb.count == Int($0.width * $0.height) * 4 })
+            #expect(pixmaps.allSatisfy { $0.hasOpaquePixel(red: 0x1E, green: 0x88, blue: 0xE5) },
+                    "the arrows are drawn in the active blue, alpha first")
+            let toolTip = try #require(try properties["ToolTip"]?.decode(ReceivedToolTip.self))
+            #expect(toolTip.title == "Network activity")
+            #expect(toolTip.text == "1 active: mail")
+            for name in ["Category", "Id", "Title", "Status", "IconName", "IconPixmap", "AttentionIconName",
+                         "ToolTip", "ItemIsMenu", "WindowId"] {
+                let single = try tray.property(name)
+                #expect(single.signature == properties[name]?.signature, "\(name)")
+            }
+            #expect(try tray.property("ToolTip").decode(ReceivedToolTip.self).text == "1 active: mail")
+
+            // A real client reads the same.
+            let busctlToolTip = try busctl(bus, "--user", "get-property", tray.itemName, "/StatusNotifierItem",
+                                           "org.kde.StatusNotifierItem", "ToolTip")
+            #expect(busctlToolTip.stdout.contains(#""Network activity" "1 active: mail""#), "\(busctlToolTip)")
+
+            // A second activity changes the tooltip, and says so; its label is escaped for hosts that read markup.
+            let backup = try client.begin("backup <nightly>")
+            try watcher.awaitSignal("NewToolTip")
+            #expect(try tray.property("ToolTip").decode(ReceivedToolTip.self).text
+                == "2 active: mail, backup &lt;nightly&gt;")
+
+            // Idle: the item leaves by releasing its name.
+            try client.end(mail)
+            try client.end(backup)
+            try watcher.awaitRelease(of: tray.itemName)
+            #expect(try !tray.isInTray)
+
+            // Visible again: it takes the name and registers again.
+            _ = try client.begin("sync")
+            let again = try watcher.awaitCall("RegisterStatusNotifierItem")
+            var againArguments = again.arguments()
+            #expect(try againArguments.read(String.self) == tray.itemName)
+            #expect(try tray.property("ToolTip").decode(ReceivedToolTip.self).text == "1 active: sync")
+            #expect(watcher.calls.filter { $0.member == "RegisterStatusNotifierItem" }.count == 2)
+            #expect(tray.process.process.isRunning)
+            _ = service
+        }
+
+        @Test func registersAgainWhenTheWatcherRestartsAndWaitsQuietlyWithoutOne() throws {
+            let bus = try PrivateBus()
+            let service = try ServiceProcess(bus: bus)
+            let tray = try TrayProcess(bus)
+            let client = try Client(bus)
+            let names = try FakePeer(bus, owning: "org.example.TestNames",
+                                     signalsOf: [MatchRule(sender: Connection.busDriverName,
+                                                           member: "NameOwnerChanged",
+                                                           arguments: [0: tray.itemName])],
+                                     answers: [:])
+
+            // No watcher yet: the item takes its name and waits.
+            _ = try client.begin("mail")
+            try names.awaitSignal("NameOwnerChanged")
+            #expect(try tray.isInTray)
+
+            // A panel starts: its watcher hears of the item.
+            var watcher: FakePeer? = try TrayProcess.watcher(bus)
+            var registration = try #require(watcher).awaitCall("RegisterStatusNotifierItem")
+            var arguments = registration.arguments()
+            #expect(try arguments.read(String.self) == tray.itemName)
+
+            // The panel restarts, twice: each new watcher hears of the item.
+            for _ in 1...2 {
+                watcher = nil
+                watcher = try TrayProcess.watcher(bus)
+                registration = try #require(watcher).awaitCall("RegisterStatusNotifierItem")
+                arguments = registration.arguments()
+                #expect(try arguments.read(String.self) == tray.itemName)
+            }
+
+            // A watcher that takes its name before it serves refuses the first registration; the item registers
+            // again when a host joins that watcher.
+            watcher = nil
+            let slowWatcher = try FakePeer(bus, owning: TrayProcess.watcherName, answers: [:])
+            try slowWatcher.awaitCall("RegisterStatusNotifierItem")
+            let signal = Message.signal(path: "/StatusNotifierWatcher", interface: "org.kde.StatusNotifierWatcher",
+                                        member: "StatusNotifierHostRegistered")
+            slowWatcher.connection.send(signal)
+            try slowWatcher.awaitCall("RegisterStatusNotifierItem")
+
+            #expect(tray.process.process.isRunning)
+            #expect(!tray.process.stderr.contains("warning") && !tray.process.stderr.contains("error"),
+                    "waiting for a watcher is not worth a warning: \(tray.process.stderr)")
+            _ = service
+        }
+
+        @Test func recoversWhenTheServiceRestarts() throws {
+            let bus = try PrivateBus()
+            let watcher = try TrayProcess.watcher(bus)
+            var service: ServiceProcess? = try ServiceProcess(bus: bus)
+            let tray = try TrayProcess(bus)
+            let client = try Client(bus)
+
+            _ = try client.beginTimed("mail", seconds: 600)
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+
+            // The service crashes: nothing is active any more, so the item leaves.
+            try #require(service).send(SIGKILL)
+            _ = service?.exitStatus()
+            service = nil
+            try watcher.awaitRelease(of: tray.itemName)
+
+            // It comes back, and the next activity brings the item back too.
+            service = try ServiceProcess(bus: bus)
+            _ = try client.begin("backup")
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            #expect(try tray.property("ToolTip").decode(ReceivedToolTip.self).text == "1 active: backup")
+        }
+
+        @Test func passiveStaysInTheTrayWithStatusPassive() throws {
+            let bus = try PrivateBus()
+            let watcher = try TrayProcess.watcher(bus)
+            let service = try ServiceProcess(bus: bus)
+            let tray = try TrayProcess(bus, "--idle", "passive")
+            let client = try Client(bus)
+
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            #expect(try tray.property("Status").decode(String.self) == "Passive")
+            #expect(try tray.property("IconName").decode(String.self) == "network-idle")
+            #expect(try tray.property("ToolTip").decode(ReceivedToolTip.self).text == "No network activity")
+
+            let id = try client.begin("mail")
+            var status = try watcher.awaitSignal("NewStatus").arguments()
+            #expect(try status.read(String.self) == "Active")
+            #expect(try tray.property("Status").decode(String.self) == "Active")
+            #expect(try tray.property("IconName").decode(String.self) == "network-transmit-receive")
+
+            try client.end(id)
+            status = try watcher.awaitSignal("NewStatus").arguments()
+            #expect(try status.read(String.self) == "Passive")
+            #expect(try tray.isInTray, "a passive item keeps its name")
+            try watcher.settle()
+            #expect(watcher.calls.filter { $0.member == "RegisterStatusNotifierItem" }.count == 1)
+            _ = service
+        }
+
+        @Test func showKeepsTheIdleLookInTheTray() throws {
+            let bus = try PrivateBus()
+            let watcher = try TrayProcess.watcher(bus)
+            let service = try ServiceProcess(bus: bus)
+            let tray = try TrayProcess(bus, "--idle", "show")
+            let client = try Client(bus)
+
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            #expect(try tray.property("Status").decode(String.self) == "Active")
+            #expect(try tray.property("IconName").decode(String.self) == "network-idle")
+            let idlePixmaps = try tray.property("IconPixmap").decode([ReceivedPixmap].self)
+            #expect(idlePixmaps.allSatisfy { $0.hasOpaquePixel(red: 0x9E, green: 0x9E, blue: 0x9E) })
+
+            let id = try client.begin("mail")
+            try watcher.awaitSignal("NewIcon")
+            #expect(try tray.property("IconName").decode(String.self) == "network-transmit-receive")
+            try client.end(id)
+            try watcher.awaitSignal("NewIcon")
+            #expect(try tray.property("IconName").decode(String.self) == "network-idle")
+            #expect(try tray.property("Status").decode(String.self) == "Active")
+            #expect(try tray.isInTray)
+            try watcher.settle()
+            #expect(!watcher.signals.contains { $0.member == "NewStatus" }, "the status never changes")
+            _ = service
+        }
+
+        @Test func aClickShowsTheActivitiesInANotification() throws {
+            let bus = try PrivateBus()
+            let watcher = try TrayProcess.watcher(bus)
+            let service = try ServiceProcess(bus: bus)
+            let tray = try TrayProcess(bus)
+            let client = try Client(bus)
+            _ = try client.begin("mail")
+            _ = try client.begin("")
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            let activate = ["call", "--session", "--dest", tray.itemName, "--object-path", "/StatusNotifierItem",
+                            "--method", "org.kde.StatusNotifierItem.Activate", "10", "20"]
+
+            // No notification server: the click is answered, and nothing else happens.
+            let unanswered = try runTool("gdbus", activate, bus: bus)
+            #expect(unanswered.succeeded, "\(unanswered)")
+
+            let server = try FakePeer(bus, owning: "org.freedesktop.Notifications", answers: [
+                "Notify": { $0.makeReturn(with: UInt32(7)) },
+            ])
+            for replaces in [UInt32(0), 7] {
+                let click = try runTool("gdbus", activate, bus: bus)
+                #expect(click.succeeded, "\(click)")
+                var notify = try server.awaitCall("Notify").arguments()
+                #expect(try notify.read(String.self) == "netactivity")
+                #expect(try notify.read(UInt32.self) == replaces, "a second click replaces the first notification")
+                #expect(try notify.read(String.self) == "network-transmit-receive")
+                #expect(try notify.read(String.self) == "2 active")
+                #expect(try notify.read(String.self) == "mail\n(no label)")
+            }
+            #expect(tray.process.process.isRunning)
+            _ = service
+        }
+
+        @Test func badCallsGetNamedErrorsAndChangeNothing() throws {
+            let bus = try PrivateBus()
+            let watcher = try TrayProcess.watcher(bus)
+            let service = try ServiceProcess(bus: bus)
+            let tray = try TrayProcess(bus)
+            let client = try Client(bus)
+            _ = try client.begin("mail")
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            let before = try tray.properties().mapValues(\.signature)
+
+            func send(_ member: String, _ arguments: String...) throws -> ToolResult {
+                try runTool("dbus-send", ["--session", "--print-reply", "--dest=\(tray.itemName)",
+                                          "/StatusNotifierItem", member] + arguments, bus: bus)
+            }
+            let cases: [(ToolResult, String)] = [
+                (try send("org.freedesktop.DBus.Properties.Get", "string:org.kde.StatusNotifierItem",
+                          "string:Nope"), "org.freedesktop.DBus.Error.UnknownProperty"),
+                (try send("org.freedesktop.DBus.Properties.Set", "string:org.kde.StatusNotifierItem",
+                          "string:Title", "variant:string:x"), "org.freedesktop.DBus.Error.PropertyReadOnly"),
+                (try send("org.freedesktop.DBus.Properties.GetAll", "string:org.example.Other"),
+                 "org.freedesktop.DBus.Error.UnknownInterface"),
+                (try send("org.kde.StatusNotifierItem.Activate", "string:x"), "org.freedesktop.DBus.Error.InvalidArgs"),
+                (try send("org.kde.StatusNotifierItem.Explode"), "org.freedesktop.DBus.Error.UnknownMethod"),
+            ]
+            for (result, error) in cases {
+                #expect(!result.succeeded && result.stderr.contains(error), "\(result)")
+            }
+            // Its own interface, as a host introspects it.
+            let introspection = try busctl(bus, "--user", "introspect", tray.itemName, "/StatusNotifierItem")
+            #expect(introspection.stdout.contains(".NewToolTip") && introspection.stdout.contains("(sa(iiay)ss)"),
+                    "\(introspection)")
+
+            #expect(try tray.properties().mapValues(\.signature) == before)
+            #expect(try tray.property("Title").decode(String.self) == "Network activity")
+            #expect(tray.process.process.isRunning)
+            _ = service
+        }
+    }
+}
