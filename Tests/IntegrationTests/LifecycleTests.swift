@@ -140,6 +140,17 @@ extension Integration {
             let unit = try String(contentsOf: prefix.appendingPathComponent("lib/systemd/user/netactivityd.service"),
                                   encoding: .utf8)
             #expect(unit.contains("ExecStart=\(prefix.path)/bin/netactivityd") && unit.contains("Type=dbus"))
+            let trayUnit = prefix.appendingPathComponent("lib/systemd/user/netactivity-tray.service")
+            let trayUnitText = try String(contentsOf: trayUnit, encoding: .utf8)
+            #expect(trayUnitText.contains("ExecStart=\(prefix.path)/bin/netactivity-tray"))
+            #expect(trayUnitText.contains("WantedBy=graphical-session.target"))
+            // systemd's own reading of the unit: outside a user session it lacks graphical-session.target, and
+            // must find nothing else to complain of.
+            let verify = try runTool("systemd-analyze", ["verify", trayUnit.path], bus: nil)
+            let complaints = verify.stderr.split(separator: "\n").filter { !$0.contains("graphical-session.target") }
+            #expect(complaints.isEmpty, "\(verify)")
+            let tray = prefix.appendingPathComponent("bin/netactivity-tray")
+            #expect(FileManager.default.isExecutableFile(atPath: tray.path))
 
             let bus = try PrivateBus(serviceDirectory: services)
             let begun = try dbusSend(bus, "Begin", "string:activated")
