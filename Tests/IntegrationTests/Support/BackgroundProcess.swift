@@ -10,13 +10,14 @@ final class BackgroundProcess {
     /// Every line read so far, for failure messages.
     private(set) var lines: [String] = []
 
-    init(_ executable: URL, _ arguments: [String], bus: PrivateBus) throws {
+    /// - Parameter path: the command's `PATH`.
+    init(_ executable: URL, _ arguments: [String], bus: PrivateBus, path: String = "/usr/bin:/bin") throws {
         let pipe = Pipe()
         errorFile = try touch(bus.directory.appendingPathComponent("stderr-\(UUID().uuidString.prefix(6))"))
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": bus.address]
+        process.environment = ["PATH": path, "DBUS_SESSION_BUS_ADDRESS": bus.address]
         process.standardOutput = pipe
         process.standardError = try FileHandle(forWritingTo: errorFile)
         process.standardInput = FileHandle.nullDevice
@@ -67,9 +68,11 @@ final class BackgroundProcess {
         return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     }
 
+    /// The whole process group, which Foundation gives each child: a command run through `sh -c` is the shell's
+    /// child, and the shell's exit alone would leave it running.
     deinit {
         if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+            kill(-process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }

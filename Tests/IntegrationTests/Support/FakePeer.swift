@@ -25,7 +25,9 @@ final class FakePeer {
     /// Reads messages until one satisfies `matches` and returns it, answering calls on the way; throws, naming
     /// what it saw, when none comes within `timeout`.
     @discardableResult
-    func awaitMessage(_ what: String, timeout: Duration = .seconds(10), _ matches: (Message) -> Bool) throws -> Message {
+    func awaitMessage(_ what: String, timeout: Duration = .seconds(10), _ matches: (Message) -> Bool) throws
+        -> Message
+    {
         let deadline = ContinuousClock.now + timeout
         while let message = try connection.nextMessage(timeout: ContinuousClock.now.duration(to: deadline)) {
             record(message)

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+extension Integration {
+    /// The panel set-ups of the README's "In your panel", taken from the README itself: each command runs as its
+    /// panel runs it (`sh -c`, with the programs on `PATH`) and must print the lines its panel expects.
+    @Suite("README: panel set-ups")
+    struct PanelConfigTests {
+        struct Panel: CustomTestStringConvertible, Sendable {
+            let heading: String
+            /// The command and the settings around it, from the section's first code block.
+            let command: @Sendable (String) throws -> String
+            let idle: String
+            let active: String
+            var testDescription: String { heading }
+        }
+
+        static let panels = [
+            Panel(heading: "### waybar", command: { block in
+                // The block is one entry of waybar's config object; pasted into one, it must be valid JSON.
+                let config = try JSONSerialization.jsonObject(with: Data("{\(block)}".utf8)) as? [String: Any]
+                let module = try #require(config?["custom/netactivity"] as? [String: Any])
+                #expect(module["return-type"] as? String == "json")
+                return try #require(module["exec"] as? String)
+            }, idle: #"{"alt":"idle","class":"idle","text":"0","tooltip":"No network activity"}"#,
+               active: #"{"alt":"active","class":"active","text":"1","tooltip":"mail"}"#),
+            Panel(heading: "### polybar", command: { block in
+                let settings = iniSettings(block, separator: " = ")
+                #expect(settings["type"] == "custom/script")
+                #expect(settings["tail"] == "true")
+                return try #require(settings["exec"])
+            }, idle: "", active: "⇅ 1"),
+            Panel(heading: "### i3blocks", command: { block in
+                let settings = iniSettings(block, separator: "=")
+                #expect(settings["interval"] == "persist")
+                return try #require(settings["command"])
+            }, idle: "", active: "⇅ 1"),
+        ]
+
+        @Test(arguments: panels)
+        func theREADMECommandPrintsWhatThePanelReads(panel: Panel) throws {
+            let command = try panel.command(try firstCodeBlock(after: panel.heading))
+            #expect(command.hasPrefix("netactivity watch"), "\(command)")
+            let bus = try PrivateBus()
+            let service = try ServiceProcess(bus: bus)
+            let module = try BackgroundProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", command], bus: bus,
+                                               path: "\(Paths.products.path):/usr/bin:/bin")
+            let client = try Client(bus)
+
+            #expect(try module.nextLine() == panel.idle)
+            let id = try client.begin("mail")
+            #expect(try module.nextLine() == panel.active)
+            try client.end(id)
+            #expect(try module.nextLine() == panel.idle)
+            _ = service
+        }
+
+        @Test func theREADMECommandIntrospectsTheTrayItem() throws {
+            let block = try firstCodeBlock(after: "### The tray icon: netactivity-tray", skipping: 1)
+            let command = try #require(block.split(separator: "\n").first { $0.hasPrefix("busctl") })
+            let bus = try PrivateBus()
+            let watcher = try TrayProcess.watcher(bus)
+            let service = try ServiceProcess(bus: bus)
+            let tray = try TrayProcess(bus)
+            _ = try Client(bus).beginTimed("mail", seconds: 600)
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+
+            let result = try runTool("/bin/sh", ["-c", String(command)], bus: bus)
+            #expect(result.succeeded, "\(result)")
+            for member in [".Activate", ".IconPixmap", ".ToolTip", ".NewStatus"] {
+                #expect(result.stdout.contains(member), "\(member): \(result)")
+            }
+            _ = (service, tray)
+        }
+    }
+}
+
+/// The contents of the first fenced code block (after skipping `skipping` of them) that follows `heading` in the
+/// README.
+private func firstCodeBlock(after heading: String, skipping: Int = 0) throws -> String {
+    let readme = try String(contentsOf: Paths.repository.appendingPathComponent("README.md"), encoding: .utf8)
+    let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
+    let start = try #require(lines.firstIndex { $0 == heading }, "no \(heading) in the README")
+    var fences = lines[start...].indices.filter { lines[$0].hasPrefix("```") }
+    fences.removeFirst(2 * skipping)
+    guard fences.count >= 2 else { throw TestFailure("no code block after \(heading)") }
+    return lines[(fences[0] + 1)..<fences[1]].joined(separator: "\n")
+}
+
+/// `key<separator>value` lines, as polybar's and i3blocks' config files write them.
+private func iniSettings(_ block: String, separator: String) -> [String: String] {
+    var settings: [String: String] = [:]
+    for line in block.split(separator: "\n") {
+        guard let range = line.range(of: separator) else { continue }
+        settings[String(line[..<range.lowerBound])] = String(line[range.upperBound...])
+    }
+    return settings
+}
