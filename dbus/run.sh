@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing (libdbus-1-dev), builds netactivityd and netactivity into .build/release, and runs
+# Installs what is missing (libdbus-1-dev), builds netactivityd, netactivity and netactivity-tray into
+# .build/release, and runs
 # netactivityd in the foreground: on your session bus, or, when there is none (a console, a container, CI), on a
 # private bus that it starts and whose address it prints. Arguments are passed to netactivityd (e.g.
 # --show-delay 0). Ctrl-C stops it.
@@ -13,6 +14,7 @@ if ! pkg-config --exists dbus-1 2>/dev/null || ! command -v dbus-daemon >/dev/nu
 fi
 swift build -c release --product netactivityd
 swift build -c release --product netactivity
+swift build -c release --product netactivity-tray
 
 if [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] &&
    timeout 5 dbus-send --session --dest=org.freedesktop.DBus --print-reply / org.freedesktop.DBus.GetId >/dev/null 2>&1
