@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing (libdbus-1-dev), builds netactivityd, netactivity and netactivity-tray into
 # .build/release, and runs netactivityd in the foreground: on your session bus, or, when there is none (a console,
-# a container, CI), on a private bus that it starts and whose address it prints. Arguments are passed to netactivityd (e.g.
-# --show-delay 0). Ctrl-C stops it.
+# a container, CI), on a private bus that it starts and whose address it prints. Arguments are passed to
+# netactivityd (e.g. --show-delay 0). Ctrl-C stops it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
