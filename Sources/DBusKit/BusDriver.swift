@@ -44,6 +44,18 @@ extension Connection {
         }
     }
 
+    /// Calls `onChange` with the new owner's unique name, or "" when nobody owns it any more, whenever `name`
+    /// changes hands (`NameOwnerChanged`): how a client follows a service or a panel across restarts.
+    public func followOwner(of name: BusName, onChange: @escaping (_ newOwner: String) -> Void) throws(DBusError) {
+        try subscribe(to: MatchRule(sender: Self.busDriverName, interface: Self.busDriverInterface,
+                                    member: "NameOwnerChanged", arguments: [0: name.rawValue])) { signal in
+            var arguments = signal.arguments()
+            arguments.skip()
+            arguments.skip()
+            onChange((try? arguments.read(String.self)) ?? "")
+        }
+    }
+
     /// Gives a well-known name up (`dbus_bus_release_name`).
     public func releaseName(_ name: BusName) throws(DBusError) {
         var error = CDBus.DBusError()

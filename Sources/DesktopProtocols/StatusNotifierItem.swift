@@ -50,14 +50,7 @@ public final class StatusNotifierItem {
         self.onActivate = onActivate
         busName = try BusName("org.kde.StatusNotifierItem-\(getpid())-\(instance)")
         try connection.register(Self.objectPath) { [unowned self] call in handle(call) }
-        try connection.subscribe(to: MatchRule(
-            sender: Connection.busDriverName, interface: Connection.busDriverInterface,
-            member: "NameOwnerChanged", arguments: [0: Self.watcherName.rawValue])
-        ) { [unowned self] signal in
-            var arguments = signal.arguments()
-            arguments.skip()
-            arguments.skip()
-            let newOwner = (try? arguments.read(String.self)) ?? ""
+        try connection.followOwner(of: Self.watcherName) { [unowned self] newOwner in
             // A panel that restarts brings a new watcher, which knows of no items.
             if !newOwner.isEmpty, isPublished { registerWithWatcher() }
         }

@@ -29,18 +29,8 @@ public final class NetworkActivityMonitor {
         loop = EventLoop(connection: connection)
         self.readsLabels = readsLabels
         self.timeout = timeout
-        try connection.subscribe(to: MatchRule(
-            sender: Connection.busDriverName, interface: Connection.busDriverInterface,
-            member: "NameOwnerChanged", arguments: [0: ServiceNames.busName.rawValue])
-        ) { [unowned self] signal in
-            var arguments = signal.arguments()
-            arguments.skip()
-            arguments.skip()
-            if (try? arguments.read(String.self))?.isEmpty ?? true {
-                publish(.serviceStopped)
-            } else {
-                refresh()
-            }
+        try connection.followOwner(of: ServiceNames.busName) { [unowned self] newOwner in
+            if newOwner.isEmpty { publish(.serviceStopped) } else { refresh() }
         }
         try connection.subscribe(to: MatchRule(
             sender: ServiceNames.busName, path: ServiceNames.objectPath, interface: ServiceNames.properties,

@@ -58,19 +58,16 @@ extension Integration {
         @Test func theREADMECommandIntrospectsTheTrayItem() throws {
             let block = try firstCodeBlock(after: "### The tray icon: netactivity-tray", skipping: 1)
             let command = try #require(block.split(separator: "\n").first { $0.hasPrefix("busctl") })
-            let bus = try PrivateBus()
-            let watcher = try TrayProcess.watcher(bus)
-            let service = try ServiceProcess(bus: bus)
-            let tray = try TrayProcess(bus)
-            _ = try Client(bus).beginTimed("mail", seconds: 600)
-            try watcher.awaitCall("RegisterStatusNotifierItem")
+            let scene = try TrayScene()
+            _ = try scene.client.begin("mail")
+            try scene.watcher.awaitCall("RegisterStatusNotifierItem")
 
-            let result = try runTool("/bin/sh", ["-c", String(command)], bus: bus)
+            let result = try runTool("/bin/sh", ["-c", String(command)], bus: scene.bus)
             #expect(result.succeeded, "\(result)")
             for member in [".Activate", ".IconPixmap", ".ToolTip", ".NewStatus"] {
                 #expect(result.stdout.contains(member), "\(member): \(result)")
             }
-            _ = (service, tray)
+            _ = scene
         }
     }
 }

@@ -8,11 +8,8 @@ extension Integration {
     @Suite("netactivity-tray: the StatusNotifierItem protocol")
     struct TrayProtocolTests {
         @Test func joinsTheTrayWhileVisibleAndLeavesWhenIdle() throws {
-            let bus = try PrivateBus()
-            let watcher = try TrayProcess.watcher(bus)
-            let service = try ServiceProcess(bus: bus)
-            let tray = try TrayProcess(bus)
-            let client = try Client(bus)
+            let scene = try TrayScene()
+            let (bus, watcher, tray, client) = (scene.bus, scene.watcher, scene.tray, scene.client)
 
             let mail = try client.begin("mail")
             let registration = try watcher.awaitCall("RegisterStatusNotifierItem")
@@ -71,7 +68,7 @@ extension Integration {
             #expect(try tray.property("ToolTip").decode(ReceivedToolTip.self).text == "1 active: sync")
             #expect(watcher.calls.filter { $0.member == "RegisterStatusNotifierItem" }.count == 2)
             #expect(tray.process.process.isRunning)
-            _ = service
+            _ = scene
         }
 
         @Test func registersAgainWhenTheWatcherRestartsAndWaitsQuietlyWithoutOne() throws {
@@ -145,11 +142,8 @@ extension Integration {
         }
 
         @Test func passiveStaysInTheTrayWithStatusPassive() throws {
-            let bus = try PrivateBus()
-            let watcher = try TrayProcess.watcher(bus)
-            let service = try ServiceProcess(bus: bus)
-            let tray = try TrayProcess(bus, "--idle", "passive")
-            let client = try Client(bus)
+            let scene = try TrayScene("--idle", "passive")
+            let (watcher, tray, client) = (scene.watcher, scene.tray, scene.client)
 
             try watcher.awaitCall("RegisterStatusNotifierItem")
             #expect(try tray.property("Status").decode(String.self) == "Passive")
@@ -168,15 +162,12 @@ extension Integration {
             #expect(try tray.isInTray, "a passive item keeps its name")
             try watcher.settle()
             #expect(watcher.calls.filter { $0.member == "RegisterStatusNotifierItem" }.count == 1)
-            _ = service
+            _ = scene
         }
 
         @Test func showKeepsTheIdleLookInTheTray() throws {
-            let bus = try PrivateBus()
-            let watcher = try TrayProcess.watcher(bus)
-            let service = try ServiceProcess(bus: bus)
-            let tray = try TrayProcess(bus, "--idle", "show")
-            let client = try Client(bus)
+            let scene = try TrayScene("--idle", "show")
+            let (watcher, tray, client) = (scene.watcher, scene.tray, scene.client)
 
             try watcher.awaitCall("RegisterStatusNotifierItem")
             #expect(try tray.property("Status").decode(String.self) == "Active")
@@ -194,15 +185,12 @@ extension Integration {
             #expect(try tray.isInTray)
             try watcher.settle()
             #expect(!watcher.signals.contains { $0.member == "NewStatus" }, "the status never changes")
-            _ = service
+            _ = scene
         }
 
         @Test func aClickShowsTheActivitiesInANotification() throws {
-            let bus = try PrivateBus()
-            let watcher = try TrayProcess.watcher(bus)
-            let service = try ServiceProcess(bus: bus)
-            let tray = try TrayProcess(bus)
-            let client = try Client(bus)
+            let scene = try TrayScene()
+            let (bus, watcher, tray, client) = (scene.bus, scene.watcher, scene.tray, scene.client)
             _ = try client.begin("mail")
             _ = try client.begin("")
             try watcher.awaitCall("RegisterStatusNotifierItem")
@@ -227,15 +215,12 @@ extension Integration {
                 #expect(try notify.read(String.self) == "mail\n(no label)")
             }
             #expect(tray.process.process.isRunning)
-            _ = service
+            _ = scene
         }
 
         @Test func badCallsGetNamedErrorsAndChangeNothing() throws {
-            let bus = try PrivateBus()
-            let watcher = try TrayProcess.watcher(bus)
-            let service = try ServiceProcess(bus: bus)
-            let tray = try TrayProcess(bus)
-            let client = try Client(bus)
+            let scene = try TrayScene()
+            let (bus, watcher, tray, client) = (scene.bus, scene.watcher, scene.tray, scene.client)
             _ = try client.begin("mail")
             try watcher.awaitCall("RegisterStatusNotifierItem")
             let before = try tray.properties().mapValues(\.signature)
@@ -265,7 +250,7 @@ extension Integration {
             #expect(try tray.properties().mapValues(\.signature) == before)
             #expect(try tray.property("Title").decode(String.self) == "Network activity")
             #expect(tray.process.process.isRunning)
-            _ = service
+            _ = scene
         }
     }
 }

@@ -12,7 +12,7 @@ final class TrayProcess {
     let itemName: String
     private let probe: Connection
 
-    init(_ bus: PrivateBus, _ arguments: String...) throws {
+    init(_ bus: PrivateBus, arguments: [String] = []) throws {
         process = try BackgroundProcess(Paths.tray, arguments, bus: bus)
         itemName = "org.kde.StatusNotifierItem-\(process.process.processIdentifier)-1"
         probe = try Connection(bus: .address(bus.address))
@@ -103,5 +103,23 @@ struct ReceivedToolTip: DBusDecodable {
         self.pixmaps = pixmaps
         self.title = title
         self.text = text
+    }
+}
+
+/// What most tray tests start from: a private bus with the real service, a watcher played by the test, the tray
+/// with `trayArguments`, and a client to begin activities with.
+struct TrayScene {
+    let bus: PrivateBus
+    let watcher: FakePeer
+    let service: ServiceProcess
+    let tray: TrayProcess
+    let client: Client
+
+    init(_ trayArguments: String...) throws {
+        bus = try PrivateBus()
+        watcher = try TrayProcess.watcher(bus)
+        service = try ServiceProcess(bus: bus)
+        tray = try TrayProcess(bus, arguments: trayArguments)
+        client = try Client(bus)
     }
 }
