@@ -26,20 +26,20 @@ extension StatusNotifierItem {
     private func answer(_ call: Message) throws(DBusError) -> Message {
         var arguments = call.arguments()
         if try call.isMethod(Self.properties, "Get", signature: "ss") {
-            try checkInterface(try arguments.read(String.self))
+            try DBusError.checkPropertyInterface(try arguments.read(String.self), is: Self.interface)
             let name = try arguments.read(String.self)
-            guard let value = propertyValues[name] else { throw unknownProperty(name) }
+            guard let value = propertyValues[name] else { throw DBusError.unknownProperty(name, of: Self.interface) }
             return call.makeReturn(with: value)
         }
         if try call.isMethod(Self.properties, "GetAll", signature: "s") {
-            try checkInterface(try arguments.read(String.self))
+            try DBusError.checkPropertyInterface(try arguments.read(String.self), is: Self.interface)
             return call.makeReturn(with: propertyValues)
         }
         if try call.isMethod(Self.properties, "Set", signature: "ssv") {
-            try checkInterface(try arguments.read(String.self))
+            try DBusError.checkPropertyInterface(try arguments.read(String.self), is: Self.interface)
             let name = try arguments.read(String.self)
-            guard propertyValues[name] != nil else { throw unknownProperty(name) }
-            throw DBusError(.propertyReadOnly, "property \(name) is read-only")
+            guard propertyValues[name] != nil else { throw DBusError.unknownProperty(name, of: Self.interface) }
+            throw DBusError.propertyReadOnly(name)
         }
         if try call.isMethod(Self.introspectable, "Introspect", signature: "") {
             return call.makeReturn(with: Self.introspectionXML)
@@ -79,17 +79,6 @@ extension StatusNotifierItem {
             // A click is Activate, not a menu.
             "ItemIsMenu": Variant(false),
         ]
-    }
-
-    /// The empty interface name means "whichever has the property", which for this object is its only one.
-    private func checkInterface(_ interface: String) throws(DBusError) {
-        guard interface.isEmpty || interface == Self.interface.rawValue else {
-            throw DBusError(.unknownInterface, "the item has no properties on interface \"\(interface)\"")
-        }
-    }
-
-    private func unknownProperty(_ name: String) -> DBusError {
-        DBusError(.unknownProperty, "interface \(Self.interface) has no property \"\(name)\"")
     }
 }
 
