@@ -26,7 +26,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
@@ -38,6 +38,13 @@ let package = Package(
         ),
         // glibc's signalfd and malloc_trim, which Swift's Glibc module leaves out.
         .systemLibrary(name: "CGlibcExtras"),
+        // netactivity's version, the one string every program's --version prints.
+        .target(name: "PackageVersion"),
+        // Logging to standard error, with the journal's priority prefixes when systemd connects it to the journal.
+        .target(
+            name: "StandardErrorLogging",
+            dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
         // A safe Swift layer over libdbus; knows nothing of activities.
         .target(
             name: "DBusKit",
@@ -75,6 +82,8 @@ let package = Package(
                 "DBusKit",
                 "NetworkActivity",
                 "NetworkActivityService",
+                "PackageVersion",
+                "StandardErrorLogging",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["link-order.txt", "update-link-order.sh"],
@@ -92,6 +101,7 @@ let package = Package(
             dependencies: [
                 "IndicatorPresentation",
                 "NetworkActivityClient",
+                "PackageVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -109,6 +119,8 @@ let package = Package(
                 "DesktopProtocols",
                 "IndicatorPresentation",
                 "NetworkActivityClient",
+                "PackageVersion",
+                "StandardErrorLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -119,6 +131,7 @@ let package = Package(
             dependencies: [
                 "DBusKit",
                 "NetworkActivityInterface",
+                "PackageVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Installs netactivityd, the netactivity command, the netactivity-tray icon and their D-Bus and systemd files.
+# Installs netactivityd, the netactivity command, the netactivity-tray icon, their D-Bus and systemd files, their
+# manual pages and netactivity's shell completions. dbus/build-deb.sh stages the Debian package with it.
 #   PREFIX    where to install (default /usr/local)
 #   DESTDIR   staging root for packaging (default none)
 #   PRODUCTS  the build folder to install from (default .build/release, built if the programs are missing)
-# Files: $PREFIX/bin/netactivityd, netactivity and netactivity-tray, the session activation file, the interface
-# XML, the systemd user units and the system-bus policy, each under $PREFIX/share or $PREFIX/lib as freedesktop
-# tools expect.
+# Everything goes where freedesktop tools, man and the shells look under $PREFIX: bin/, share/dbus-1/,
+# lib/systemd/user/, share/man/, and the bash, zsh and fish completion folders.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PREFIX=${PREFIX:-/usr/local}
@@ -25,4 +25,21 @@ fill dbus/netactivityd.service >"$root/lib/systemd/user/netactivityd.service"
 fill dbus/netactivity-tray.service >"$root/lib/systemd/user/netactivity-tray.service"
 install -m644 dbus/org.example.NetworkActivity.xml "$root/share/dbus-1/interfaces/"
 install -m644 dbus/org.example.NetworkActivity.conf "$root/share/dbus-1/system.d/"
+
+install -Dm644 docs/man/netactivity.1 docs/man/netactivity-tray.1 -t "$root/share/man/man1"
+install -Dm644 docs/man/netactivityd.8 -t "$root/share/man/man8"
+
+# Debian's zsh reads vendor completions from its own folder; elsewhere zsh's site-functions is on the default path.
+zsh_folder=$([ "$PREFIX" = /usr ] && echo share/zsh/vendor-completions || echo share/zsh/site-functions)
+install -d "$root/share/bash-completion/completions" "$root/$zsh_folder" "$root/share/fish/vendor_completions.d"
+# bash-completion sources its files, so the generated script's #! line only misleads.
+"$PRODUCTS/netactivity" --generate-completion-script bash | sed '1{/^#!/d}' \
+  >"$root/share/bash-completion/completions/netactivity"
+"$PRODUCTS/netactivity" --generate-completion-script zsh >"$root/$zsh_folder/_netactivity"
+# swift-argument-parser's fish script asks for the cursor's place in the current word with `commandline -tC`, which
+# fish before 3.7 (Debian 12 has 3.6) answers with nothing, so `end`'s ids were never asked for; the length of the
+# word up to the cursor is the same number in every version.
+"$PRODUCTS/netactivity" --generate-completion-script fish |
+  sed 's/(__netactivity_tokens -tC)/(string length -- "$(commandline -ct)")/' \
+  >"$root/share/fish/vendor_completions.d/netactivity.fish"
 echo "installed ${programs[*]} under $root"

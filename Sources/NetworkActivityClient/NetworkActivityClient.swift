@@ -74,6 +74,15 @@ public final class NetworkActivityClient: Sendable {
             activities: owners.describe(try reply.read([ActivityRecord].self)), takenAt: wallClockNow())
     }
 
+    /// The ids of the timed activities that are active, which are the ones `end(id:)` may end from a program
+    /// other than the one that began them (an activity from `Begin` ends only from its own connection). A
+    /// service that is not running is not started for this: the bus throws `ServiceUnknown` instead. For shell
+    /// completion, which must answer quickly and change nothing.
+    public func timedActivityIDs() throws(DBusError) -> [UInt32] {
+        var reply = try bus.connection.callService("ListActivities", timeout: timeout, autoStart: false)
+        return try reply.read([ActivityRecord].self).filter { $0.deadline != nil }.map(\.id)
+    }
+
     // MARK: Used by tokens and scopes
 
     /// `Begin`, or `BeginWithTimeout` when there are `seconds`; returns the new activity's id.

@@ -2,6 +2,8 @@ import ArgumentParser
 import IndicatorPresentation
 import Logging
 import NetworkActivityClient
+import PackageVersion
+import StandardErrorLogging
 
 @main
 struct TrayCommand: ParsableCommand {
@@ -15,7 +17,8 @@ struct TrayCommand: ParsableCommand {
             click shows them in a notification. It waits quietly for a panel and for the service, and carries on \
             when either restarts. It never starts the service itself. It exits with status 1 when the bus goes \
             away.
-            """)
+            """,
+        version: PackageVersion.current)
 
     @Option(help: """
         While nothing is active: hide leaves the tray (every panel hides the icon); passive stays with the status \
@@ -30,12 +33,7 @@ struct TrayCommand: ParsableCommand {
     var logLevel: Logger.Level = .notice
 
     func run() throws {
-        let level = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        StandardErrorLogging.bootstrap(level: logLevel)
         let logger = Logger(label: "netactivity-tray")
         let monitor = try NetworkActivityMonitor(bus: .session)
         let tray = try ActivityTray(connection: monitor.connection, idleMode: idle, logger: logger)

@@ -33,7 +33,7 @@ struct EndCommand: ParsableCommand {
 
     @OptionGroup var busOptions: BusOptions
 
-    @Argument(help: "The activity's id.")
+    @Argument(help: "The activity's id.", completion: ActivityIDCompletion.kind)
     var id: UInt32
 
     func run() throws {

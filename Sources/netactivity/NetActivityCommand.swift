@@ -1,4 +1,5 @@
 import ArgumentParser
+import PackageVersion
 
 @main
 struct NetActivityCommand: ParsableCommand {
@@ -10,6 +11,7 @@ struct NetActivityCommand: ParsableCommand {
             --address. Errors from the service are printed as one line, its D-Bus error name and message, and \
             the exit status is 1.
             """,
+        version: PackageVersion.current,
         subcommands: [
             RunCommand.self, BeginCommand.self, EndCommand.self, StatusCommand.self, WatchCommand.self,
             ResetCommand.self,

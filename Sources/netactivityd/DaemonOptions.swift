@@ -32,6 +32,7 @@ struct DaemonOptions {
     enum Request {
         case run(DaemonOptions)
         case help
+        case version
     }
 
     /// Reads `--flag`, `--option value` and `--option=value`, in any order; a later option overrides an earlier one.
@@ -40,6 +41,7 @@ struct DaemonOptions {
         var remaining = arguments
         while let argument = remaining.popFirst() {
             if argument == "-h" || argument == "--help" { return .help }
+            if argument == "--version" { return .version }
             let (name, inlineValue) = split(argument)
             guard let option = Self.options.first(where: { $0.name == name }) else {
                 throw UsageError("unknown option '\(argument)'")
@@ -70,7 +72,7 @@ struct DaemonOptions {
             case .flag: (option.name, option.help)
             case .value(let placeholder, _, _): ("\(option.name) \(placeholder)", option.help)
             }
-        } + [("-h, --help", "Show this help and exit.")]
+        } + [("--version", "Show the version and exit."), ("-h, --help", "Show this help and exit.")]
         let width = rows.map(\.0.count).max() ?? 0
         return """
             netactivityd: counts network activities of many programs and tells panels when to show one indicator.

@@ -3,6 +3,8 @@ import Glibc
 #endif
 import Logging
 import NetworkActivityService
+import PackageVersion
+import StandardErrorLogging
 
 @main
 enum NetActivityDaemon {
@@ -14,6 +16,9 @@ enum NetActivityDaemon {
             case .help:
                 print(DaemonOptions.help, terminator: "")
                 exit(0)
+            case .version:
+                print(PackageVersion.current)
+                exit(0)
             }
         } catch {
             var message = "netactivityd: \(error.message)\nUsage: netactivityd [options]; see netactivityd --help\n"
@@ -23,12 +28,7 @@ enum NetActivityDaemon {
     }
 
     private static func run(_ options: DaemonOptions) -> Int32 {
-        let level = options.logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        StandardErrorLogging.bootstrap(level: options.logLevel)
         let logger = Logger(label: "netactivityd")
         let service: NetworkActivityService
         do {
