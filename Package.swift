@@ -149,7 +149,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["DBusKit", "NetworkActivityClient", "NetworkActivityInterface", "netactivity", "netactivityd",
+            dependencies: ["DBusKit", "NetworkActivityClient", "NetworkActivityInterface", "PackageVersion", "netactivity", "netactivityd",
                            "netactivity-bench", "netactivity-tray"]
         ),
     ],

@@ -123,16 +123,8 @@ extension Integration {
         }
 
         @Test func theFirstCallStartsTheServiceThroughDBusActivation() throws {
-            let prefix = try temporaryDirectory("prefix")
-            defer { try? FileManager.default.removeItem(at: prefix) }
-            let install = Process()
-            install.executableURL = URL(fileURLWithPath: "/bin/bash")
-            install.arguments = [Paths.dbusFolder.appendingPathComponent("install.sh").path]
-            install.environment = ["PATH": "/usr/bin:/bin", "PREFIX": prefix.path, "PRODUCTS": Paths.products.path]
-            install.standardOutput = FileHandle.nullDevice
-            try install.run()
-            install.waitUntilExit()
-            #expect(install.terminationStatus == 0)
+            let installation = try Installation()
+            let prefix = installation.prefix
             let services = prefix.appendingPathComponent("share/dbus-1/services")
             let activation = try String(contentsOf: services.appendingPathComponent("org.example.NetworkActivity.service"),
                                         encoding: .utf8)
@@ -151,8 +143,13 @@ extension Integration {
             #expect(complaints.isEmpty, "\(verify)")
             let tray = prefix.appendingPathComponent("bin/netactivity-tray")
             #expect(FileManager.default.isExecutableFile(atPath: tray.path))
+            for page in ["share/man/man8/netactivityd.8", "share/man/man1/netactivity.1", "share/man/man1/netactivity-tray.1",
+                         "share/bash-completion/completions/netactivity", "share/zsh/site-functions/_netactivity",
+                         "share/fish/vendor_completions.d/netactivity.fish"] {
+                #expect(FileManager.default.fileExists(atPath: installation.path(page).path), "\(page) is not installed")
+            }
 
-            let bus = try PrivateBus(serviceDirectory: services)
+            let bus = try PrivateBus(services: .folder(services))
             let begun = try dbusSend(bus, "Begin", "string:activated")
             #expect(begun.succeeded, "\(begun)")
             // The activated service keeps serving; stop it the way systemd would.

@@ -8,9 +8,21 @@ final class PrivateBus {
     let address: String
     private let process: Process
 
+    /// Where the bus looks for activation files.
+    enum ServiceDirectories {
+        case none
+        /// One folder.
+        case folder(URL)
+        /// The session bus's standard ones: `$XDG_DATA_DIRS/dbus-1/services` and the like.
+        case standardSession
+    }
+
     /// `policy` replaces the default allow-all policy; `includes` are config files to include, such as the
-    /// project's system-bus policy; `serviceDirectory` enables D-Bus activation from that directory.
-    init(type: String = "session", policy: String? = nil, includes: [URL] = [], serviceDirectory: URL? = nil) throws {
+    /// project's system-bus policy; `services` enables D-Bus activation. `environment` is added to the bus's
+    /// (and so to what it activates), and `launcher` is a command line that runs dbus-daemon's, such as a
+    /// namespace of its own.
+    init(type: String = "session", policy: String? = nil, includes: [URL] = [], services: ServiceDirectories = .none,
+         environment: [String: String] = [:], launcher: [String] = []) throws {
         directory = try temporaryDirectory("bus")
         let config = """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -19,7 +31,7 @@ final class PrivateBus {
               <type>\(type)</type>
               <listen>unix:path=\(directory.path)/socket</listen>
               <auth>EXTERNAL</auth>
-              \(serviceDirectory.map { "<servicedir>\($0.path)</servicedir>" } ?? "")
+              \(services.configuration)
               \(policy ?? """
                 <policy context="default">
                   <allow send_destination="*" eavesdrop="true"/>
@@ -38,11 +50,13 @@ final class PrivateBus {
         try config.write(to: configFile, atomically: true, encoding: .utf8)
         let output = Pipe()
         process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        process.arguments = ["--config-file=\(configFile.path)", "--nofork", "--print-address=1"]
+        let command = launcher + ["/usr/bin/dbus-daemon", "--config-file=\(configFile.path)", "--nofork",
+                                  "--print-address=1"]
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: touch(directory.appendingPathComponent("bus.log")))
-        process.environment = ["PATH": "/usr/bin:/bin"]
+        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
         try process.run()
         // dbus-daemon prints its address once it listens, or exits.
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
@@ -68,6 +82,16 @@ final class PrivateBus {
     deinit {
         kill()
         try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+extension PrivateBus.ServiceDirectories {
+    var configuration: String {
+        switch self {
+        case .none: ""
+        case .folder(let url): "<servicedir>\(url.path)</servicedir>"
+        case .standardSession: "<standard_session_servicedirs/>"
+        }
     }
 }
 

@@ -11,8 +11,11 @@ final class ServiceProcess {
     let logFile: URL
 
     /// `systemBus` runs it with `--system`, the private bus named as the system bus; otherwise with `--address`.
+    /// `logToJournal` sets `JOURNAL_STREAM` to the log file's device and inode, as systemd does for the stream it
+    /// connects a service's stderr to; `environment` is added after that.
     init(bus: PrivateBus, arguments: [String] = ServiceProcess.fastDelays, awaitName: Bool = true,
-         executable: URL = Paths.daemon, systemBus: Bool = false) throws {
+         executable: URL = Paths.daemon, systemBus: Bool = false, logToJournal: Bool = false,
+         environment: [String: String] = [:]) throws {
         let watcher = try Connection(bus: .address(bus.address))
         try watcher.addMatch(MatchRule(sender: Connection.busDriverName, member: "NameOwnerChanged",
                                        arguments: [0: busName.rawValue]))
@@ -22,6 +25,8 @@ final class ServiceProcess {
         process.arguments = (systemBus ? ["--system"] : ["--address", bus.address]) + arguments
         process.environment = ["PATH": "/usr/bin:/bin"]
         if systemBus { process.environment?["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address }
+        if logToJournal { process.environment?["JOURNAL_STREAM"] = try journalStream(of: logFile) }
+        process.environment?.merge(environment) { $1 }
         process.standardError = try FileHandle(forWritingTo: logFile)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
@@ -57,6 +62,13 @@ final class ServiceProcess {
             if !waitForExit(process, timeout: .seconds(3)) { kill(process.processIdentifier, SIGKILL) }
         }
     }
+}
+
+/// `JOURNAL_STREAM`'s value for a file: its device and inode numbers, `"8:1234"`.
+func journalStream(of file: URL) throws -> String {
+    var status = stat()
+    guard stat(file.path, &status) == 0 else { throw TestFailure("cannot stat \(file.path)") }
+    return "\(status.st_dev):\(status.st_ino)"
 }
 
 let busName = ServiceNames.busName

@@ -10,9 +10,9 @@ struct ToolResult: CustomStringConvertible {
 }
 
 /// Runs a real client (`dbus-send`, `gdbus`, `busctl`, …) against the private bus only: its environment names
-/// that bus as the session and the system bus, and nothing else (no bus at all when `bus` is nil).
-func runTool(_ tool: String, _ arguments: [String], bus: PrivateBus?, timeout: Duration = .seconds(20)) throws
-    -> ToolResult
+/// that bus as the session and the system bus, and nothing else (no bus at all when `bus` is nil) but `environment`.
+func runTool(_ tool: String, _ arguments: [String], bus: PrivateBus?, environment: [String: String] = [:],
+             timeout: Duration = .seconds(20)) throws -> ToolResult
 {
     let directory = try temporaryDirectory("tool")
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -26,6 +26,7 @@ func runTool(_ tool: String, _ arguments: [String], bus: PrivateBus?, timeout: D
         process.environment?["DBUS_SESSION_BUS_ADDRESS"] = bus.address
         process.environment?["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
     }
+    process.environment?.merge(environment) { $1 }
     process.standardOutput = try FileHandle(forWritingTo: stdout)
     process.standardError = try FileHandle(forWritingTo: stderr)
     process.standardInput = FileHandle.nullDevice

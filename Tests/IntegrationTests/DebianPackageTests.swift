@@ -1,0 +1,93 @@
+import DBusKit
+import Foundation
+import PackageVersion
+import Testing
+
+extension Integration {
+    /// The package that `dbus/build-deb.sh` builds: lintian finds no error in it, and unpacked into a throwaway
+    /// root its own files start the service through D-Bus activation.
+    @Suite("The Debian package")
+    struct DebianPackageTests {
+        @Test func lintianFindsNoErrorAndTheInstalledFilesStartTheService() throws {
+            let work = try temporaryDirectory("deb")
+            defer { try? FileManager.default.removeItem(at: work) }
+            let package = try build(into: work)
+            #expect(package.lastPathComponent.hasPrefix("netactivity_\(PackageVersion.current)_"))
+
+            let lintian = try runTool("lintian", ["--fail-on", "error", "--tag-display-limit", "0", package.path],
+                                      bus: nil, timeout: .seconds(300))
+            #expect(lintian.succeeded, "\(lintian)")
+            #expect(!lintian.stdout.split(separator: "\n").contains { $0.hasPrefix("E: ") }, "\(lintian.stdout)")
+            #expect(try field("Version", of: package) == PackageVersion.current)
+            #expect(try field("Depends", of: package).contains("libdbus-1-3"))
+
+            let root = work.appendingPathComponent("root")
+            #expect(try runTool("dpkg-deb", ["-x", package.path, root.path], bus: nil).succeeded)
+            for file in Self.installedFiles {
+                #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(file).path),
+                        "the package has no \(file)")
+            }
+            for program in ["netactivityd", "netactivity", "netactivity-tray"] {
+                let dynamic = try runTool("readelf", ["-d", root.appendingPathComponent("usr/bin/\(program)").path],
+                                          bus: nil)
+                #expect(dynamic.succeeded && dynamic.stdout.contains("libdbus-1.so.3"), "\(dynamic)")
+                #expect(!dynamic.stdout.contains("libswift") && !dynamic.stdout.contains("libFoundation")
+                        && !dynamic.stdout.contains("libdispatch"),
+                        "\(program) needs the Swift toolchain's libraries: \(dynamic.stdout)")
+            }
+            try expectActivation(from: root)
+        }
+
+        static let installedFiles = [
+            "usr/share/dbus-1/services/org.example.NetworkActivity.service",
+            "usr/share/dbus-1/interfaces/org.example.NetworkActivity.xml",
+            "usr/share/dbus-1/system.d/org.example.NetworkActivity.conf",
+            "usr/lib/systemd/user/netactivityd.service", "usr/lib/systemd/user/netactivity-tray.service",
+            "usr/share/man/man8/netactivityd.8.gz", "usr/share/man/man1/netactivity.1.gz",
+            "usr/share/man/man1/netactivity-tray.1.gz",
+            "usr/share/bash-completion/completions/netactivity", "usr/share/zsh/vendor-completions/_netactivity",
+            "usr/share/fish/vendor_completions.d/netactivity.fish",
+            "usr/share/doc/netactivity/copyright", "usr/share/doc/netactivity/changelog.gz",
+        ]
+
+        /// Runs the script as a person would, with the toolchain on `PATH`; returns the package it printed.
+        private func build(into folder: URL) throws -> URL {
+            let environment = ProcessInfo.processInfo.environment
+            let result = try runTool("/bin/bash", [Paths.dbusFolder.appendingPathComponent("build-deb.sh").path],
+                                     bus: nil, environment: ["OUTPUT": folder.path, "PATH": environment["PATH"] ?? "",
+                                                             "HOME": environment["HOME"] ?? "/root"],
+                                     timeout: .seconds(1800))
+            try #require(result.succeeded, "\(result)")
+            let path = try #require(result.stdout.split(separator: "\n").last.map(String.init))
+            return URL(fileURLWithPath: path)
+        }
+
+        private func field(_ name: String, of package: URL) throws -> String {
+            try runTool("dpkg-deb", ["--field", package.path, name], bus: nil).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        /// A bus that reads activation files from the unpacked root (`XDG_DATA_DIRS`, as a session bus does) and
+        /// sees the root's /usr over its own, in a mount namespace of its own: the packaged activation file names
+        /// /usr/bin/netactivityd, and this machine's /usr is left as it is.
+        private func expectActivation(from root: URL) throws {
+            let usr = root.appendingPathComponent("usr").path
+            let bus = try PrivateBus(
+                services: .standardSession,
+                environment: ["XDG_DATA_DIRS": root.appendingPathComponent("usr/share").path],
+                launcher: ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
+                           "mount -t overlay overlay -o lowerdir=\(usr):/usr /usr && exec \"$@\"", "sh"])
+            let begun = try dbusSend(bus, "Begin", "string:packaged")
+            #expect(begun.succeeded && replyNumber(begun) == 1, "\(begun)")
+
+            let client = try Client(bus)
+            let pid = try client.connection.processID(of: try BusName(client.connection.nameOwner(of: busName)))
+            defer { kill(pid_t(pid), SIGTERM) }
+            let running = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/exe"))
+            #expect(running == (try Data(contentsOf: root.appendingPathComponent("usr/bin/netactivityd"))),
+                    "the service that runs is not the packaged netactivityd")
+            let status = try runTool(root.appendingPathComponent("usr/bin/netactivity").path, ["status"], bus: bus)
+            #expect(status.stdout == "visible: no\nactive: 0\n", "the packaged netactivity: \(status)")
+        }
+    }
+}
