@@ -1,7 +1,7 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-/// The daemon's release build is linked for a small resident size (README, "Performance"): the Swift runtime is
+/// The daemon's release build is linked for a small resident size (docs/performance.md): the Swift runtime is
 /// linked in, so only the parts the daemon uses are ever read; lld packs its relocations (`DT_RELR`) and places
 /// the functions that run together on the same pages, in the order of `Sources/netactivityd/link-order.txt`.
 let leanDaemonLinking = [
@@ -125,7 +125,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Measures the daemon on a private bus (README, "Performance").
+        // Measures the daemon on a private bus (docs/performance.md).
         .executableTarget(
             name: "netactivity-bench",
             dependencies: [
@@ -149,8 +149,8 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["DBusKit", "NetworkActivityClient", "NetworkActivityInterface", "PackageVersion", "netactivity", "netactivityd",
-                           "netactivity-bench", "netactivity-tray"]
+            dependencies: ["DBusKit", "NetworkActivityClient", "NetworkActivityInterface", "PackageVersion",
+                           "netactivity", "netactivityd", "netactivity-bench", "netactivity-tray"]
         ),
     ],
     swiftLanguageModes: [.v6]

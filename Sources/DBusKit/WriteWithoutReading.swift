@@ -5,9 +5,9 @@ import Glibc
 
 extension Connection {
     /// Writes `message` straight to the connection's socket, waiting until the socket takes all of it, and reads
-    /// nothing: the way a client that never reads its replies behaves, which the service must survive (README,
-    /// "Reliability"). Not for connections that send through libdbus as well: the message takes a serial of its
-    /// own, counted from 2^31, and libdbus's own queue is bypassed.
+    /// nothing: the way a client that never reads its replies behaves, which the service must survive
+    /// (docs/reliability.md). Not for connections that send through libdbus as well: the message takes a serial
+    /// of its own, counted from 2^31, and libdbus's own queue is bypassed.
     public func writeWithoutReading(_ message: Message) throws(DBusError) {
         var socket: Int32 = -1
         guard dbus_connection_get_socket(raw, &socket) != 0 else {

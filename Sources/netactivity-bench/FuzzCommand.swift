@@ -4,7 +4,7 @@ import Foundation
 import NetworkActivityInterface
 
 /// Sends the daemon random and malformed calls from several connections and checks every answer, and the
-/// state after every step, against a model (README, "Reliability").
+/// state after every step, against a model (docs/reliability.md).
 struct FuzzCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fuzz",

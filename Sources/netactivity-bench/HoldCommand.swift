@@ -3,7 +3,7 @@ import DBusKit
 import Foundation
 
 /// Opens many connections that each hold one activity, says `ready COUNT`, and waits to be killed: the test of
-/// many clients vanishing at once (README, "Reliability").
+/// many clients vanishing at once (docs/reliability.md).
 struct HoldCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hold", abstract: "Holds one activity on each of many connections until killed.",

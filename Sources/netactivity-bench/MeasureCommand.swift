@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// The default subcommand: the figures of README "Performance".
+/// The default subcommand: the figures of docs/performance.md.
 struct MeasureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "measure",

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// Raises the daemon to a peak of live activities, ends them all, and compares its resident memory with what it
-/// was before (README, "Reliability").
+/// was before (docs/reliability.md).
 struct MemoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "memory",

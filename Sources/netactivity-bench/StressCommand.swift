@@ -3,7 +3,7 @@ import Foundation
 import NetworkActivityInterface
 
 /// Many client processes call the daemon at random, exit or are killed, for a while; then the daemon's state is
-/// compared with a ledger of what should be alive (README, "Reliability").
+/// compared with a ledger of what should be alive (docs/reliability.md).
 struct StressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stress",

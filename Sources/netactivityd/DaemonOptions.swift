@@ -7,7 +7,7 @@ import NetworkActivityService
 ///
 /// Parsed here rather than with swift-argument-parser, which the `netactivity` command uses: ArgumentParser links
 /// FoundationEssentials and reads the command through reflection, and that alone cost the daemon 3.6 MB of
-/// resident memory, most of its 8 MB budget (README, "Performance"). A service's flags are few and fixed.
+/// resident memory, most of its 8 MB budget (docs/performance.md). A service's flags are few and fixed.
 struct DaemonOptions {
     var system = false
     var address: String?

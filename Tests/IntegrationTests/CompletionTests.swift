@@ -64,7 +64,8 @@ extension Integration {
         @Test func fishCompletesEndWithTheIdsOfTimedActivities() throws {
             let (client, timed) = try beginActivities()
             let script = installation.path("share/fish/vendor_completions.d/netactivity.fish").path
-            let result = try runTool("fish", ["--no-config", "-c", "source '\(script)'; complete -C 'netactivity end '"],
+            let result = try runTool("fish", ["--no-config", "-c",
+                                              "source '\(script)'; complete -C 'netactivity end '"],
                                      bus: bus, environment: environment)
             #expect(result.succeeded, "\(result)")
             #expect(result.stdout.split(separator: "\n").map(String.init) == timed, "\(result)")

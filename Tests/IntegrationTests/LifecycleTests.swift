@@ -43,7 +43,7 @@ extension Integration {
                 guard line.hasPrefix("| `--") else { return nil }
                 return String(line.dropFirst(3).prefix { $0 != " " && $0 != "`" })
             }
-            #expect(flags.count == 9)
+            #expect(flags.count == 10)
             for flag in flags {
                 #expect(result.stdout.contains("  \(flag)"), "\(flag) is missing from --help")
             }

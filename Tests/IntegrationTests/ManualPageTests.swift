@@ -22,7 +22,8 @@ extension Integration {
 
         @Test(arguments: pages)
         func manRendersItWithoutAWarning(page: Page) throws {
-            let result = try runTool("man", ["--warnings", "-l", page.url.path], bus: nil, environment: ["MANWIDTH": "80"])
+            let result = try runTool("man", ["--warnings", "-l", page.url.path], bus: nil,
+                                     environment: ["MANWIDTH": "80"])
             #expect(result.status == 0, "\(result)")
             #expect(result.stderr.isEmpty, "\(result.stderr)")
             for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "EXIT STATUS", "FILES", "EXAMPLES", "SEE ALSO"] {
@@ -34,9 +35,11 @@ extension Integration {
         func itNamesEveryFlagAndSubcommandOfHelpAndNoOther(page: Page) throws {
             let help = try Help(program: page.program)
             // Wide enough that no line is broken, so no flag is hyphenated across two.
-            let rendered = try runTool("man", ["-l", page.url.path], bus: nil, environment: ["MANWIDTH": "1000"]).stdout
+            let rendered = try runTool("man", ["-l", page.url.path], bus: nil,
+                                       environment: ["MANWIDTH": "1000"]).stdout
             for flag in help.flags {
-                #expect(rendered.range(of: #"(^|[\s\[(|,])\#(flag)($|[\s\]),.|=])"#, options: .regularExpression) != nil,
+                let asAWord = #"(^|[\s\[(|,])\#(flag)($|[\s\]),.|=])"#
+                #expect(rendered.range(of: asAWord, options: .regularExpression) != nil,
                         "\(flag) is in --help but not in \(page.file)")
             }
             for subcommand in help.subcommands {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension Integration {
-    /// README, "Reliability": load, memory and faults, against the real daemon on a private bus.
+    /// docs/reliability.md: load, memory and faults, against the real daemon on a private bus.
     @Suite("Reliability")
     struct ReliabilityTests {
         /// 50 client processes for 10 s, calling at random, exiting and being killed; the tool compares the

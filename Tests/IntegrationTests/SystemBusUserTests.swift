@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension Integration {
-    /// README, "Reliability" and "System bus": on the system bus callers are different Unix users. The service runs
+    /// docs/reliability.md: on the system bus callers are different Unix users. The service runs
     /// with `--system` on a system-like private bus with the project's policy; the callers are `nobody` and a
     /// throwaway user made for the test, neither of them root.
     @Suite("Who may do what on the system bus", .enabled(if: geteuid() == 0, "needs root to run callers as other users"))

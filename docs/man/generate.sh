@@ -14,7 +14,8 @@ generated=.build/plugins/GenerateManual/outputs
 for program in netactivity netactivity-tray; do
   # The generator ends with a generic EXIT STATUS ("0 on success") and an AUTHORS line; ours replace them. An empty
   # line is a paragraph break in help text but a warning in mdoc, so it becomes .Pp. An empty .Os prints "BSD".
-  sed -e '/^\.Sh "EXIT STATUS"/,$d' -e 's/^$/.Pp/' -e 's/^\.Os$/.Os netactivity/' "$generated/$program/$program.1" >"docs/man/$program.1"
+  sed -e '/^\.Sh "EXIT STATUS"/,$d' -e 's/^$/.Pp/' -e 's/^\.Os$/.Os netactivity/' \
+    "$generated/$program/$program.1" >"docs/man/$program.1"
   cat "docs/man/$program.tail.mdoc" >>"docs/man/$program.1"
 done
 
