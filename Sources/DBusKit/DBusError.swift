@@ -47,24 +47,6 @@ extension DBusError {
     public static func wrongSignature(expected: String, got: String) -> DBusError {
         DBusError(.invalidArgs, "expected arguments of signature \"\(expected)\", got \"\(got)\"")
     }
-
-    /// For `org.freedesktop.DBus.Properties` on an object whose properties are all on `interface`: throws
-    /// `UnknownInterface` unless `requested` names it, or is empty, which means "whichever has the property".
-    public static func checkPropertyInterface(_ requested: String, is interface: InterfaceName) throws(DBusError) {
-        guard requested.isEmpty || requested == interface.rawValue else {
-            throw DBusError(.unknownInterface, "the object has no properties on interface \"\(requested)\"")
-        }
-    }
-
-    /// `UnknownProperty` for a property that `interface` does not have.
-    public static func unknownProperty(_ name: String, of interface: InterfaceName) -> DBusError {
-        DBusError(.unknownProperty, "interface \(interface) has no property \"\(name)\"")
-    }
-
-    /// `PropertyReadOnly`, the answer to `Set` on a read-only property.
-    public static func propertyReadOnly(_ name: String) -> DBusError {
-        DBusError(.propertyReadOnly, "property \(name) is read-only")
-    }
 }
 
 /// An error that knows which D-Bus error it is, so that a method handler can throw it as it is.

@@ -32,6 +32,8 @@ public final class StatusNotifierItem {
 
     let connection: Connection
     let logger: Logger
+    /// The object at `objectPath`, served from `StatusNotifierItem.declaration`.
+    private var object: ServedObject<StatusNotifierItem>!
     /// Called on a click (`Activate`) with the screen position the host gives.
     let onActivate: (_ x: Int32, _ y: Int32) -> Void
 
@@ -49,7 +51,8 @@ public final class StatusNotifierItem {
         self.logger = logger
         self.onActivate = onActivate
         busName = try BusName("org.kde.StatusNotifierItem-\(getpid())-\(instance)")
-        try connection.register(Self.objectPath) { [unowned self] call in handle(call) }
+        object = try connection.serve(self, at: Self.objectPath, interfaces: [Self.declaration],
+                                      introspectionXML: Self.introspectionXML)
         try connection.followOwner(of: Self.watcherName) { [unowned self] newOwner in
             // A panel that restarts brings a new watcher, which knows of no items.
             if !newOwner.isEmpty, isPublished { registerWithWatcher() }
@@ -95,7 +98,7 @@ public final class StatusNotifierItem {
     }
 
     private func emit(_ member: MemberName, arguments: (inout MessageWriter) -> Void = { _ in }) {
-        let signal = Message.signal(path: Self.objectPath, interface: Self.interface, member: member)
+        let signal = object.makeSignal(member, of: Self.interface)
         signal.appendArguments(arguments)
         connection.send(signal)
     }

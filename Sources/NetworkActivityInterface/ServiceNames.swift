@@ -9,6 +9,17 @@ public enum ServiceNames {
     /// The service's own interface.
     public static let interface: InterfaceName = "org.example.NetworkActivity"
 
+    /// The interface's properties.
+    public enum Property {
+        /// `b`: whether the indicator should show now.
+        public static let visible = "Visible"
+        /// `u`: how many activities are active.
+        public static let activeCount = "ActiveCount"
+    }
+
+    /// The interface's own signal, `VisibilityChanged(b visible)`.
+    public static let visibilityChanged: MemberName = "VisibilityChanged"
+
     // The standard interfaces the object implements as well.
 
     /// `Get`, `GetAll`, `Set` and `PropertiesChanged`.

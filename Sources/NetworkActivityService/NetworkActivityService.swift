@@ -15,7 +15,9 @@ public final class NetworkActivityService {
     private let loop: EventLoop
     private let signals: TerminationSignals
     private let clock = SystemClock()
-    private var changeSignals = ChangeSignals()
+    /// The object at `ServiceNames.objectPath`, served from `NetworkActivityService.interface`.
+    private var object: ServedObject<NetworkActivityService>!
+    private var visibilitySignals = SignalCache<Bool>()
     private var memory = MemoryReturn()
     /// Unix users of the callers that have used timed activities; unique names are never reused, so an entry
     /// holds until its name leaves the bus.
@@ -48,7 +50,9 @@ public final class NetworkActivityService {
     }
 
     private func start() throws(DBusError) {
-        try connection.register(ServiceNames.objectPath) { [unowned self] call in handle(call) }
+        // Signals of a change go out before the reply to the call that caused it, so panels wait behind nothing.
+        object = try connection.serve(self, at: ServiceNames.objectPath, interfaces: [Self.interface],
+                                      introspectionXML: Self.introspectionXML) { $0.publishNotifications() }
         try connection.subscribe(to: MatchRule(
             sender: Connection.busDriverName, path: Connection.busDriverPath,
             interface: Connection.busDriverInterface, member: "NameOwnerChanged", arguments: [2: ""])
@@ -116,9 +120,16 @@ public final class NetworkActivityService {
         for notification in coordinator.takeNotifications() {
             switch notification {
             case .propertiesChanged(let visible, let activeCount):
-                connection.send(changeSignals.propertiesChanged(visible: visible, activeCount: activeCount))
+                var changes: [ChangedProperty] = []
+                if let visible { changes.append(ChangedProperty(ServiceNames.Property.visible, visible)) }
+                if let activeCount { changes.append(ChangedProperty(ServiceNames.Property.activeCount, activeCount)) }
+                object.emitPropertiesChanged(changes, of: ServiceNames.interface)
             case .visibilityChanged(let visible):
-                connection.send(changeSignals.visibilityChanged(visible))
+                connection.send(visibilitySignals.signal(for: visible) {
+                    let signal = object.makeSignal(ServiceNames.visibilityChanged, of: ServiceNames.interface)
+                    signal.append(visible)
+                    return signal
+                })
             }
         }
     }

@@ -1,0 +1,84 @@
+/// One interface of an object, declared once: its methods, properties and signals, as its introspection XML
+/// lists them. `ServedObject` serves what every object needs from it (the signature checks, the standard errors,
+/// `org.freedesktop.DBus.Properties`, `Introspectable`, one reply per call); the object writes only its handlers
+/// and getters. `Object` is the type whose instance the handlers and getters are given.
+public struct InterfaceDeclaration<Object: AnyObject>: Sendable {
+    public let name: InterfaceName
+    public let methods: [MethodDeclaration<Object>]
+    public let properties: [PropertyDeclaration<Object>]
+    public let signals: [SignalDeclaration]
+
+    public init(
+        _ name: InterfaceName, methods: [MethodDeclaration<Object>] = [],
+        properties: [PropertyDeclaration<Object>] = [], signals: [SignalDeclaration] = []
+    ) {
+        self.name = name
+        self.methods = methods
+        self.properties = properties
+        self.signals = signals
+    }
+}
+
+/// A named argument of a method or a signal: `("label", "s")`.
+public struct ArgumentDeclaration: Sendable, Hashable {
+    public let name: String
+    public let signature: String
+
+    public init(_ name: String, _ signature: String) {
+        self.name = name
+        self.signature = signature
+    }
+}
+
+/// A method: its name, its arguments in and out, and its handler, which is called only with arguments of the
+/// input signature and returns the reply (`call.makeReturn(with:)`); what it throws is sent as the error reply.
+public struct MethodDeclaration<Object: AnyObject>: Sendable {
+    public typealias Handler = @Sendable (Object, Message) throws(DBusError) -> Message
+
+    public let name: MemberName
+    public let inputs: [ArgumentDeclaration]
+    public let outputs: [ArgumentDeclaration]
+    /// The inputs' signatures joined, compared with each call's.
+    public let inputSignature: String
+    let handler: Handler
+
+    public init(
+        _ name: MemberName, inputs: [ArgumentDeclaration] = [], outputs: [ArgumentDeclaration] = [],
+        handler: @escaping Handler
+    ) {
+        self.name = name
+        self.inputs = inputs
+        self.outputs = outputs
+        inputSignature = inputs.map(\.signature).joined()
+        self.handler = handler
+    }
+}
+
+/// A read-only property: its name, its signature, the getter of its value now, and whether its changes are
+/// announced with `PropertiesChanged` (`ServedObject.propertiesChanged`).
+public struct PropertyDeclaration<Object: AnyObject>: Sendable {
+    public let name: String
+    public let signature: String
+    public let announcesChanges: Bool
+    let get: @Sendable (Object) -> Variant
+
+    public init<Value: DBusEncodable & SendableMetatype>(
+        _ name: String, _ type: Value.Type, announcesChanges: Bool, get: @escaping @Sendable (Object) -> Value
+    ) {
+        self.name = name
+        signature = Value.dbusSignature
+        self.announcesChanges = announcesChanges
+        self.get = { Variant(get($0)) }
+    }
+}
+
+/// A signal: its name and arguments.
+public struct SignalDeclaration: Sendable {
+    public let name: MemberName
+    public let arguments: [ArgumentDeclaration]
+
+    public init(_ name: MemberName, arguments: [ArgumentDeclaration] = []) {
+        self.name = name
+        self.arguments = arguments
+    }
+}

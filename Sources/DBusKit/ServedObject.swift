@@ -1,0 +1,224 @@
+/// An object on the bus, served from its interface declarations.
+///
+/// Every call gets exactly one reply (none when the caller asked for none): a method's own, or the standard error.
+/// A call is routed by its interface and member, compared in place through libdbus since a call is looked up on
+/// every message, and its arguments must have the method's input signature (`InvalidArgs` names it). Besides the
+/// declared interfaces, the object answers `org.freedesktop.DBus.Properties` (`Get`, `GetAll`, `Set`, which
+/// answers `PropertyReadOnly`: every property is read-only) and `org.freedesktop.DBus.Introspectable`, from the
+/// introspection XML it is given; libdbus answers `org.freedesktop.DBus.Peer`. It lives on its connection's loop.
+public final class ServedObject<Object: AnyObject> {
+    public let path: ObjectPath
+    private let interfaces: [InterfaceDeclaration<Object>]
+    private let introspectionXML: String
+    private unowned let object: Object
+    /// The connection keeps this object (its router holds the handler), so this reference must not keep it.
+    private unowned let connection: Connection
+    private let beforeReply: (Object) -> Void
+    private var propertySignals = SignalCache<[ChangedProperty]>()
+
+    init(
+        _ object: Object, at path: ObjectPath, interfaces: [InterfaceDeclaration<Object>], introspectionXML: String,
+        connection: Connection, beforeReply: @escaping (Object) -> Void
+    ) {
+        self.object = object
+        self.path = path
+        self.interfaces = interfaces
+        self.introspectionXML = introspectionXML
+        self.connection = connection
+        self.beforeReply = beforeReply
+    }
+
+    func handle(_ call: Message) -> CallDisposition {
+        if call.hasInterface(StandardInterface.peer) { return .notHandled }
+        let reply: Message
+        do throws(DBusError) {
+            reply = try answer(call)
+        } catch {
+            reply = call.makeErrorReply(error)
+        }
+        beforeReply(object)
+        if call.expectsReply { connection.send(reply) }
+        return .handled
+    }
+
+    private func answer(_ call: Message) throws(DBusError) -> Message {
+        if let interface = interfaces.first(where: { call.hasInterface($0.name) }) {
+            guard let method = interface.methods.first(where: { call.hasMember($0.name) }) else {
+                throw DBusError(.unknownMethod, "interface \(interface.name) has no method \"\(call.member ?? "")\"")
+            }
+            return try invoke(method, call)
+        }
+        guard let interface = call.interface else {
+            // No interface named: the first method of that name, the object's own interfaces first.
+            for interface in interfaces {
+                if let method = interface.methods.first(where: { call.hasMember($0.name) }) {
+                    return try invoke(method, call)
+                }
+            }
+            guard let standard = StandardMethod(of: call) else {
+                throw DBusError(.unknownMethod, "the object has no method \"\(call.member ?? "")\"")
+            }
+            return try answer(standard, call)
+        }
+        if let standard = StandardMethod(of: call) { return try answer(standard, call) }
+        guard call.hasInterface(StandardInterface.properties) || call.hasInterface(StandardInterface.introspectable)
+        else {
+            throw DBusError(.unknownInterface, "the object has no interface \"\(interface)\"")
+        }
+        throw DBusError(.unknownMethod, "interface \(interface) has no method \"\(call.member ?? "")\"")
+    }
+
+    private func invoke(_ method: MethodDeclaration<Object>, _ call: Message) throws(DBusError) -> Message {
+        guard call.hasSignature(method.inputSignature) else {
+            throw DBusError.wrongSignature(expected: method.inputSignature, got: call.signature)
+        }
+        return try method.handler(object, call)
+    }
+
+    // MARK: Properties and Introspectable
+
+    private func answer(_ method: StandardMethod, _ call: Message) throws(DBusError) -> Message {
+        guard call.hasSignature(method.signature) else {
+            throw DBusError.wrongSignature(expected: method.signature, got: call.signature)
+        }
+        var arguments = call.arguments()
+        switch method {
+        case .get:
+            let owners = try propertyInterfaces(named: try arguments.read(String.self))
+            let name = try arguments.read(String.self)
+            return call.makeReturn(with: try property(name, in: owners).get(object))
+        case .getAll:
+            let owners = try propertyInterfaces(named: try arguments.read(String.self))
+            let reply = call.makeReturn()
+            reply.appendArguments { writer in
+                writer.appendArray(elementSignature: "{sv}") { entries in
+                    for property in owners.lazy.flatMap(\.properties) {
+                        entries.appendDictEntry { entry in
+                            entry.append(property.name)
+                            entry.append(property.get(object))
+                        }
+                    }
+                }
+            }
+            return reply
+        case .set:
+            let owners = try propertyInterfaces(named: try arguments.read(String.self))
+            let name = try property(try arguments.read(String.self), in: owners).name
+            throw DBusError(.propertyReadOnly, "property \(name) is read-only")
+        case .introspect:
+            return call.makeReturn(with: introspectionXML)
+        }
+    }
+
+    /// The interfaces a Properties call names: all of them for an empty name, which means "whichever has it".
+    private func propertyInterfaces(named name: String) throws(DBusError) -> ArraySlice<InterfaceDeclaration<Object>> {
+        if name.isEmpty { return interfaces[...] }
+        guard let index = interfaces.firstIndex(where: { $0.name.rawValue == name }) else {
+            throw DBusError(.unknownInterface, "the object has no properties on interface \"\(name)\"")
+        }
+        return interfaces[index...index]
+    }
+
+    private func property(
+        _ name: String, in owners: ArraySlice<InterfaceDeclaration<Object>>
+    ) throws(DBusError) -> PropertyDeclaration<Object> {
+        for interface in owners {
+            if let property = interface.properties.first(where: { $0.name == name }) { return property }
+        }
+        let owner = owners.count == 1 ? owners.first.map { "interface \($0.name)" } ?? "" : "the object"
+        throw DBusError(.unknownProperty, "\(owner) has no property \"\(name)\"")
+    }
+
+    // MARK: Signals
+
+    /// A signal of this object, to fill in and send; `member` must be one that `interface` declares.
+    public func makeSignal(_ member: MemberName, of interface: InterfaceName) -> Message {
+        assert(interfaces.contains { $0.name == interface && $0.signals.contains { $0.name == member } },
+               "\(interface) declares no signal \(member)")
+        return Message.signal(path: path, interface: interface, member: member)
+    }
+
+    /// Sends `PropertiesChanged` for `interface` carrying `changes`, each a declared property that announces its
+    /// changes. A signal with the same values was built before is sent as a copy (`SignalCache`).
+    public func emitPropertiesChanged(_ changes: [ChangedProperty], of interface: InterfaceName) {
+        assert(changes.allSatisfy { change in
+            interfaces.contains { $0.name == interface && $0.properties.contains {
+                $0.name == change.name && $0.announcesChanges
+            } }
+        }, "\(changes.map(\.name)) are not properties of \(interface) that announce their changes")
+        let signal = propertySignals.signal(for: changes) {
+            let signal = Message.signal(path: path, interface: StandardInterface.properties,
+                                        member: "PropertiesChanged")
+            signal.appendArguments { arguments in
+                arguments.append(interface.rawValue)
+                arguments.appendArray(elementSignature: "{sv}") { entries in
+                    for change in changes {
+                        entries.appendDictEntry { entry in
+                            entry.append(change.name)
+                            entry.append(change.variant)
+                        }
+                    }
+                }
+                arguments.appendArray(elementSignature: String.dbusSignature) { _ in }
+            }
+            return signal
+        }
+        connection.send(signal)
+    }
+}
+
+extension Connection {
+    /// Serves `object` at `path` with the methods and properties its `interfaces` declare, and the standard
+    /// interfaces every object has; `introspectionXML` is what `Introspect` returns. `beforeReply` runs after
+    /// every call, before its reply is sent, so that signals of the change go out first.
+    public func serve<Object>(
+        _ object: Object, at path: ObjectPath, interfaces: [InterfaceDeclaration<Object>], introspectionXML: String,
+        beforeReply: @escaping (Object) -> Void = { _ in }
+    ) throws(DBusError) -> ServedObject<Object> {
+        let served = ServedObject(object, at: path, interfaces: interfaces, introspectionXML: introspectionXML,
+                                  connection: self, beforeReply: beforeReply)
+        try register(path) { call in served.handle(call) }
+        return served
+    }
+}
+
+/// The interfaces every object has.
+public enum StandardInterface {
+    public static let properties: InterfaceName = "org.freedesktop.DBus.Properties"
+    public static let introspectable: InterfaceName = "org.freedesktop.DBus.Introspectable"
+    public static let peer: InterfaceName = "org.freedesktop.DBus.Peer"
+}
+
+/// A method of the standard interfaces that `ServedObject` answers itself.
+private enum StandardMethod {
+    case get, getAll, set, introspect
+
+    private static let getMember: MemberName = "Get"
+    private static let getAllMember: MemberName = "GetAll"
+    private static let setMember: MemberName = "Set"
+    private static let introspectMember: MemberName = "Introspect"
+
+    /// The call's method, when it is one of these, with its interface or none.
+    init?(of call: Message) {
+        let anyInterface = call.interface == nil
+        if anyInterface || call.hasInterface(StandardInterface.properties) {
+            if call.hasMember(Self.getMember) { self = .get; return }
+            if call.hasMember(Self.getAllMember) { self = .getAll; return }
+            if call.hasMember(Self.setMember) { self = .set; return }
+        }
+        if anyInterface || call.hasInterface(StandardInterface.introspectable), call.hasMember(Self.introspectMember) {
+            self = .introspect
+            return
+        }
+        return nil
+    }
+
+    var signature: String {
+        switch self {
+        case .get: "ss"
+        case .getAll: "s"
+        case .set: "ssv"
+        case .introspect: ""
+        }
+    }
+}
