@@ -139,6 +139,20 @@ let package = Package(
             name: "DBusKitTests",
             dependencies: ["DBusKit"]
         ),
+        // Compares a declared interface with its introspection XML in dbus/, for the adapters' contract tests.
+        .target(
+            name: "InterfaceContract",
+            dependencies: ["DBusKit"],
+            path: "Tests/InterfaceContract"
+        ),
+        .testTarget(
+            name: "NetworkActivityServiceTests",
+            dependencies: ["InterfaceContract", "NetworkActivityInterface", "NetworkActivityService"]
+        ),
+        .testTarget(
+            name: "DesktopProtocolsTests",
+            dependencies: ["DesktopProtocols", "InterfaceContract"]
+        ),
         .testTarget(
             name: "NetworkActivityTests",
             dependencies: ["NetworkActivity"]

@@ -94,6 +94,14 @@ public final class Message {
     public var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
     public var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
 
+    /// The message's serial (`dbus_message_get_serial`): 0 until a connection sends it and numbers it. Setting one
+    /// (`dbus_message_set_serial`) is for messages built and answered in memory, such as a test's calls, since a
+    /// reply needs the serial of the call it answers.
+    public var serial: UInt32 {
+        get { dbus_message_get_serial(raw) }
+        set { dbus_message_set_serial(raw, newValue) }
+    }
+
     /// For a reply or error, the serial of the call it answers (as `Connection.send` returned it); 0 otherwise.
     public var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
 

@@ -11,24 +11,26 @@ public final class ServedObject<Object: AnyObject> {
     private let interfaces: [InterfaceDeclaration<Object>]
     private let introspectionXML: String
     private unowned let object: Object
-    /// The connection keeps this object (its router holds the handler), so this reference must not keep it.
-    private unowned let connection: Connection
+    private let send: (Message) -> Void
     private let beforeReply: (Object) -> Void
     private var propertySignals = SignalCache<[ChangedProperty]>()
 
-    init(
+    /// An object whose replies and signals go to `send`; `Connection.serve` makes one that sends on the connection,
+    /// and a test may keep them instead. The object is not retained: it owns what serves it.
+    public init(
         _ object: Object, at path: ObjectPath, interfaces: [InterfaceDeclaration<Object>], introspectionXML: String,
-        connection: Connection, beforeReply: @escaping (Object) -> Void
+        send: @escaping (Message) -> Void, beforeReply: @escaping (Object) -> Void = { _ in }
     ) {
         self.object = object
         self.path = path
         self.interfaces = interfaces
         self.introspectionXML = introspectionXML
-        self.connection = connection
+        self.send = send
         self.beforeReply = beforeReply
     }
 
-    func handle(_ call: Message) -> CallDisposition {
+    /// Answers a method call to this object, as the connection's router does for every call to its path.
+    public func handle(_ call: Message) -> CallDisposition {
         if call.hasInterface(StandardInterface.peer) { return .notHandled }
         let reply: Message
         do throws(DBusError) {
@@ -37,7 +39,7 @@ public final class ServedObject<Object: AnyObject> {
             reply = call.makeErrorReply(error)
         }
         beforeReply(object)
-        if call.expectsReply { connection.send(reply) }
+        if call.expectsReply { send(reply) }
         return .handled
     }
 
@@ -163,7 +165,7 @@ public final class ServedObject<Object: AnyObject> {
             }
             return signal
         }
-        connection.send(signal)
+        send(signal)
     }
 }
 
@@ -175,8 +177,9 @@ extension Connection {
         _ object: Object, at path: ObjectPath, interfaces: [InterfaceDeclaration<Object>], introspectionXML: String,
         beforeReply: @escaping (Object) -> Void = { _ in }
     ) throws(DBusError) -> ServedObject<Object> {
+        // The connection keeps the served object (its router holds the handler), which must not keep it in turn.
         let served = ServedObject(object, at: path, interfaces: interfaces, introspectionXML: introspectionXML,
-                                  connection: self, beforeReply: beforeReply)
+                                  send: { [unowned self] message in send(message) }, beforeReply: beforeReply)
         try register(path) { call in served.handle(call) }
         return served
     }
