@@ -13,7 +13,8 @@ public final class ServedObject<Object: AnyObject> {
     private unowned let object: Object
     private let send: (Message) -> Void
     private let beforeReply: (Object) -> Void
-    private var propertySignals = SignalCache<[ChangedProperty]>()
+    /// `PropertiesChanged` signals built so far, per interface (as indexed in `interfaces`) and set of values.
+    private var propertySignals: [SignalCache<AnyHashable>]
 
     /// An object whose replies and signals go to `send`; `Connection.serve` makes one that sends on the connection,
     /// and a test may keep them instead. The object is not retained: it owns what serves it.
@@ -27,6 +28,7 @@ public final class ServedObject<Object: AnyObject> {
         self.introspectionXML = introspectionXML
         self.send = send
         self.beforeReply = beforeReply
+        propertySignals = interfaces.map { _ in SignalCache() }
     }
 
     /// Answers a method call to this object, as the connection's router does for every call to its path.
@@ -140,15 +142,21 @@ public final class ServedObject<Object: AnyObject> {
         return Message.signal(path: path, interface: interface, member: member)
     }
 
-    /// Sends `PropertiesChanged` for `interface` carrying `changes`, each a declared property that announces its
-    /// changes. A signal with the same values was built before is sent as a copy (`SignalCache`).
-    public func emitPropertiesChanged(_ changes: [ChangedProperty], of interface: InterfaceName) {
-        assert(changes.allSatisfy { change in
-            interfaces.contains { $0.name == interface && $0.properties.contains {
-                $0.name == change.name && $0.announcesChanges
-            } }
-        }, "\(changes.map(\.name)) are not properties of \(interface) that announce their changes")
-        let signal = propertySignals.signal(for: changes) {
+    /// Sends `PropertiesChanged` for `interface` carrying what `changes` returns, each a declared property that
+    /// announces its changes. `values` stands for those values (the change itself, for instance): when a signal
+    /// was built for equal `values` before, it is sent again as a copy and `changes` is not called, so that a
+    /// service whose state goes back and forth pays for building each signal once.
+    public func emitPropertiesChanged<Values: Hashable>(
+        of interface: InterfaceName, values: Values, _ changes: () -> [ChangedProperty]
+    ) {
+        guard let index = interfaces.firstIndex(where: { $0.name == interface }) else {
+            preconditionFailure("\(path) serves no interface \(interface)")
+        }
+        let signal = propertySignals[index].signal(for: AnyHashable(values)) {
+            let changes = changes()
+            assert(changes.allSatisfy { change in
+                interfaces[index].properties.contains { $0.name == change.name && $0.announcesChanges }
+            }, "\(changes.map(\.name)) are not properties of \(interface) that announce their changes")
             let signal = Message.signal(path: path, interface: StandardInterface.properties,
                                         member: "PropertiesChanged")
             signal.appendArguments { arguments in
@@ -157,7 +165,7 @@ public final class ServedObject<Object: AnyObject> {
                     for change in changes {
                         entries.appendDictEntry { entry in
                             entry.append(change.name)
-                            entry.append(change.variant)
+                            entry.append(change.value)
                         }
                     }
                 }

@@ -23,25 +23,13 @@ public struct SignalCache<Key: Hashable> {
     }
 }
 
-/// A property's new value, for `ServedObject.emitPropertiesChanged`: comparable, so that a signal with the same
-/// values is built once.
-public struct ChangedProperty: Hashable {
+/// A property's new value, for `ServedObject.emitPropertiesChanged`.
+public struct ChangedProperty {
     public let name: String
-    let variant: Variant
-    private let value: AnyHashable
+    let value: Variant
 
-    public init<Value: DBusEncodable & Hashable>(_ name: String, _ value: Value) {
+    public init<Value: DBusEncodable>(_ name: String, _ value: Value) {
         self.name = name
-        variant = Variant(value)
-        self.value = AnyHashable(value)
-    }
-
-    public static func == (left: ChangedProperty, right: ChangedProperty) -> Bool {
-        left.name == right.name && left.value == right.value
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(name)
-        hasher.combine(value)
+        self.value = Variant(value)
     }
 }

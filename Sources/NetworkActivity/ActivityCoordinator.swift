@@ -1,5 +1,5 @@
 /// What listeners must be told after a change.
-public enum ActivityNotification: Sendable, Equatable {
+public enum ActivityNotification: Sendable, Hashable {
     /// Properties whose values changed, together: nil means unchanged.
     case propertiesChanged(visible: Bool?, activeCount: UInt32?)
     /// The indicator appears (true) or disappears (false); never twice in a row with the same value.

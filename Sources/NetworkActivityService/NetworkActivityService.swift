@@ -120,10 +120,14 @@ public final class NetworkActivityService {
         for notification in coordinator.takeNotifications() {
             switch notification {
             case .propertiesChanged(let visible, let activeCount):
-                var changes: [ChangedProperty] = []
-                if let visible { changes.append(ChangedProperty(ServiceNames.Property.visible, visible)) }
-                if let activeCount { changes.append(ChangedProperty(ServiceNames.Property.activeCount, activeCount)) }
-                object.emitPropertiesChanged(changes, of: ServiceNames.interface)
+                object.emitPropertiesChanged(of: ServiceNames.interface, values: notification) {
+                    var changes: [ChangedProperty] = []
+                    if let visible { changes.append(ChangedProperty(ServiceNames.Property.visible, visible)) }
+                    if let activeCount {
+                        changes.append(ChangedProperty(ServiceNames.Property.activeCount, activeCount))
+                    }
+                    return changes
+                }
             case .visibilityChanged(let visible):
                 connection.send(visibilitySignals.signal(for: visible) {
                     let signal = object.makeSignal(ServiceNames.visibilityChanged, of: ServiceNames.interface)
