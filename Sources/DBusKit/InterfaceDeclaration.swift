@@ -40,7 +40,7 @@ public struct MethodDeclaration<Object: AnyObject>: Sendable {
     public let outputs: [ArgumentDeclaration]
     /// The inputs' signatures joined, compared with each call's.
     public let inputSignature: String
-    let handler: Handler
+    @usableFromInline let handler: Handler
 
     public init(
         _ name: MemberName, inputs: [ArgumentDeclaration] = [], outputs: [ArgumentDeclaration] = [],
@@ -60,7 +60,7 @@ public struct PropertyDeclaration<Object: AnyObject>: Sendable {
     public let name: String
     public let signature: String
     public let announcesChanges: Bool
-    let get: @Sendable (Object) -> Variant
+    @usableFromInline let get: @Sendable (Object) -> Variant
 
     public init<Value: DBusEncodable & SendableMetatype>(
         _ name: String, _ type: Value.Type, announcesChanges: Bool, get: @escaping @Sendable (Object) -> Value

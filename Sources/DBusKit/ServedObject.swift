@@ -5,30 +5,34 @@
 /// every message, and its arguments must have the method's input signature (`InvalidArgs` names it). Besides the
 /// declared interfaces, the object answers `org.freedesktop.DBus.Properties` (`Get`, `GetAll`, `Set`, which
 /// answers `PropertyReadOnly`: every property is read-only) and `org.freedesktop.DBus.Introspectable`, from the
-/// introspection XML it is given; libdbus answers `org.freedesktop.DBus.Peer`. It lives on its connection's loop.
-public final class ServedObject<Object: AnyObject> {
+/// introspection XML it is given; libdbus answers `org.freedesktop.DBus.Peer`. It builds `PropertiesChanged` for
+/// the properties that announce their changes. It lives on its connection's loop.
+///
+/// It is not generic: the declarations' `Object` is erased once, when the object is served, so that no call asks
+/// the Swift runtime for generic metadata (which the code of another module, unspecialized, would do on every one).
+public final class ServedObject {
     public let path: ObjectPath
-    private let interfaces: [InterfaceDeclaration<Object>]
-    private let introspectionXML: String
-    private unowned let object: Object
-    private let send: (Message) -> Void
-    private let beforeReply: (Object) -> Void
-    /// `PropertiesChanged` signals built so far, per interface (as indexed in `interfaces`) and set of values.
-    private var propertySignals: [SignalCache<AnyHashable>]
+    @usableFromInline let interfaces: [ServedInterface]
+    @usableFromInline let introspectionXML: String
+    @usableFromInline unowned let object: AnyObject
+    @usableFromInline let send: (Message) -> Void
+    @usableFromInline let beforeReply: (AnyObject) -> Void
 
     /// An object whose replies and signals go to `send`; `Connection.serve` makes one that sends on the connection,
     /// and a test may keep them instead. The object is not retained: it owns what serves it.
-    public init(
+    /// Inlinable, so that the declarations are erased by code specialized for `Object`, where the program that
+    /// serves it is built: unspecialized, it would bring the generic machinery of the runtime into memory at start.
+    @inlinable
+    public init<Object: AnyObject>(
         _ object: Object, at path: ObjectPath, interfaces: [InterfaceDeclaration<Object>], introspectionXML: String,
         send: @escaping (Message) -> Void, beforeReply: @escaping (Object) -> Void = { _ in }
     ) {
         self.object = object
         self.path = path
-        self.interfaces = interfaces
+        self.interfaces = interfaces.map(ServedInterface.init)
         self.introspectionXML = introspectionXML
         self.send = send
-        self.beforeReply = beforeReply
-        propertySignals = interfaces.map { _ in SignalCache() }
+        self.beforeReply = { beforeReply(unsafeDowncast($0, to: Object.self)) }
     }
 
     /// Answers a method call to this object, as the connection's router does for every call to its path.
@@ -72,7 +76,7 @@ public final class ServedObject<Object: AnyObject> {
         throw DBusError(.unknownMethod, "interface \(interface) has no method \"\(call.member ?? "")\"")
     }
 
-    private func invoke(_ method: MethodDeclaration<Object>, _ call: Message) throws(DBusError) -> Message {
+    private func invoke(_ method: ServedMethod, _ call: Message) throws(DBusError) -> Message {
         guard call.hasSignature(method.inputSignature) else {
             throw DBusError.wrongSignature(expected: method.inputSignature, got: call.signature)
         }
@@ -115,7 +119,7 @@ public final class ServedObject<Object: AnyObject> {
     }
 
     /// The interfaces a Properties call names: all of them for an empty name, which means "whichever has it".
-    private func propertyInterfaces(named name: String) throws(DBusError) -> ArraySlice<InterfaceDeclaration<Object>> {
+    private func propertyInterfaces(named name: String) throws(DBusError) -> ArraySlice<ServedInterface> {
         if name.isEmpty { return interfaces[...] }
         guard let index = interfaces.firstIndex(where: { $0.name.rawValue == name }) else {
             throw DBusError(.unknownInterface, "the object has no properties on interface \"\(name)\"")
@@ -124,8 +128,8 @@ public final class ServedObject<Object: AnyObject> {
     }
 
     private func property(
-        _ name: String, in owners: ArraySlice<InterfaceDeclaration<Object>>
-    ) throws(DBusError) -> PropertyDeclaration<Object> {
+        _ name: String, in owners: ArraySlice<ServedInterface>
+    ) throws(DBusError) -> ServedProperty {
         for interface in owners {
             if let property = interface.properties.first(where: { $0.name == name }) { return property }
         }
@@ -142,38 +146,29 @@ public final class ServedObject<Object: AnyObject> {
         return Message.signal(path: path, interface: interface, member: member)
     }
 
-    /// Sends `PropertiesChanged` for `interface` carrying what `changes` returns, each a declared property that
-    /// announces its changes. `values` stands for those values (the change itself, for instance): when a signal
-    /// was built for equal `values` before, it is sent again as a copy and `changes` is not called, so that a
-    /// service whose state goes back and forth pays for building each signal once.
-    public func emitPropertiesChanged<Values: Hashable>(
-        of interface: InterfaceName, values: Values, _ changes: () -> [ChangedProperty]
-    ) {
-        guard let index = interfaces.firstIndex(where: { $0.name == interface }) else {
-            preconditionFailure("\(path) serves no interface \(interface)")
-        }
-        let signal = propertySignals[index].signal(for: AnyHashable(values)) {
-            let changes = changes()
-            assert(changes.allSatisfy { change in
-                interfaces[index].properties.contains { $0.name == change.name && $0.announcesChanges }
-            }, "\(changes.map(\.name)) are not properties of \(interface) that announce their changes")
-            let signal = Message.signal(path: path, interface: StandardInterface.properties,
-                                        member: "PropertiesChanged")
-            signal.appendArguments { arguments in
-                arguments.append(interface.rawValue)
-                arguments.appendArray(elementSignature: "{sv}") { entries in
-                    for change in changes {
-                        entries.appendDictEntry { entry in
-                            entry.append(change.name)
-                            entry.append(change.value)
-                        }
+    /// `PropertiesChanged` for `interface` carrying `changes`, each a declared property that announces its changes.
+    /// Building it costs tens of thousands of instructions, so a service whose state goes back and forth keeps the
+    /// signals it built in a `SignalCache` and sends copies.
+    public func makePropertiesChanged(of interface: InterfaceName, _ changes: [ChangedProperty]) -> Message {
+        assert(changes.allSatisfy { change in
+            interfaces.contains { $0.name == interface && $0.properties.contains {
+                $0.name == change.name && $0.announcesChanges
+            } }
+        }, "\(changes.map(\.name)) are not properties of \(interface) that announce their changes")
+        let signal = Message.signal(path: path, interface: StandardInterface.properties, member: "PropertiesChanged")
+        signal.appendArguments { arguments in
+            arguments.append(interface.rawValue)
+            arguments.appendArray(elementSignature: "{sv}") { entries in
+                for change in changes {
+                    entries.appendDictEntry { entry in
+                        entry.append(change.name)
+                        entry.append(change.value)
                     }
                 }
-                arguments.appendArray(elementSignature: String.dbusSignature) { _ in }
             }
-            return signal
+            arguments.appendArray(elementSignature: String.dbusSignature) { _ in }
         }
-        send(signal)
+        return signal
     }
 }
 
@@ -181,15 +176,64 @@ extension Connection {
     /// Serves `object` at `path` with the methods and properties its `interfaces` declare, and the standard
     /// interfaces every object has; `introspectionXML` is what `Introspect` returns. `beforeReply` runs after
     /// every call, before its reply is sent, so that signals of the change go out first.
+    @inlinable
     public func serve<Object>(
         _ object: Object, at path: ObjectPath, interfaces: [InterfaceDeclaration<Object>], introspectionXML: String,
         beforeReply: @escaping (Object) -> Void = { _ in }
-    ) throws(DBusError) -> ServedObject<Object> {
+    ) throws(DBusError) -> ServedObject {
         // The connection keeps the served object (its router holds the handler), which must not keep it in turn.
         let served = ServedObject(object, at: path, interfaces: interfaces, introspectionXML: introspectionXML,
                                   send: { [unowned self] message in send(message) }, beforeReply: beforeReply)
         try register(path) { call in served.handle(call) }
         return served
+    }
+}
+
+/// An interface as a served object keeps it: its declaration with the object's type erased.
+@usableFromInline
+struct ServedInterface {
+    @usableFromInline let name: InterfaceName
+    @usableFromInline let methods: [ServedMethod]
+    @usableFromInline let properties: [ServedProperty]
+    @usableFromInline let signals: [SignalDeclaration]
+
+    @inlinable
+    init<Object: AnyObject>(_ declaration: InterfaceDeclaration<Object>) {
+        name = declaration.name
+        methods = declaration.methods.map(ServedMethod.init)
+        properties = declaration.properties.map(ServedProperty.init)
+        signals = declaration.signals
+    }
+}
+
+@usableFromInline
+struct ServedMethod {
+    @usableFromInline let name: MemberName
+    @usableFromInline let inputSignature: String
+    @usableFromInline let handler: (AnyObject, Message) throws(DBusError) -> Message
+
+    @inlinable
+    init<Object: AnyObject>(_ declaration: MethodDeclaration<Object>) {
+        name = declaration.name
+        inputSignature = declaration.inputSignature
+        let handler = declaration.handler
+        // The served object is the one the declarations were given for.
+        self.handler = { object, call throws(DBusError) in try handler(unsafeDowncast(object, to: Object.self), call) }
+    }
+}
+
+@usableFromInline
+struct ServedProperty {
+    @usableFromInline let name: String
+    @usableFromInline let announcesChanges: Bool
+    @usableFromInline let get: (AnyObject) -> Variant
+
+    @inlinable
+    init<Object: AnyObject>(_ declaration: PropertyDeclaration<Object>) {
+        name = declaration.name
+        announcesChanges = declaration.announcesChanges
+        let get = declaration.get
+        self.get = { get(unsafeDowncast($0, to: Object.self)) }
     }
 }
 

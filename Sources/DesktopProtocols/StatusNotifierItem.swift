@@ -33,7 +33,7 @@ public final class StatusNotifierItem {
     let connection: Connection
     let logger: Logger
     /// The object at `objectPath`, served from `StatusNotifierItem.declaration`.
-    private var object: ServedObject<StatusNotifierItem>!
+    private var object: ServedObject!
     /// Called on a click (`Activate`) with the screen position the host gives.
     let onActivate: (_ x: Int32, _ y: Int32) -> Void
 

@@ -16,8 +16,9 @@ public final class NetworkActivityService {
     private let signals: TerminationSignals
     private let clock = SystemClock()
     /// The object at `ServiceNames.objectPath`, served from `NetworkActivityService.interface`.
-    private var object: ServedObject<NetworkActivityService>!
-    private var visibilitySignals = SignalCache<Bool>()
+    private var object: ServedObject!
+    /// Each distinct change signal, built once and sent as copies.
+    private var changeSignals = SignalCache<ActivityNotification>()
     private var memory = MemoryReturn()
     /// Unix users of the callers that have used timed activities; unique names are never reused, so an entry
     /// holds until its name leaves the bus.
@@ -120,16 +121,16 @@ public final class NetworkActivityService {
         for notification in coordinator.takeNotifications() {
             switch notification {
             case .propertiesChanged(let visible, let activeCount):
-                object.emitPropertiesChanged(of: ServiceNames.interface, values: notification) {
+                connection.send(changeSignals.signal(for: notification) {
                     var changes: [ChangedProperty] = []
                     if let visible { changes.append(ChangedProperty(ServiceNames.Property.visible, visible)) }
                     if let activeCount {
                         changes.append(ChangedProperty(ServiceNames.Property.activeCount, activeCount))
                     }
-                    return changes
-                }
+                    return object.makePropertiesChanged(of: ServiceNames.interface, changes)
+                })
             case .visibilityChanged(let visible):
-                connection.send(visibilitySignals.signal(for: visible) {
+                connection.send(changeSignals.signal(for: notification) {
                     let signal = object.makeSignal(ServiceNames.visibilityChanged, of: ServiceNames.interface)
                     signal.append(visible)
                     return signal

@@ -32,7 +32,7 @@ struct ServedObjectTests {
     final class Scene {
         let counter = Counter()
         var sent: [Message] = []
-        private(set) var object: ServedObject<Counter>!
+        private(set) var object: ServedObject!
         private var serial: UInt32 = 0
 
         init() {
@@ -153,24 +153,28 @@ struct ServedObjectTests {
         #expect(try reply.read(String.self) == "<node/>")
     }
 
-    @Test func propertiesChangedCarriesTheValuesAndIsBuiltOncePerValueSet() throws {
+    @Test func propertiesChangedCarriesTheValues() throws {
         let scene = Scene()
+        let signal = scene.object.makePropertiesChanged(of: Self.interface, [ChangedProperty("Total", UInt32(7))])
+        #expect(signal.isSignal(interface: StandardInterface.properties, member: "PropertiesChanged"))
+        #expect(signal.path == "/counter")
+        var arguments = signal.arguments()
+        #expect(try arguments.read(String.self) == Self.interface.rawValue)
+        #expect(try arguments.read([String: ReceivedVariant].self)["Total"]?.decode(UInt32.self) == 7)
+        #expect(try arguments.read([String].self).isEmpty)
+    }
+
+    @Test func aSignalCacheBuildsOncePerKeyAndHandsOutCopies() {
+        var cache = SignalCache<Bool>()
         var built = 0
-        for _ in 1...2 {
-            scene.object.emitPropertiesChanged(of: Self.interface, values: UInt32(7)) {
-                built += 1
-                return [ChangedProperty("Total", UInt32(7))]
-            }
+        let build = { () -> Message in
+            built += 1
+            return Message.signal(path: "/counter", interface: Self.interface, member: "Overflowed")
         }
-        #expect(built == 1, "the second is a copy of the first")
-        try #require(scene.sent.count == 2)
-        for signal in scene.sent {
-            #expect(signal.isSignal(interface: StandardInterface.properties, member: "PropertiesChanged"))
-            var arguments = signal.arguments()
-            #expect(try arguments.read(String.self) == Self.interface.rawValue)
-            #expect(try arguments.read([String: ReceivedVariant].self)["Total"]?.decode(UInt32.self) == 7)
-            #expect(try arguments.read([String].self).isEmpty)
-        }
-        #expect(scene.sent[0] !== scene.sent[1], "each emission sends a message of its own, a copy")
+        let first = cache.signal(for: true, build: build)
+        let second = cache.signal(for: true, build: build)
+        _ = cache.signal(for: false, build: build)
+        #expect(built == 2, "one build per key")
+        #expect(first !== second, "each is a copy of its own, for libdbus to number")
     }
 }
