@@ -2,12 +2,13 @@
 ///
 /// Begin, End and the cleanup of one caller cost O(1) and O(k) for the caller's k activities, whatever the
 /// number of other callers and activities: activities are found by id without hashing (`ActivityTable`), and each
-/// connected caller's activities are linked to one another, newest first, as in the floor's C.
+/// connected caller's activities are linked to one another, newest first, so that a caller that leaves is
+/// cleaned up by following its own list rather than by searching everyone's.
 public struct ActivityTracker {
     public static let maximumTimeoutSeconds: UInt32 = 86_400
 
     private struct Entry {
-        var activity: Activity
+        var activity: TrackedActivity
         /// The neighbours in the owner's list. Followed only while the owner is connected: when it leaves, its
         /// timed activities stay, listed nowhere.
         var newer: ActivityID?
@@ -44,10 +45,10 @@ public struct ActivityTracker {
     public var count: Int { activities.count }
 
     /// The activity with this id, if it is live.
-    public subscript(id: ActivityID) -> Activity? { activities[id]?.activity }
+    public subscript(id: ActivityID) -> TrackedActivity? { activities[id]?.activity }
 
     /// Every live activity, ordered by id.
-    public var all: [Activity] { activities.entries.map(\.value.activity).sorted { $0.id < $1.id } }
+    public var all: [TrackedActivity] { activities.entries.map(\.value.activity).sorted { $0.id < $1.id } }
 
     /// When the earliest timed activity may be due.
     public var nextDeadline: MonotonicTime? { expiries.earliestDeadline }
@@ -65,7 +66,7 @@ public struct ActivityTracker {
     ) throws(ActivityError) -> ActivityID {
         guard (1...Self.maximumTimeoutSeconds).contains(seconds) else { throw .invalidTimeout(seconds: seconds) }
         let lifetime = Duration.seconds(Int64(seconds))
-        let expiry = Activity.Expiry(
+        let expiry = TrackedActivity.Expiry(
             deadline: now.monotonic + lifetime,
             wallClockDeadline: now.wallClock + UInt64(lifetime.wholeMicroseconds),
             creatorUser: user)
@@ -74,7 +75,7 @@ public struct ActivityTracker {
         return id
     }
 
-    private mutating func add(label: ActivityLabel, caller: String, at now: Timestamp, expiry: Activity.Expiry?)
+    private mutating func add(label: ActivityLabel, caller: String, at now: Timestamp, expiry: TrackedActivity.Expiry?)
         throws(ActivityError) -> ActivityID
     {
         guard activities.count < limits.total else { throw .totalLimitExceeded(limit: limits.total) }
@@ -83,7 +84,7 @@ public struct ActivityTracker {
         let older = try callers[caller, default: CallerList()].push(id, limit: limits.perCaller)
         lastID = id.rawValue
         if let older { activities.update(older) { $0.newer = id } }
-        let activity = Activity(id: id, owner: caller, label: labels.intern(label), startedAt: now.wallClock,
+        let activity = TrackedActivity(id: id, owner: caller, label: labels.intern(label), startedAt: now.wallClock,
                                 expiry: expiry)
         activities.insert(Entry(activity: activity, older: older), for: id)
         return id
@@ -92,7 +93,7 @@ public struct ActivityTracker {
     /// Ends one activity. A bound activity may be ended only by its owner; a timed one by any connection of
     /// its creator's Unix user, which `callerUser` tells (nil when it cannot be learnt).
     public mutating func end(_ id: ActivityID, caller: String, callerUser: () -> UInt32?) throws(ActivityError)
-        -> Activity
+        -> TrackedActivity
     {
         guard let activity = activities[id]?.activity else { throw .unknownActivity(id) }
         if let expiry = activity.expiry {
@@ -105,11 +106,11 @@ public struct ActivityTracker {
     }
 
     /// Ends every activity that `caller` began, timed ones included.
-    public mutating func cancel(caller: String) -> [Activity] {
+    public mutating func cancel(caller: String) -> [TrackedActivity] {
         guard let index = callers.index(forKey: caller) else { return [] }
         let list = callers.values[index]
         callers.values[index] = CallerList()
-        var ended: [Activity] = []
+        var ended: [TrackedActivity] = []
         ended.reserveCapacity(list.count)
         var releases = LabelReleases()
         var next = list.newest
@@ -142,7 +143,7 @@ public struct ActivityTracker {
     }
 
     /// Ends every activity of every caller.
-    public mutating func reset() -> [Activity] {
+    public mutating func reset() -> [TrackedActivity] {
         let ended = all
         activities.removeAll()
         callers = [:]
@@ -152,7 +153,7 @@ public struct ActivityTracker {
     }
 
     /// Ends the timed activities whose deadline is `now` or earlier.
-    public mutating func expire(at now: MonotonicTime) -> [Activity] {
+    public mutating func expire(at now: MonotonicTime) -> [TrackedActivity] {
         let due = expiries.popDue(at: now) { activities[$0] != nil }
         return due.compactMap { id in
             guard let entry = activities.remove(id) else { return nil }

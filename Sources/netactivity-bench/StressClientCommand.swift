@@ -93,12 +93,12 @@ struct StressClient {
         labels += 1
         let label = "c\(index)-\(labels)\(Self.decorations.randomElement(using: &random)!)"
         emit(seconds.map { "calling timed \($0) \(label)" } ?? "calling begin \(label)")
-        let (sent, sentWall) = (monotonicMicroseconds(), wallMicroseconds())
+        let (sent, sentWall) = (SystemTime.monotonicMicroseconds(), SystemTime.wallClockMicroseconds())
         let reply = call(seconds == nil ? "Begin" : "BeginWithTimeout") {
             $0.append(label)
             if let seconds { $0.append(seconds) }
         }
-        let (replied, repliedWall) = (monotonicMicroseconds(), wallMicroseconds())
+        let (replied, repliedWall) = (SystemTime.monotonicMicroseconds(), SystemTime.wallClockMicroseconds())
         guard var reader = reply, let id = try? reader.read(UInt32.self) else { return }
         emit("begun \(id) \(sentWall) \(repliedWall)")
         if let seconds {
@@ -112,10 +112,10 @@ struct StressClient {
         let isBound = index < bound.count
         let id = isBound ? bound.remove(at: index) : timed[index - bound.count].id
         emit("calling end \(id)")
-        let sent = monotonicMicroseconds()
+        let sent = SystemTime.monotonicMicroseconds()
         let result = callResult("End") { $0.append(id) }
         // The service handled the call between these two moments.
-        let replied = monotonicMicroseconds()
+        let replied = SystemTime.monotonicMicroseconds()
         if isBound {
             if case .failure(let error) = result { emit("mismatch End of bound activity \(id) failed: \(error)") }
             else { emit("ended \(id)") }
@@ -141,7 +141,7 @@ struct StressClient {
     private mutating func cancel() {
         emit("calling cancel")
         guard var reader = call("Cancel", { _ in }), let count = try? reader.read(UInt32.self) else { return }
-        let replied = monotonicMicroseconds()
+        let replied = SystemTime.monotonicMicroseconds()
         emit("cancelled \(count)")
         // Live for sure when the service handled the call, which it did before this reply.
         let surelyLive = bound.count + timed.count(where: { $0.dueFrom > replied + StressClientCommand.earlyTolerance })
@@ -184,20 +184,4 @@ func emit(_ line: String) {
         guard count > 0 else { return }
         written += count
     }
-}
-
-/// Microseconds since the Unix epoch, the clock of `ActivityRecord`'s times.
-func wallMicroseconds() -> UInt64 {
-    microseconds(of: CLOCK_REALTIME)
-}
-
-/// Microseconds on the clock the service's deadlines run on, which never jumps.
-func monotonicMicroseconds() -> UInt64 {
-    microseconds(of: CLOCK_MONOTONIC)
-}
-
-private func microseconds(of clock: clockid_t) -> UInt64 {
-    var now = timespec()
-    clock_gettime(clock, &now)
-    return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
 }

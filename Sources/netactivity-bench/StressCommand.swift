@@ -160,7 +160,7 @@ struct StressRun {
         // A client killed just after it said bye counts as killed: the kill may have come first.
         if !killedProcesses.contains(process.processID) { exited += 1 }
         calls += client.calls
-        ledger.clientGone(client, at: wallMicroseconds(), maxTimeout: StressCommand.maxTimeout)
+        ledger.clientGone(client, at: SystemTime.wallClockMicroseconds(), maxTimeout: StressCommand.maxTimeout)
     }
 
     /// Tells every client to stop calling and waits until each has said so (or has gone).
@@ -180,9 +180,9 @@ struct StressRun {
     /// `ActiveCount` and `ListActivities` against the ledger, and `Visible` against the last signal seen.
     mutating func compareWithLedger() throws {
         let countBefore = try probe.activeCount
-        let from = wallMicroseconds()
+        let from = SystemTime.wallClockMicroseconds()
         let listed = try probe.activities
-        let by = wallMicroseconds()
+        let by = SystemTime.wallClockMicroseconds()
         let countAfter = try probe.activeCount
         if countBefore == countAfter, Int(countBefore) != listed.count {
             ledger.mismatch("ActiveCount is \(countBefore), ListActivities lists \(listed.count)")
@@ -213,7 +213,7 @@ struct StressRun {
 
     /// Once every deadline has passed, the service must hold nothing and hide the indicator.
     mutating func awaitNothingLeft() throws {
-        let wait = Double(Int64(ledger.latestDue) - Int64(wallMicroseconds())) / 1e6
+        let wait = Double(Int64(ledger.latestDue) - Int64(SystemTime.wallClockMicroseconds())) / 1e6
         do {
             try probe.await("ActiveCount 0", timeout: .seconds(max(wait, 0) + 5)) { try probe.activeCount == 0 }
             try probe.await("Visible false", timeout: .seconds(5)) { try !probe.visible }

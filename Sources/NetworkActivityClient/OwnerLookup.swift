@@ -44,10 +44,3 @@ func commandName(ofProcess processID: UInt32) -> String? {
     let name = buffer[..<count].last == UInt8(ascii: "\n") ? buffer[..<(count - 1)] : buffer[..<count]
     return String(decoding: name, as: UTF8.self)
 }
-
-/// The wall clock in microseconds since the Unix epoch, the unit of `ListActivities`.
-func wallClockNow() -> UInt64 {
-    var time = timespec()
-    clock_gettime(CLOCK_REALTIME, &time)
-    return UInt64(time.tv_sec) * 1_000_000 + UInt64(time.tv_nsec) / 1000
-}
