@@ -147,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NetworkActivityServiceTests",
-            dependencies: ["InterfaceContract", "NetworkActivityInterface", "NetworkActivityService"]
+            dependencies: ["InterfaceContract", "NetworkActivityService"]
         ),
         .testTarget(
             name: "DesktopProtocolsTests",

@@ -239,8 +239,11 @@ struct ServedProperty {
 
 /// The interfaces every object has.
 public enum StandardInterface {
+    /// `Get`, `GetAll`, `Set` and `PropertiesChanged`.
     public static let properties: InterfaceName = "org.freedesktop.DBus.Properties"
+    /// `Introspect`, which returns the object's interface XML.
     public static let introspectable: InterfaceName = "org.freedesktop.DBus.Introspectable"
+    /// `Ping` and `GetMachineId`, which libdbus answers.
     public static let peer: InterfaceName = "org.freedesktop.DBus.Peer"
 }
 

@@ -71,7 +71,8 @@ public final class NetworkActivityClient: Sendable {
         var owners = OwnerLookup(connection: bus.connection)
         return ServiceStatus(
             isVisible: properties.isVisible, activeCount: properties.activeCount,
-            activities: owners.describe(try reply.read([ActivityRecord].self)), takenAt: SystemTime.wallClockMicroseconds())
+            activities: owners.describe(try reply.read([ActivityRecord].self)),
+            takenAt: SystemTime.wallClockMicroseconds())
     }
 
     /// The ids of the timed activities that are active, which are the ones `end(id:)` may end from a program

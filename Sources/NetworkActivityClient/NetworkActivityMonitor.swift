@@ -33,7 +33,7 @@ public final class NetworkActivityMonitor {
             if newOwner.isEmpty { publish(.serviceStopped) } else { refresh() }
         }
         try connection.subscribe(to: MatchRule(
-            sender: ServiceNames.busName, path: ServiceNames.objectPath, interface: ServiceNames.properties,
+            sender: ServiceNames.busName, path: ServiceNames.objectPath, interface: StandardInterface.properties,
             member: "PropertiesChanged", arguments: [0: ServiceNames.interface.rawValue])
         ) { [unowned self] _ in
             // The signal's values are not used: signals queued during a read may be older than what the read

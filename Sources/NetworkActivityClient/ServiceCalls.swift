@@ -24,7 +24,7 @@ extension Connection {
 
     /// Reads `Visible` and `ActiveCount` in one `GetAll`.
     func readServiceProperties(timeout: Duration, autoStart: Bool = true) throws(DBusError) -> ServiceProperties {
-        var reply = try callService("GetAll", interface: ServiceNames.properties, timeout: timeout,
+        var reply = try callService("GetAll", interface: StandardInterface.properties, timeout: timeout,
                                     autoStart: autoStart) { $0.append(ServiceNames.interface.rawValue) }
         let values = try reply.read([String: ReceivedVariant].self)
         guard let visible = values["Visible"], let count = values["ActiveCount"] else {

@@ -20,12 +20,5 @@ public enum ServiceNames {
     /// The interface's own signal, `VisibilityChanged(b visible)`.
     public static let visibilityChanged: MemberName = "VisibilityChanged"
 
-    // The standard interfaces the object implements as well.
-
-    /// `Get`, `GetAll`, `Set` and `PropertiesChanged`.
-    public static let properties: InterfaceName = "org.freedesktop.DBus.Properties"
-    /// `Introspect`, which returns the interface XML.
-    public static let introspectable: InterfaceName = "org.freedesktop.DBus.Introspectable"
-    /// `Ping` and `GetMachineId`, which libdbus answers.
-    public static let peer: InterfaceName = "org.freedesktop.DBus.Peer"
+    // The object also implements the standard interfaces, named in DBusKit's `StandardInterface`.
 }

@@ -66,7 +66,7 @@ extension NetworkActivityService {
                 service.logger.notice("\(call.callerName) reset the service, ending \(ended) activities")
                 return service.replyAfterAnnouncing(to: call, with: UInt32(ended))
             },
-            MethodDeclaration("ListActivities", outputs: [.init("activities", ActivityRecord.arraySignature)]) {
+            MethodDeclaration("ListActivities", outputs: [.init("activities", [ActivityRecord].dbusSignature)]) {
                 service, call throws(DBusError) in
                 call.makeReturn(with: service.coordinator.tracker.all.map(ActivityRecord.init))
             },
@@ -109,9 +109,4 @@ private func domain<Result>(_ operation: () throws(ActivityError) -> Result) thr
 extension Message {
     /// The caller's unique bus name; every message a bus delivers has one.
     var callerName: String { sender ?? "" }
-}
-
-extension ActivityRecord {
-    /// `a(usstt)`, as `ListActivities` returns the records.
-    static var arraySignature: String { "a" + dbusSignature }
 }

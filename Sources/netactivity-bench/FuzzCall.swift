@@ -71,9 +71,9 @@ struct FuzzCallMaker {
         (ServiceNames.interface, "Begin", "s"), (ServiceNames.interface, "BeginWithTimeout", "su"),
         (ServiceNames.interface, "End", "u"), (ServiceNames.interface, "Cancel", ""),
         (ServiceNames.interface, "Reset", ""), (ServiceNames.interface, "ListActivities", ""),
-        (ServiceNames.properties, "Get", "ss"), (ServiceNames.properties, "GetAll", "s"),
-        (ServiceNames.properties, "Set", "ssv"), (ServiceNames.introspectable, "Introspect", ""),
-        (ServiceNames.peer, "Ping", ""), (ServiceNames.peer, "GetMachineId", ""),
+        (StandardInterface.properties, "Get", "ss"), (StandardInterface.properties, "GetAll", "s"),
+        (StandardInterface.properties, "Set", "ssv"), (StandardInterface.introspectable, "Introspect", ""),
+        (StandardInterface.peer, "Ping", ""), (StandardInterface.peer, "GetMachineId", ""),
     ]
     static let otherPaths: [ObjectPath] = ["/", "/org", "/org/example", "/org/example/NetworkActivity/child", "/x"]
     static let otherInterfaces: [InterfaceName] = ["org.example.Nothing", "org.freedesktop.DBus.ObjectManager",

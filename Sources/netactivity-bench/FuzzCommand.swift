@@ -111,7 +111,7 @@ struct Fuzzer {
             if !call.expectsReply {
                 unanswered += 1
                 // libdbus answers Peer calls itself, before the service sees them, and ignores the flag.
-                if reply != nil, call.interface != ServiceNames.peer {
+                if reply != nil, call.interface != StandardInterface.peer {
                     return "a reply came to a call that asked for none: \(call)"
                 }
             } else if reply == nil {
@@ -148,7 +148,7 @@ struct Fuzzer {
     /// Sends a Ping after the batch and collects every reply until the Ping's: the service answers one
     /// connection's calls in order, so all replies to the batch have come by then.
     private func repliesUpToPing(on connection: Connection) throws -> [UInt32: Message] {
-        let ping = connection.send(serviceCall("Ping", interface: ServiceNames.peer))
+        let ping = connection.send(serviceCall("Ping", interface: StandardInterface.peer))
         var replies: [UInt32: Message] = [:]
         let deadline = ContinuousClock.now + .seconds(10)
         while let message = try connection.nextMessage(timeout: ContinuousClock.now.duration(to: deadline)) {

@@ -32,7 +32,7 @@ struct FuzzModel {
     }
 
     func predict(_ call: FuzzCall, caller: String) -> Prediction {
-        let peer = ServiceNames.peer
+        let peer = StandardInterface.peer
         if call.interface == peer {
             return ["Ping", "GetMachineId"].contains(call.member) ? .success(.none) : .failure([.unknownMethod])
         }
@@ -40,7 +40,7 @@ struct FuzzModel {
             let errors: Set<ErrorName> = [.unknownMethod, .unknownObject, .unknownInterface]
             return call.member == "Introspect" ? .successOrFailure(errors) : .failure(errors)
         }
-        let interfaces = [ServiceNames.interface, ServiceNames.properties, ServiceNames.introspectable]
+        let interfaces = [ServiceNames.interface, StandardInterface.properties, StandardInterface.introspectable]
         let candidates = FuzzCallMaker.members.filter { member in
             call.interface.map { member.0 == $0 } ?? interfaces.contains(member.0)
         }

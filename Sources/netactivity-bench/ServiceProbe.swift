@@ -61,7 +61,7 @@ final class ServiceProbe {
     // MARK: The service's state
 
     func property<Value: DBusDecodable>(_ name: String, as type: Value.Type = Value.self) throws -> Value {
-        let call = serviceCall("Get", interface: ServiceNames.properties) {
+        let call = serviceCall("Get", interface: StandardInterface.properties) {
             $0.append(ServiceNames.interface.rawValue)
             $0.append(name)
         }
@@ -82,7 +82,7 @@ final class ServiceProbe {
     /// The time the service takes to answer `Peer.Ping`, which libdbus answers on the service's own loop.
     func pingTime() throws -> Duration {
         let started = ContinuousClock.now
-        _ = try answer(serviceCall("Ping", interface: ServiceNames.peer))
+        _ = try answer(serviceCall("Ping", interface: StandardInterface.peer))
         return started.duration(to: .now)
     }
 

@@ -160,7 +160,8 @@ struct StressRun {
         // A client killed just after it said bye counts as killed: the kill may have come first.
         if !killedProcesses.contains(process.processID) { exited += 1 }
         calls += client.calls
-        ledger.clientGone(client, at: SystemTime.wallClockMicroseconds(), maxTimeout: StressCommand.maxTimeout)
+        ledger.clientGone(client, at: SystemTime.wallClockMicroseconds(),
+                          maxTimeout: StressCommand.maxTimeout)
     }
 
     /// Tells every client to stop calling and waits until each has said so (or has gone).

@@ -7,17 +7,17 @@ import Testing
 /// directions, every property with its type and access, every signal.
 @Suite("The tray item's interface against its XML")
 struct ItemContractTests {
-    static let file = InterfaceContract.dbusFolder.appendingPathComponent("org.kde.StatusNotifierItem.xml")
+    static let file = "org.kde.StatusNotifierItem.xml"
 
     @Test func theDeclarationIsTheXML() throws {
-        let declared = InterfaceContract.lines(of: StatusNotifierItem.declaration)
-        let contract = try InterfaceContract.lines(ofInterface: StatusNotifierItem.interface, in: Self.file)
-        #expect(declared.subtracting(contract).sorted() == [], "declared, but not so in the XML")
-        #expect(contract.subtracting(declared).sorted() == [], "in the XML, but not declared")
-        #expect(declared.count == 25)
+        let comparison = try InterfaceContract.compare(StatusNotifierItem.declaration, withFile: Self.file)
+        #expect(comparison.declaredOnly == [], "declared, but not so in the XML")
+        #expect(comparison.contractOnly == [], "in the XML, but not declared")
+        #expect(comparison.declaredMembers == 25)
     }
 
     @Test func introspectReturnsTheFileItself() throws {
-        #expect(StatusNotifierItem.introspectionXML == (try String(contentsOf: Self.file, encoding: .utf8)))
+        let file = InterfaceContract.dbusFolder.appendingPathComponent(Self.file)
+        #expect(StatusNotifierItem.introspectionXML == (try String(contentsOf: file, encoding: .utf8)))
     }
 }

@@ -36,6 +36,23 @@ public enum InterfaceContract {
         return reader.lines
     }
 
+    /// How `declaration` and its interface in the XML file `named` in `dbus/` differ.
+    public static func compare<Object>(
+        _ declaration: InterfaceDeclaration<Object>, withFile named: String
+    ) throws -> Comparison {
+        let declared = lines(of: declaration)
+        let contract = try lines(ofInterface: declaration.name, in: dbusFolder.appendingPathComponent(named))
+        return Comparison(declaredOnly: declared.subtracting(contract).sorted(),
+                          contractOnly: contract.subtracting(declared).sorted(), declaredMembers: declared.count)
+    }
+
+    /// The lines that only one side has, and how many members the declaration has.
+    public struct Comparison {
+        public let declaredOnly: [String]
+        public let contractOnly: [String]
+        public let declaredMembers: Int
+    }
+
     /// The repository's `dbus/` folder, found from this file's place in it.
     public static let dbusFolder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
