@@ -125,6 +125,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What the tests and the benchmark run the daemon with: a private bus, the daemon's launcher, a raw client
+        // and a signal listener.
+        .target(
+            name: "ServiceHarness",
+            dependencies: ["DBusKit", "NetworkActivityInterface"]
+        ),
         // Measures the daemon on a private bus (docs/performance.md).
         .executableTarget(
             name: "netactivity-bench",
@@ -132,12 +138,13 @@ let package = Package(
                 "DBusKit",
                 "NetworkActivityInterface",
                 "PackageVersion",
+                "ServiceHarness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "DBusKitTests",
-            dependencies: ["DBusKit"]
+            dependencies: ["DBusKit", "ServiceHarness"]
         ),
         // Compares a declared interface with its introspection XML in dbus/, for the adapters' contract tests.
         .target(
@@ -164,7 +171,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["DBusKit", "NetworkActivityClient", "NetworkActivityInterface", "PackageVersion",
-                           "netactivity", "netactivityd", "netactivity-bench", "netactivity-tray"]
+                           "ServiceHarness", "netactivity", "netactivityd", "netactivity-bench", "netactivity-tray"]
         ),
     ],
     swiftLanguageModes: [.v6]

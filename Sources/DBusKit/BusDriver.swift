@@ -32,6 +32,7 @@ extension Connection {
 
     /// Asks for a well-known name (`dbus_bus_request_name`).
     public func requestName(_ name: BusName, flags: NameRequestFlags) throws(DBusError) -> NameRequestResult {
+        assertOnLoopThread()
         var error = CDBus.DBusError()
         dbus_error_init(&error)
         let result = dbus_bus_request_name(raw, name.rawValue, flags.rawValue, &error)
@@ -58,11 +59,15 @@ extension Connection {
 
     /// Gives a well-known name up (`dbus_bus_release_name`).
     public func releaseName(_ name: BusName) throws(DBusError) {
+        assertOnLoopThread()
         var error = CDBus.DBusError()
         dbus_error_init(&error)
         if dbus_bus_release_name(raw, name.rawValue, &error) < 0 { throw DBusError(consuming: &error) }
     }
+}
 
+/// The bus driver's questions about a connection, which a blocking call answers.
+extension BlockingCalls {
     /// The Unix user id of the process behind `name` (`GetConnectionUnixUser`).
     public func unixUser(of name: BusName) throws(DBusError) -> UInt32 {
         var reader = try callBusDriver("GetConnectionUnixUser", name)
@@ -83,7 +88,7 @@ extension Connection {
 
     private func callBusDriver(_ member: MemberName, _ name: BusName) throws(DBusError) -> MessageReader {
         try call(
-            destination: Self.busDriverName, path: Self.busDriverPath, interface: Self.busDriverInterface,
+            destination: Connection.busDriverName, path: Connection.busDriverPath, interface: Connection.busDriverInterface,
             member: member, timeout: .seconds(5)
         ) { $0.append(name.rawValue) }
     }

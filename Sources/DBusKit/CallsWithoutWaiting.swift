@@ -1,18 +1,22 @@
 extension Connection {
-    /// Sends a method call and returns at once; `onReply` runs on the event loop's thread when the answer arrives,
-    /// with the reply's arguments or its error.
+    /// Sends a method call and returns at once; `onReply` runs on the event loop's thread with the reply's
+    /// arguments or its error, or with `NoReply` once `timeout` has passed without an answer, after which the
+    /// handler is released and a late answer is dropped.
     ///
     /// For calls to peers that may call back before they answer (a tray's watcher, a panel), which a blocking
-    /// `call` would leave waiting. No timeout of its own: the bus answers with an error for a peer that leaves
-    /// without replying, and for one that is not there.
-    public func send(_ message: Message, onReply: @escaping (Result<MessageReader, DBusError>) -> Void) {
+    /// `call` would leave waiting. The timeout is libdbus's default for calls.
+    public func send(
+        _ message: Message, timeout: Duration = .seconds(25),
+        onReply: @escaping (Result<MessageReader, DBusError>) -> Void
+    ) {
         let serial = send(message)
         // The loop dispatches on this thread only after this returns, so the reply cannot come first.
-        router.awaitReply(to: serial) { reply in
-            if let error = reply.error {
+        router.awaitReply(to: serial, until: .now + timeout) { result in
+            switch result {
+            case .success(let reply):
+                if let error = reply.error { onReply(.failure(error)) } else { onReply(.success(reply.arguments())) }
+            case .failure(let error):
                 onReply(.failure(error))
-            } else {
-                onReply(.success(reply.arguments()))
             }
         }
     }

@@ -1,12 +1,17 @@
 internal import CDBus
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
-/// A private connection to a message bus; owns the libdbus `DBusConnection`, which it closes and releases on
-/// deinit.
+/// A private connection to a message bus that serves objects, follows signals and routes replies; owns the
+/// libdbus `DBusConnection`, which it closes and releases on deinit.
 ///
-/// A connection that runs an `EventLoop` belongs to the loop's thread. One that runs no loop may be shared:
-/// libdbus locks its connections (`dbus_threads_init_default`), so `send` and `call` may be used from several
-/// threads at once, each call waiting for its own reply.
-public final class Connection {
+/// It is not `Sendable`: one thread owns it. Once an `EventLoop` runs it, that is the loop's thread, and every
+/// use from another thread stops the program in debug builds, since its handlers, subscriptions and pending
+/// replies are the loop's alone. Threads that only make blocking calls share a `BlockingConnection` instead.
+public final class Connection: BlockingCalls {
     /// Which bus to connect to.
     public enum Bus: Sendable, Equatable {
         /// `DBUS_SESSION_BUS_ADDRESS`, as `dbus_bus_get_private(DBUS_BUS_SESSION)` finds it.
@@ -21,29 +26,20 @@ public final class Connection {
     let router: MessageRouter
     /// Messages sent by `writeWithoutReading`, which numbers them itself.
     var writtenWithoutReading: UInt32 = 0
+    /// The thread of the event loop that runs this connection, once it runs.
+    private var loopThread: pthread_t?
+    /// Whether an `EventLoop` has been made for this connection.
+    var hasEventLoop = false
 
     /// Connects and registers with the bus (`dbus_bus_get_private` or `dbus_connection_open_private` followed
     /// by `dbus_bus_register`). Exit-on-disconnect is off: a lost bus is reported by `EventLoop.run()`.
     public init(bus: Bus) throws(DBusError) {
-        guard dbus_threads_init_default() != 0 else { fatalError("libdbus is out of memory setting up its locks") }
-        var error = CDBus.DBusError()
-        dbus_error_init(&error)
-        let opened: OpaquePointer?
-        switch bus {
-        case .session: opened = dbus_bus_get_private(DBUS_BUS_SESSION, &error)
-        case .system: opened = dbus_bus_get_private(DBUS_BUS_SYSTEM, &error)
-        case .address(let address): opened = dbus_connection_open_private(address, &error)
-        }
-        guard let opened else { throw DBusError(consuming: &error) }
-        raw = opened
-        dbus_connection_set_exit_on_disconnect(raw, 0)
+        raw = try openConnection(to: bus)
         router = MessageRouter()
         // The registration uses the connection, so the handle must be released if it fails: from here on
         // deinit owns it.
         router.install(on: raw)
-        if case .address = bus, dbus_bus_register(raw, &error) == 0 {
-            throw DBusError(consuming: &error)
-        }
+        try sayHello(raw, to: bus)
     }
 
     deinit {
@@ -53,7 +49,8 @@ public final class Connection {
 
     /// This connection's unique name on the bus, such as `:1.42`.
     public var uniqueName: String {
-        dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
+        assertOnLoopThread()
+        return uniqueBusName(of: raw)
     }
 
     /// Whether the connection is still open.
@@ -64,42 +61,27 @@ public final class Connection {
     /// will name (`Message.replySerial`). Sending only writes: nothing is read from the bus until asked.
     @discardableResult
     public func send(_ message: Message) -> UInt32 {
-        var serial: UInt32 = 0
-        guard dbus_connection_send(raw, message.raw, &serial) != 0 else {
-            fatalError("libdbus is out of memory sending a message")
-        }
-        return serial
+        assertOnLoopThread()
+        return DBusKit.send(message, on: raw)
     }
 
     /// Writes every queued message out, blocking until it is done (`dbus_connection_flush`).
     public func flush() {
+        assertOnLoopThread()
         dbus_connection_flush(raw)
     }
 
     /// Sends a method call and waits for its reply (`dbus_connection_send_with_reply_and_block`); an error reply
     /// is thrown as it is. Messages that arrive meanwhile stay queued for later.
     public func call(_ message: Message, timeout: Duration = .seconds(25)) throws(DBusError) -> Message {
-        var error = CDBus.DBusError()
-        dbus_error_init(&error)
-        guard let reply = dbus_connection_send_with_reply_and_block(
-            raw, message.raw, Int32(clamping: timeout.milliseconds), &error)
-        else { throw DBusError(consuming: &error) }
-        return Message(owning: reply)
-    }
-
-    /// Sends a method call and returns a reader of its reply's arguments.
-    public func call(
-        destination: BusName, path: ObjectPath, interface: InterfaceName, member: MemberName,
-        timeout: Duration = .seconds(25), arguments: (inout MessageWriter) -> Void = { _ in }
-    ) throws(DBusError) -> MessageReader {
-        let message = Message.methodCall(destination: destination, path: path, interface: interface, member: member)
-        message.appendArguments(arguments)
-        return try call(message, timeout: timeout).arguments()
+        assertOnLoopThread()
+        return try blockingCall(message, on: raw, timeout: timeout)
     }
 
     /// Waits up to `timeout` for the next incoming message and takes it out of the queue without dispatching
     /// it (`dbus_connection_pop_message`): for clients that read signals in order, not for a running loop.
     public func nextMessage(timeout: Duration) throws(DBusError) -> Message? {
+        assertOnLoopThread()
         let deadline = ContinuousClock.now + timeout
         while true {
             if let message = dbus_connection_pop_message(raw) {
@@ -117,8 +99,71 @@ public final class Connection {
 
     /// Dispatches every complete message in the incoming queue to the filters and object handlers.
     func dispatchAll() {
+        assertOnLoopThread()
         while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
     }
+
+    /// Makes the calling thread, the event loop's, the only one that may use the connection from now on.
+    func bindToLoopThread() {
+        assertOnLoopThread()
+        loopThread = pthread_self()
+    }
+
+    /// Stops a debug build when the connection is used off its loop's thread; costs nothing in a release build,
+    /// where `assert` is compiled out.
+    @inline(__always)
+    func assertOnLoopThread(_ function: StaticString = #function) {
+        assert(loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? true,
+               "Connection.\(function) was used off the thread of the event loop that runs it")
+    }
+}
+
+// MARK: What both kinds of connection do with libdbus
+
+/// Opens a private connection to `bus` (`dbus_bus_get_private`, `dbus_connection_open_private`), with
+/// exit-on-disconnect off. libdbus's locks are set up first, so that the connection may be shared by threads.
+func openConnection(to bus: Connection.Bus) throws(DBusError) -> OpaquePointer {
+    guard dbus_threads_init_default() != 0 else { fatalError("libdbus is out of memory setting up its locks") }
+    var error = CDBus.DBusError()
+    dbus_error_init(&error)
+    let opened: OpaquePointer?
+    switch bus {
+    case .session: opened = dbus_bus_get_private(DBUS_BUS_SESSION, &error)
+    case .system: opened = dbus_bus_get_private(DBUS_BUS_SYSTEM, &error)
+    case .address(let address): opened = dbus_connection_open_private(address, &error)
+    }
+    guard let opened else { throw DBusError(consuming: &error) }
+    dbus_connection_set_exit_on_disconnect(opened, 0)
+    return opened
+}
+
+/// Says Hello to a bus opened by address (`dbus_bus_register`); `dbus_bus_get_private` has done so for the others.
+func sayHello(_ raw: OpaquePointer, to bus: Connection.Bus) throws(DBusError) {
+    guard case .address = bus else { return }
+    var error = CDBus.DBusError()
+    dbus_error_init(&error)
+    if dbus_bus_register(raw, &error) == 0 { throw DBusError(consuming: &error) }
+}
+
+func uniqueBusName(of raw: OpaquePointer) -> String {
+    dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
+}
+
+func send(_ message: Message, on raw: OpaquePointer) -> UInt32 {
+    var serial: UInt32 = 0
+    guard dbus_connection_send(raw, message.raw, &serial) != 0 else {
+        fatalError("libdbus is out of memory sending a message")
+    }
+    return serial
+}
+
+func blockingCall(_ message: Message, on raw: OpaquePointer, timeout: Duration) throws(DBusError) -> Message {
+    var error = CDBus.DBusError()
+    dbus_error_init(&error)
+    guard let reply = dbus_connection_send_with_reply_and_block(
+        raw, message.raw, Int32(clamping: timeout.milliseconds), &error)
+    else { throw DBusError(consuming: &error) }
+    return Message(owning: reply)
 }
 
 extension DBusError {

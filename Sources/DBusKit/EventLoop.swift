@@ -18,7 +18,10 @@ public final class EventLoop {
     /// to send what was coalesced. Returns how long the loop may sleep at most; nil to wait for I/O only.
     public var endOfTurn: () -> Duration? = { nil }
 
+    /// A connection is run by one loop, which it belongs to from then on.
     public init(connection: Connection) {
+        precondition(!connection.hasEventLoop, "a connection is run by one event loop")
+        connection.hasEventLoop = true
         self.connection = connection
         connection.router.disconnectHandler = { [unowned self] in disconnected = true }
         watches.install(on: connection.raw)
@@ -34,15 +37,17 @@ public final class EventLoop {
         isRunning = false
     }
 
-    /// Runs until `stop()`; throws `Disconnected` when the bus connection is lost.
+    /// Runs until `stop()`; throws `Disconnected` when the bus connection is lost. From now on the connection
+    /// may be used on this thread only.
     public func run() throws(DBusError) {
+        connection.bindToLoopThread()
         isRunning = true
         var descriptors: [pollfd] = []
         var polledWatches: [OpaquePointer] = []
         while true {
             // Blocking calls made by handlers may have queued messages; they are dispatched before any sleep.
             connection.dispatchAll()
-            let sleepLimit = endOfTurn()
+            let sleepLimit = earlier(endOfTurn(), connection.router.expireOverdueReplies())
             guard isRunning else { return }
             guard !disconnected, connection.isConnected else {
                 throw DBusError(.disconnected, "the connection to the bus was lost")
@@ -68,4 +73,11 @@ public final class EventLoop {
             }
         }
     }
+}
+
+/// The shorter of two optional sleep limits, where nil means no limit.
+private func earlier(_ first: Duration?, _ second: Duration?) -> Duration? {
+    guard let first else { return second }
+    guard let second else { return first }
+    return min(first, second)
 }

@@ -9,7 +9,7 @@ internal import CDBus
 final class MessageRouter {
     private var objects: [(path: ObjectPath, handler: MethodHandler)] = []
     private var subscriptions: [(rule: MatchRule, handler: (Message) -> Void)] = []
-    private var pendingReplies: [UInt32: (Message) -> Void] = [:]
+    private var pendingReplies: [UInt32: PendingReply] = [:]
     var disconnectHandler: (() -> Void)?
 
     func install(on connection: OpaquePointer) {
@@ -27,8 +27,23 @@ final class MessageRouter {
         objects.append((path, handler))
     }
 
-    func awaitReply(to serial: UInt32, handler: @escaping (Message) -> Void) {
-        pendingReplies[serial] = handler
+    /// Routes the reply to `serial` to `handler`, or, past `deadline`, calls it with `NoReply` and forgets it.
+    func awaitReply(to serial: UInt32, until deadline: ContinuousClock.Instant,
+                    handler: @escaping (Result<Message, DBusError>) -> Void) {
+        pendingReplies[serial] = PendingReply(deadline: deadline, handler: handler)
+    }
+
+    /// Ends the waits that are past their deadline, each handler getting `NoReply`; returns how long until the
+    /// next deadline, nil when no reply is awaited.
+    func expireOverdueReplies() -> Duration? {
+        guard !pendingReplies.isEmpty else { return nil }
+        let now = ContinuousClock.now
+        let overdue = pendingReplies.filter { $0.value.deadline <= now }
+        for (serial, pending) in overdue.sorted(by: { $0.key < $1.key }) {
+            pendingReplies[serial] = nil
+            pending.handler(.failure(DBusError(.noReply, "no reply came before the call's timeout")))
+        }
+        return pendingReplies.values.map(\.deadline).min().map { now.duration(to: $0) }
     }
 
     fileprivate func routeCall(_ raw: OpaquePointer) -> CallDisposition {
@@ -39,8 +54,8 @@ final class MessageRouter {
 
     /// Whether the reply answered a call sent with `Connection.send(_:onReply:)`.
     fileprivate func routeReply(_ raw: OpaquePointer) -> Bool {
-        guard let handler = pendingReplies.removeValue(forKey: dbus_message_get_reply_serial(raw)) else { return false }
-        handler(Message(borrowing: raw))
+        guard let pending = pendingReplies.removeValue(forKey: dbus_message_get_reply_serial(raw)) else { return false }
+        pending.handler(.success(Message(borrowing: raw)))
         return true
     }
 
@@ -53,6 +68,12 @@ final class MessageRouter {
             subscription.handler(message)
         }
     }
+}
+
+/// A reply handler and the time after which it stops waiting.
+private struct PendingReply {
+    let deadline: ContinuousClock.Instant
+    let handler: (Result<Message, DBusError>) -> Void
 }
 
 private let localInterface: InterfaceName = "org.freedesktop.DBus.Local"

@@ -19,6 +19,7 @@ extension Connection {
     /// object tree (`dbus_connection_try_register_object_path`), with no handler of its own, so that its parents
     /// list it.
     public func register(_ path: ObjectPath, handler: @escaping MethodHandler) throws(DBusError) {
+        assertOnLoopThread()
         var vtable = DBusObjectPathVTable()
         vtable.message_function = leaveToLibdbus
         var error = CDBus.DBusError()
@@ -31,6 +32,7 @@ extension Connection {
 
     /// Calls `handler` for every signal that matches `rule`, after asking the bus to deliver them (`AddMatch`).
     public func subscribe(to rule: MatchRule, handler: @escaping (Message) -> Void) throws(DBusError) {
+        assertOnLoopThread()
         try addMatch(rule)
         router.subscribe(rule, handler: handler)
     }
@@ -38,6 +40,7 @@ extension Connection {
     /// Asks the bus to deliver signals that match `rule` (`dbus_bus_add_match`), without routing them: for
     /// clients that read messages with `nextMessage(timeout:)`.
     public func addMatch(_ rule: MatchRule) throws(DBusError) {
+        assertOnLoopThread()
         var error = CDBus.DBusError()
         dbus_error_init(&error)
         dbus_bus_add_match(raw, rule.description, &error)

@@ -9,6 +9,7 @@ extension Connection {
     /// (docs/reliability.md). Not for connections that send through libdbus as well: the message takes a serial
     /// of its own, counted from 2^31, and libdbus's own queue is bypassed.
     public func writeWithoutReading(_ message: Message) throws(DBusError) {
+        assertOnLoopThread()
         var socket: Int32 = -1
         guard dbus_connection_get_socket(raw, &socket) != 0 else {
             throw DBusError(.failed, "the connection has no socket")

@@ -13,12 +13,12 @@ public final class NetworkActivityClient: Sendable {
 
     /// How long each call waits for the service's answer before it throws `NoReply`.
     public let timeout: Duration
-    private let bus: SharedConnection
+    private let connection: BlockingConnection
 
     /// Connects to `bus`; throws when the bus cannot be reached. The service itself is not contacted until
     /// the first call, which starts it if the bus can activate it.
     public init(bus: Bus = .session, timeout: Duration = .seconds(5)) throws(DBusError) {
-        self.bus = SharedConnection(connection: try Connection(bus: bus))
+        connection = try BlockingConnection(bus: bus)
         self.timeout = timeout
     }
 
@@ -66,9 +66,9 @@ public final class NetworkActivityClient: Sendable {
     /// The service's state now: whether the indicator shows, how many activities are active, and each of them
     /// with its owner's process where the bus tells it.
     public func status() throws(DBusError) -> ServiceStatus {
-        let properties = try bus.connection.readServiceProperties(timeout: timeout)
+        let properties = try connection.readServiceProperties(timeout: timeout)
         var reply = try call("ListActivities")
-        var owners = OwnerLookup(connection: bus.connection)
+        var owners = OwnerLookup(connection: connection)
         return ServiceStatus(
             isVisible: properties.isVisible, activeCount: properties.activeCount,
             activities: owners.describe(try reply.read([ActivityRecord].self)),
@@ -80,7 +80,7 @@ public final class NetworkActivityClient: Sendable {
     /// service that is not running is not started for this: the bus throws `ServiceUnknown` instead. For shell
     /// completion, which must answer quickly and change nothing.
     public func timedActivityIDs() throws(DBusError) -> [UInt32] {
-        var reply = try bus.connection.callService("ListActivities", timeout: timeout, autoStart: false)
+        var reply = try connection.callService("ListActivities", timeout: timeout, autoStart: false)
         return try reply.read([ActivityRecord].self).filter { $0.deadline != nil }.map(\.id)
     }
 
@@ -103,17 +103,13 @@ public final class NetworkActivityClient: Sendable {
     /// Sends `End` without waiting for an answer, for a token that is released: nothing can be done with an
     /// error there, and the message still reaches the service before any later call of this client.
     func endWithoutReply(id: UInt32) {
-        let message = Message.serviceCall("End")
-        message.append(id)
-        message.expectsReply = false
-        bus.connection.send(message)
-        bus.connection.flush()
+        connection.sendWithoutReply(.serviceCall("End") { $0.append(id) })
     }
 
     private func call(
         _ member: MemberName, _ arguments: (inout MessageWriter) -> Void = { _ in }
     ) throws(DBusError) -> MessageReader {
-        try bus.connection.callService(member, timeout: timeout, arguments: arguments)
+        try connection.callService(member, timeout: timeout, arguments: arguments)
     }
 }
 
@@ -121,10 +117,3 @@ public final class NetworkActivityClient: Sendable {
 /// `ErrorName.unknownActivity`, `.notOwner` and `.limitExceeded`; a service that is not running and cannot be
 /// started gives `.serviceUnknown`, one that does not answer in time `.noReply`.
 public typealias NetworkActivityError = DBusError
-
-/// The client's connection, shared between threads. libdbus locks the connection itself, and the client only
-/// sends and makes blocking calls on it: it never runs an event loop or subscribes to signals, which are the
-/// parts of `Connection` that belong to one thread.
-private struct SharedConnection: @unchecked Sendable {
-    let connection: Connection
-}

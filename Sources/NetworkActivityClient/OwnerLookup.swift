@@ -8,10 +8,10 @@ import NetworkActivityInterface
 
 /// Turns `ListActivities` records into statuses, asking the bus once per owner which process it is.
 struct OwnerLookup {
-    let connection: Connection
+    let connection: BlockingConnection
     private var processes: [String: UInt32?] = [:]
 
-    init(connection: Connection) {
+    init(connection: BlockingConnection) {
         self.connection = connection
     }
 

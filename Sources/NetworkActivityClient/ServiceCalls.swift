@@ -1,23 +1,14 @@
 import DBusKit
 import NetworkActivityInterface
 
-extension Message {
-    /// A call of `member` on the service's object.
-    static func serviceCall(_ member: MemberName, interface: InterfaceName = ServiceNames.interface) -> Message {
-        methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath, interface: interface,
-                   member: member)
-    }
-}
-
-extension Connection {
+extension BlockingCalls {
     /// Calls a method of the service's object. With `autoStart` off, a service that is not running is not
     /// started to answer: the bus throws `ServiceUnknown` instead.
     func callService(
         _ member: MemberName, interface: InterfaceName = ServiceNames.interface, timeout: Duration,
         autoStart: Bool = true, arguments: (inout MessageWriter) -> Void = { _ in }
     ) throws(DBusError) -> MessageReader {
-        let message = Message.serviceCall(member, interface: interface)
-        message.appendArguments(arguments)
+        let message = Message.serviceCall(member, interface: interface, arguments: arguments)
         message.autoStart = autoStart
         return try call(message, timeout: timeout).arguments()
     }
@@ -27,7 +18,8 @@ extension Connection {
         var reply = try callService("GetAll", interface: StandardInterface.properties, timeout: timeout,
                                     autoStart: autoStart) { $0.append(ServiceNames.interface.rawValue) }
         let values = try reply.read([String: ReceivedVariant].self)
-        guard let visible = values["Visible"], let count = values["ActiveCount"] else {
+        guard let visible = values[ServiceNames.Property.visible],
+              let count = values[ServiceNames.Property.activeCount] else {
             throw DBusError(.invalidArgs, "the service's properties lack Visible or ActiveCount")
         }
         return ServiceProperties(isVisible: try visible.decode(Bool.self),

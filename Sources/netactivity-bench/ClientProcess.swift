@@ -1,4 +1,5 @@
 import Foundation
+import ServiceHarness
 
 /// A child process of this program, talked to in lines: commands on its standard input, events read from its
 /// standard output as they come.
@@ -15,7 +16,7 @@ final class ClientProcess {
         let toChild = Pipe()
         let fromChild = Pipe()
         process = Process()
-        process.executableURL = URL(fileURLWithPath: DaemonUnderTest.besideThisProgram("netactivity-bench"))
+        process.executableURL = BuiltProducts.program("netactivity-bench")
         process.arguments = arguments
         process.standardInput = toChild
         process.standardOutput = fromChild

@@ -2,6 +2,7 @@ import ArgumentParser
 import DBusKit
 import Foundation
 import NetworkActivityInterface
+import ServiceHarness
 
 /// Sends the daemon random and malformed calls from several connections and checks every answer, and the
 /// state after every step, against a model (docs/reliability.md).
@@ -35,9 +36,8 @@ struct FuzzCommand: ParsableCommand {
     }
 
     func run() throws {
-        let bus = try BenchBus()
-        let service = try DaemonUnderTest(bus: bus, executable: try DaemonUnderTest.executable(daemon),
-                                          options: DaemonUnderTest.noDelays)
+        let bus = try PrivateBus()
+        let service = try DaemonProcess(bus: bus, executable: try DaemonExecutable.find(daemon))
         var fuzzer = Fuzzer(bus: bus, probe: try ServiceProbe(bus), seed: seed,
                             connections: try (0..<connections).map { _ in try bus.connect() })
         let end = ContinuousClock.now + .seconds(seconds)
@@ -69,7 +69,7 @@ struct FuzzCommand: ParsableCommand {
 
 /// The fuzzing connections, the model, and the step that drives them.
 struct Fuzzer {
-    let bus: BenchBus
+    let bus: PrivateBus
     let probe: ServiceProbe
     var connections: [Connection]
     private(set) var model = FuzzModel()
@@ -81,7 +81,7 @@ struct Fuzzer {
     private(set) var unanswered = 0
     private(set) var reconnections = 0
 
-    init(bus: BenchBus, probe: ServiceProbe, seed: UInt64, connections: [Connection]) {
+    init(bus: PrivateBus, probe: ServiceProbe, seed: UInt64, connections: [Connection]) {
         self.bus = bus
         self.probe = probe
         self.connections = connections
@@ -148,7 +148,7 @@ struct Fuzzer {
     /// Sends a Ping after the batch and collects every reply until the Ping's: the service answers one
     /// connection's calls in order, so all replies to the batch have come by then.
     private func repliesUpToPing(on connection: Connection) throws -> [UInt32: Message] {
-        let ping = connection.send(serviceCall("Ping", interface: StandardInterface.peer))
+        let ping = connection.send(.serviceCall("Ping", interface: StandardInterface.peer))
         var replies: [UInt32: Message] = [:]
         let deadline = ContinuousClock.now + .seconds(10)
         while let message = try connection.nextMessage(timeout: ContinuousClock.now.duration(to: deadline)) {

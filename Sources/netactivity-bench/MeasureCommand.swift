@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ServiceHarness
 
 /// The default subcommand: the figures of docs/performance.md.
 struct MeasureCommand: ParsableCommand {
@@ -58,11 +59,11 @@ struct MeasureCommand: ParsableCommand {
     }
 
     func run() throws {
-        let executable = try DaemonUnderTest.executable(daemon)
-        let bus = try BenchBus()
-        let daemon = try DaemonUnderTest(bus: bus, executable: executable,
-                                         wrapper: daemonWrapper.map { $0.split(separator: " ").map(String.init) } ?? [],
-                                         options: DaemonUnderTest.noDelays)
+        let executable = try DaemonExecutable.find(daemon).path
+        let bus = try PrivateBus()
+        let wrapper = daemonWrapper.map { $0.split(separator: " ").map(String.init) } ?? []
+        let daemon = try DaemonProcess(bus: bus, executable: URL(fileURLWithPath: executable), wrapper: wrapper,
+                                       startTimeout: .seconds(wrapper.isEmpty ? 10 : 120))
         let idle = try daemon.residentKiB
         let measure = Measurements(bus: bus, daemon: daemon, duration: .milliseconds(Int64(duration * 1000)))
 

@@ -1,12 +1,16 @@
 import DBusKit
 import Foundation
 import NetworkActivityInterface
+import ServiceHarness
 import Synchronization
 
 /// The benchmark's scenarios, each against the daemon on the benchmark's bus, from connections of its own.
 struct Measurements {
-    let bus: BenchBus
-    let daemon: DaemonUnderTest
+    /// The label of every activity the benchmark begins.
+    static let label = "bench"
+
+    let bus: PrivateBus
+    let daemon: DaemonProcess
     let duration: Duration
 
     // MARK: Calls
@@ -24,10 +28,10 @@ struct Measurements {
     /// CPU time per pair. Unless another connection holds an activity meanwhile, every pair shows and hides the
     /// indicator, which sends four signals.
     func sequentialPairs(holdingOne: Bool) throws -> PairFigures {
-        let holder = holdingOne ? try ActivityCaller(bus) : nil
-        _ = try holder?.begin()
+        let holder = holdingOne ? try RawClient(bus) : nil
+        _ = try holder?.begin(Self.label)
         defer { withExtendedLifetime(holder) {} }
-        let client = try ActivityCaller(bus)
+        let client = try RawClient(bus)
         let cpuBefore = try daemon.cpuTime
         var pairs = 0
         var samples: [Duration] = []
@@ -35,7 +39,7 @@ struct Measurements {
         let started = ContinuousClock.now
         while started.duration(to: .now) < duration {
             let t0 = ContinuousClock.now
-            let id = try client.begin()
+            let id = try client.begin(Self.label)
             let t1 = ContinuousClock.now
             try client.end(id)
             samples.append(t0.duration(to: t1))
@@ -54,21 +58,27 @@ struct Measurements {
         let cpuPerPair: Duration
     }
 
-    /// Begin then End from `connections` connections at once, each on its own thread.
+    /// Begin then End from `connections` connections at once, each on its own thread, which connects before the
+    /// clock starts and owns its connection alone.
     func concurrentPairs(connections: Int) throws -> (pairsPerSecond: Double, cpuPerPair: Duration) {
-        let callers = try (0..<connections).map { _ in try ActivityCaller(bus) }
         let total = Mutex((pairs: 0, failure: String?.none))
-        let cpuBefore = try daemon.cpuTime
-        let started = ContinuousClock.now
+        let connected = DispatchGroup()
+        let start = DispatchSemaphore(value: 0)
         let finished = DispatchGroup()
-        for caller in callers {
+        let startedAt = Mutex(ContinuousClock.now)
+        for _ in 0..<connections {
+            connected.enter()
             finished.enter()
-            let thread = Thread { [duration] in
+            let thread = Thread { [bus = bus.address, duration] in
                 defer { finished.leave() }
                 var pairs = 0
                 do {
+                    let caller = try RawClient(address: bus)
+                    connected.leave()
+                    start.wait()
+                    let started = startedAt.withLock { $0 }
                     while started.duration(to: .now) < duration {
-                        try caller.end(try caller.begin())
+                        try caller.end(try caller.begin(Self.label))
                         pairs += 1
                     }
                 } catch {
@@ -78,6 +88,11 @@ struct Measurements {
             }
             thread.start()
         }
+        connected.wait()
+        let cpuBefore = try daemon.cpuTime
+        let started = ContinuousClock.now
+        startedAt.withLock { $0 = started }
+        for _ in 0..<connections { start.signal() }
         finished.wait()
         let elapsed = started.duration(to: .now)
         let cpu = try daemon.cpuTime - cpuBefore
@@ -91,11 +106,11 @@ struct Measurements {
     func pairsBesideUnreadReplies(calls: Int) throws -> PairFigures {
         let stuck = try bus.connect()
         let probe = try ServiceProbe(bus)
-        let begin = serviceCall("Begin") { $0.append("unread") }
+        let begin = Message.serviceCall("Begin") { $0.append("unread") }
         // The stuck connection never reads, so its replies pile up in the bus.
         for _ in 0..<max(calls - 2, 0) { try stuck.writeWithoutReading(begin.copy()) }
-        try stuck.writeWithoutReading(serviceCall("Cancel"))
-        try stuck.writeWithoutReading(serviceCall("Begin") { $0.append("unread-last") })
+        try stuck.writeWithoutReading(.serviceCall("Cancel"))
+        try stuck.writeWithoutReading(.serviceCall("Begin") { $0.append("unread-last") })
         // Its last call leaves one activity of that label alone: once it is listed, every call has been handled.
         try probe.await("the unread calls handled", timeout: .seconds(60)) {
             try probe.activities.contains { $0.label == "unread-last" }
@@ -109,21 +124,22 @@ struct Measurements {
     /// From sending the Begin (End) that makes the count 1 (0) until `VisibilityChanged(true)` (`false`)
     /// reaches a separate listening connection.
     func signalLatency(cycles: Int) throws -> (on: Latencies, off: Latencies) {
-        let listener = try VisibilityListener(bus)
-        let client = try ActivityCaller(bus)
+        let listener = try SignalListener(bus)
+        let client = try RawClient(bus)
         var on: [Duration] = []
         var off: [Duration] = []
         for _ in 0..<cycles {
             let begun = ContinuousClock.now
-            let id = try client.beginAsync()
-            try listener.await(true)
+            let begin = client.send("Begin") { $0.append(Self.label) }
+            try listener.awaitVisibility(true, timeout: .seconds(30))
             on.append(begun.duration(to: .now))
-            let activity = try client.reply(to: id)
+            var reply = try client.awaitReply(to: begin)
+            let activity = try reply.read(UInt32.self)
             let ended = ContinuousClock.now
-            let end = try client.endAsync(activity)
-            try listener.await(false)
+            let end = client.send("End") { $0.append(activity) }
+            try listener.awaitVisibility(false, timeout: .seconds(30))
             off.append(ended.duration(to: .now))
-            _ = try client.reply(to: end)
+            _ = try client.awaitReply(to: end)
         }
         return (Latencies(on), Latencies(off))
     }
@@ -131,15 +147,15 @@ struct Measurements {
     /// A connection begins `activities` activities and closes: the time until the listener sees
     /// `VisibilityChanged(false)`, which needs the bus's `NameOwnerChanged` and the end of every one of them.
     func cleanupLatency(activities: Int, repetitions: Int) throws -> Latencies {
-        let listener = try VisibilityListener(bus)
+        let listener = try SignalListener(bus)
         var samples: [Duration] = []
         for _ in 0..<repetitions {
-            var client: ActivityCaller? = try ActivityCaller(bus)
-            for _ in 0..<activities { _ = try client?.begin() }
-            try listener.await(true)
+            var client: RawClient? = try RawClient(bus)
+            for _ in 0..<activities { _ = try client?.begin(Self.label) }
+            try listener.awaitVisibility(true, timeout: .seconds(30))
             let closed = ContinuousClock.now
             client = nil
-            try listener.await(false)
+            try listener.awaitVisibility(false, timeout: .seconds(30))
             samples.append(closed.duration(to: .now))
         }
         return Latencies(samples)
@@ -150,19 +166,19 @@ struct Measurements {
     /// `clients` connections each holding `perClient` activities: the daemon's memory while they are held and
     /// after they left, the sequential pairs measured meanwhile, and how long it takes them all to be cleaned up.
     func heldActivities(clients: Int, perClient: Int) throws -> HeldFigures {
-        let listener = try VisibilityListener(bus)
-        var holders: [ActivityCaller] = []
+        let listener = try SignalListener(bus)
+        var holders: [RawClient] = []
         for _ in 0..<clients {
-            let holder = try ActivityCaller(bus)
-            for _ in 0..<perClient { _ = try holder.begin() }
+            let holder = try RawClient(bus)
+            for _ in 0..<perClient { _ = try holder.begin(Self.label) }
             holders.append(holder)
         }
-        try listener.await(true)
+        try listener.awaitVisibility(true, timeout: .seconds(30))
         let held = try daemon.residentKiB
         let underLoad = try sequentialPairs(holdingOne: false)
         let closed = ContinuousClock.now
         holders.removeAll()
-        try listener.await(false)
+        try listener.awaitVisibility(false, timeout: .seconds(30))
         let teardown = closed.duration(to: .now)
         return HeldFigures(residentKiB: held, pairs: underLoad, teardown: teardown, residentAfterKiB: try daemon.residentKiB)
     }
@@ -204,74 +220,6 @@ struct Latencies {
 
     var p50: Duration { percentile(50) }
     var p99: Duration { percentile(99) }
-}
-
-/// One connection calling the service, as a desktop program would.
-final class ActivityCaller: @unchecked Sendable {
-    private let connection: Connection
-
-    init(_ bus: BenchBus) throws {
-        connection = try bus.connect()
-    }
-
-    func begin() throws -> UInt32 {
-        var reply = try connection.call(destination: ServiceNames.busName, path: ServiceNames.objectPath,
-                                        interface: ServiceNames.interface, member: "Begin") { $0.append("bench") }
-        return try reply.read(UInt32.self)
-    }
-
-    func end(_ id: UInt32) throws {
-        _ = try connection.call(destination: ServiceNames.busName, path: ServiceNames.objectPath,
-                                interface: ServiceNames.interface, member: "End") { $0.append(id) }
-    }
-
-    /// Sends Begin without waiting; `reply(to:)` collects the answer.
-    func beginAsync() throws -> Message {
-        let call = serviceCall("Begin") { $0.append("bench") }
-        connection.send(call)
-        connection.flush()
-        return call
-    }
-
-    func endAsync(_ id: UInt32) throws -> Message {
-        let call = serviceCall("End") { $0.append(id) }
-        connection.send(call)
-        connection.flush()
-        return call
-    }
-
-    /// The first `u` of the next reply on this connection, which makes one call at a time; signals before it
-    /// (the bus's `NameAcquired`) are skipped.
-    func reply(to call: Message) throws -> UInt32 {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while let reply = try connection.nextMessage(timeout: ContinuousClock.now.duration(to: deadline)) {
-            guard reply.type == .methodReturn || reply.type == .error else { continue }
-            if let error = reply.error { throw error }
-            var reader = reply.arguments()
-            return reader.isAtEnd ? 0 : try reader.read(UInt32.self)
-        }
-        throw BenchFailure("no reply to \(call.member ?? "a call") within 10 s")
-    }
-}
-
-/// A separate connection that receives `VisibilityChanged`, as a panel widget does.
-final class VisibilityListener {
-    private let connection: Connection
-
-    init(_ bus: BenchBus) throws {
-        connection = try bus.connect()
-        try connection.addMatch(MatchRule(sender: ServiceNames.busName, path: ServiceNames.objectPath,
-                                          interface: ServiceNames.interface, member: "VisibilityChanged"))
-    }
-
-    func await(_ visible: Bool, timeout: Duration = .seconds(30)) throws {
-        let deadline = ContinuousClock.now + timeout
-        while let message = try connection.nextMessage(timeout: ContinuousClock.now.duration(to: deadline)) {
-            var reader = message.arguments()
-            if message.member == "VisibilityChanged", try reader.read(Bool.self) == visible { return }
-        }
-        throw BenchFailure("no VisibilityChanged(\(visible)) within \(timeout)")
-    }
 }
 
 extension Duration {

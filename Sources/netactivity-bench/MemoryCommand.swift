@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ServiceHarness
 
 /// Raises the daemon to a peak of live activities, ends them all, and compares its resident memory with what it
 /// was before (docs/reliability.md).
@@ -29,11 +30,11 @@ struct MemoryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let bus = try BenchBus()
+        let bus = try PrivateBus()
         let perClient = (peak + clients - 1) / clients
-        let service = try DaemonUnderTest(
-            bus: bus, executable: try DaemonUnderTest.executable(daemon),
-            options: DaemonUnderTest.noDelays + ["--max-total", "\(peak)", "--max-per-caller", "\(perClient)"])
+        let service = try DaemonProcess(
+            bus: bus, arguments: DaemonProcess.noDelays + ["--max-total", "\(peak)", "--max-per-caller", "\(perClient)"],
+            executable: try DaemonExecutable.find(daemon))
         let probe = try ServiceProbe(bus)
         let before = try service.residentKiB
 

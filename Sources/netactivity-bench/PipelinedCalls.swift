@@ -19,7 +19,7 @@ extension Connection {
 
     /// Begins `count` activities at once and returns their ids.
     func beginActivities(_ count: Int, label: String) throws -> [UInt32] {
-        let calls = (0..<count).map { _ in serviceCall("Begin") { $0.append(label) } }
+        let calls = (0..<count).map { _ in Message.serviceCall("Begin") { $0.append(label) } }
         return try pipelined(calls).map { reply in
             if let error = reply.error { throw error }
             var reader = reply.arguments()
@@ -29,7 +29,7 @@ extension Connection {
 
     /// Ends the activities `ids` at once.
     func endActivities(_ ids: [UInt32]) throws {
-        let calls = ids.map { id in serviceCall("End") { $0.append(id) } }
+        let calls = ids.map { id in Message.serviceCall("End") { $0.append(id) } }
         for reply in try pipelined(calls) {
             if let error = reply.error { throw error }
         }

@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import NetworkActivityInterface
+import ServiceHarness
 
 /// A watching connection that reads everything the service sends it in order: each question is answered only
 /// after every signal the service sent before its answer has been seen. So the last `VisibilityChanged` it saw
@@ -12,10 +13,10 @@ final class ServiceProbe {
     /// How many `VisibilityChanged(true)` and `(false)` have been seen.
     private(set) var visibilitySignals = (shown: 0, hidden: 0)
 
-    init(_ bus: BenchBus) throws {
+    init(_ bus: PrivateBus) throws {
         connection = try bus.connect()
         try connection.addMatch(MatchRule(sender: ServiceNames.busName, path: ServiceNames.objectPath,
-                                          interface: ServiceNames.interface, member: "VisibilityChanged"))
+                                          interface: ServiceNames.interface, member: ServiceNames.visibilityChanged))
     }
 
     /// Sends `call` and returns its reply (or error reply), noting the signals that came before it.
@@ -51,7 +52,7 @@ final class ServiceProbe {
     }
 
     private func note(_ message: Message) {
-        guard message.isSignal(interface: ServiceNames.interface, member: "VisibilityChanged") else { return }
+        guard message.isSignal(interface: ServiceNames.interface, member: ServiceNames.visibilityChanged) else { return }
         var reader = message.arguments()
         guard let visible = try? reader.read(Bool.self) else { return }
         lastVisibilitySignal = visible
@@ -61,7 +62,7 @@ final class ServiceProbe {
     // MARK: The service's state
 
     func property<Value: DBusDecodable>(_ name: String, as type: Value.Type = Value.self) throws -> Value {
-        let call = serviceCall("Get", interface: StandardInterface.properties) {
+        let call = Message.serviceCall("Get", interface: StandardInterface.properties) {
             $0.append(ServiceNames.interface.rawValue)
             $0.append(name)
         }
@@ -69,12 +70,12 @@ final class ServiceProbe {
         return try reader.read(ReceivedVariant.self).decode(Value.self)
     }
 
-    var activeCount: UInt32 { get throws { try property("ActiveCount") } }
-    var visible: Bool { get throws { try property("Visible") } }
+    var activeCount: UInt32 { get throws { try property(ServiceNames.Property.activeCount) } }
+    var visible: Bool { get throws { try property(ServiceNames.Property.visible) } }
 
     var activities: [ActivityRecord] {
         get throws {
-            var reader = try answer(serviceCall("ListActivities"))
+            var reader = try answer(.serviceCall("ListActivities"))
             return try reader.read([ActivityRecord].self)
         }
     }
@@ -82,7 +83,7 @@ final class ServiceProbe {
     /// The time the service takes to answer `Peer.Ping`, which libdbus answers on the service's own loop.
     func pingTime() throws -> Duration {
         let started = ContinuousClock.now
-        _ = try answer(serviceCall("Ping", interface: StandardInterface.peer))
+        _ = try answer(.serviceCall("Ping", interface: StandardInterface.peer))
         return started.duration(to: .now)
     }
 
@@ -91,15 +92,4 @@ final class ServiceProbe {
         if let error = reply.error { throw error }
         return reply.arguments()
     }
-}
-
-/// A call of `member` on the service's object, with `arguments`.
-func serviceCall(
-    _ member: MemberName, interface: InterfaceName = ServiceNames.interface,
-    _ arguments: (inout MessageWriter) -> Void = { _ in }
-) -> Message {
-    let call = Message.methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath,
-                                  interface: interface, member: member)
-    call.appendArguments(arguments)
-    return call
 }

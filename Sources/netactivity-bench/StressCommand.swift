@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NetworkActivityInterface
+import ServiceHarness
 
 /// Many client processes call the daemon at random, exit or are killed, for a while; then the daemon's state is
 /// compared with a ledger of what should be alive (docs/reliability.md).
@@ -38,8 +39,8 @@ struct StressCommand: ParsableCommand {
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
-        let bus = try BenchBus()
-        let service = try DaemonUnderTest(bus: bus, executable: try DaemonUnderTest.executable(daemon), options: [])
+        let bus = try PrivateBus()
+        let service = try DaemonProcess(bus: bus, arguments: [], executable: try DaemonExecutable.find(daemon))
         let probe = try ServiceProbe(bus)
         var run = StressRun(bus: bus, probe: probe, seed: seed, lifetime: lifetime)
 
@@ -85,7 +86,7 @@ struct StressCommand: ParsableCommand {
 
 /// The clients of one stress run, its ledger and its figures.
 struct StressRun {
-    let bus: BenchBus
+    let bus: PrivateBus
     let probe: ServiceProbe
     let seed: UInt64
     let lifetime: Double
@@ -98,7 +99,7 @@ struct StressRun {
     private var exited = 0
     private var calls = 0
 
-    init(bus: BenchBus, probe: ServiceProbe, seed: UInt64, lifetime: Double) {
+    init(bus: PrivateBus, probe: ServiceProbe, seed: UInt64, lifetime: Double) {
         self.bus = bus
         self.probe = probe
         self.seed = seed

@@ -1,21 +1,22 @@
 import DBusKit
 import Foundation
+import ServiceHarness
 import Testing
 
 extension Integration {
     @Suite("Activity methods on a real bus")
     struct ActivityMethodTests {
         let bus: PrivateBus
-        let service: ServiceProcess
+        let service: DaemonProcess
 
         init() throws {
             bus = try PrivateBus()
-            service = try ServiceProcess(bus: bus)
+            service = try DaemonProcess(bus: bus)
         }
 
         @Test func theSeedScenarioShowsOnceAndHidesOnce() throws {
             let listener = try SignalListener(bus)
-            let a = try Client(bus), b = try Client(bus), c = try Client(bus)
+            let a = try RawClient(bus), b = try RawClient(bus), c = try RawClient(bus)
             let idA = try a.begin("A")
             let idB = try b.begin("B")
             try b.end(idB)
@@ -29,7 +30,7 @@ extension Integration {
 
         @Test func aKilledCallersActivitiesEndAndOthersStay() throws {
             let listener = try SignalListener(bus)
-            let survivor = try Client(bus)
+            let survivor = try RawClient(bus)
             let kept = try survivor.begin("kept")
             // A real client nobody here wrote (dbus-python) that holds two activities until it is killed.
             let holder = Process()
@@ -68,7 +69,7 @@ extension Integration {
             let begun = try dbusSend(bus, "BeginWithTimeout", "string:backup", "uint32:600")
             #expect(begun.succeeded, "\(begun)")
             let id = try #require(replyNumber(begun))
-            let observer = try Client(bus)
+            let observer = try RawClient(bus)
             // The dbus-send that began it has left the bus; the activity lives on.
             #expect(try observer.list().map(\.id) == [id])
             let ended = try dbusSend(bus, "End", "uint32:\(id)")
@@ -78,12 +79,12 @@ extension Integration {
 
         @Test func aTimedActivityEndsByItselfAtItsDeadline() throws {
             let listener = try SignalListener(bus)
-            let client = try Client(bus)
+            let client = try RawClient(bus)
             let start = ContinuousClock.now
             let id = try client.beginTimed("short", seconds: 1)
             let listed = try #require(try client.list().first)
             #expect(listed.id == id && listed.label == "short")
-            #expect(listed.deadline == listed.start + 1_000_000)
+            #expect(listed.deadline == listed.startedAt + 1_000_000)
             try listener.awaitVisibility(true)
             try listener.awaitVisibility(false, timeout: .seconds(10))
             #expect(ContinuousClock.now - start >= .seconds(1))
@@ -91,7 +92,7 @@ extension Integration {
         }
 
         @Test func cancelEndsOnlyTheCallersActivitiesTimedOnesIncluded() throws {
-            let caller = try Client(bus), other = try Client(bus)
+            let caller = try RawClient(bus), other = try RawClient(bus)
             _ = try caller.begin("one")
             _ = try caller.begin("two")
             _ = try caller.beginTimed("three", seconds: 600)
@@ -103,7 +104,7 @@ extension Integration {
 
         @Test func cancelThroughGdbusReturnsTheCount() throws {
             // gdbus's own connection begins nothing, so its Cancel ends nothing: the count it gets is 0.
-            let holder = try Client(bus)
+            let holder = try RawClient(bus)
             _ = try holder.begin()
             let result = try gdbusCall(bus, "Cancel")
             #expect(result.succeeded, "\(result)")
@@ -113,7 +114,7 @@ extension Integration {
 
         @Test func resetEndsEveryonesActivities() throws {
             let listener = try SignalListener(bus)
-            let a = try Client(bus), b = try Client(bus)
+            let a = try RawClient(bus), b = try RawClient(bus)
             _ = try a.begin()
             _ = try b.begin()
             _ = try b.beginTimed(seconds: 600)
@@ -125,7 +126,7 @@ extension Integration {
         }
 
         @Test func listActivitiesReportsOwnersLabelsAndTimesOrderedById() throws {
-            let a = try Client(bus), b = try Client(bus)
+            let a = try RawClient(bus), b = try RawClient(bus)
             let before = UInt64(Date().timeIntervalSince1970 * 1_000_000)
             let first = try a.begin("mail")
             let second = try b.beginTimed("backup", seconds: 30)
@@ -135,9 +136,9 @@ extension Integration {
             #expect(listed.map(\.id) == [first, second, third])
             #expect(listed.map(\.owner) == [a.name, b.name, a.name])
             #expect(listed.map(\.label) == ["mail", "backup", ""])
-            #expect(listed.allSatisfy { (before...after).contains($0.start) })
-            #expect(listed.map { $0.deadline == 0 } == [true, false, true])
-            #expect(listed[1].deadline == listed[1].start + 30_000_000)
+            #expect(listed.allSatisfy { (before...after).contains($0.startedAt) })
+            #expect(listed.map { $0.deadline == nil } == [true, false, true])
+            #expect(listed[1].deadline == listed[1].startedAt + 30_000_000)
         }
     }
 }

@@ -1,4 +1,5 @@
 import DBusKit
+import ServiceHarness
 import Testing
 
 extension Integration {
@@ -6,15 +7,15 @@ extension Integration {
     @Suite("Bad input and limits")
     struct BadInputTests {
         let bus: PrivateBus
-        let service: ServiceProcess
-        let client: Client
+        let service: DaemonProcess
+        let client: RawClient
         let held: UInt32
 
         init() throws {
             bus = try PrivateBus()
-            service = try ServiceProcess(bus: bus, arguments: ServiceProcess.fastDelays
+            service = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays
                 + ["--max-per-caller", "3", "--max-total", "4"])
-            client = try Client(bus)
+            client = try RawClient(bus)
             held = try client.begin("held")
         }
 
@@ -44,7 +45,7 @@ extension Integration {
         }
 
         @Test func endingAnotherCallersActivityIsNotOwner() throws {
-            let other = try Client(bus)
+            let other = try RawClient(bus)
             _ = try other.expectError("org.example.NetworkActivity.Error.NotOwner") { try $0.end(held) }
             _ = try expectDbusSendError("org.example.NetworkActivity.Error.NotOwner", "End", "uint32:\(held)")
             try expectUnchanged()
@@ -137,7 +138,7 @@ extension Integration {
             _ = try client.begin()
             _ = try client.beginTimed(seconds: 60)
             _ = try client.expectError("org.example.NetworkActivity.Error.LimitExceeded") { _ = try $0.begin() }
-            let other = try Client(bus)
+            let other = try RawClient(bus)
             _ = try other.begin()
             _ = try expectDbusSendError("org.example.NetworkActivity.Error.LimitExceeded", "BeginWithTimeout",
                                         "string:x", "uint32:60")

@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import ServiceHarness
 import NetworkActivityClient
 import Synchronization
 import Testing
@@ -8,11 +9,11 @@ extension Integration {
     @Suite("The NetworkActivityClient library")
     struct ClientLibraryTests {
         let bus: PrivateBus
-        let service: ServiceProcess
+        let service: DaemonProcess
 
         init() throws {
             bus = try PrivateBus()
-            service = try ServiceProcess(bus: bus)
+            service = try DaemonProcess(bus: bus)
         }
 
         @Test func aTokenEndsItsActivityWhenEndedAndEndingTwiceDoesNothing() throws {
@@ -87,7 +88,7 @@ extension Integration {
 
         @Test func cancelAllEndsEveryActivityOfTheClientAndNoOneElses() throws {
             let client = try NetworkActivityClient(bus: .address(bus.address))
-            let other = try Client(bus)
+            let other = try RawClient(bus)
             _ = try other.begin("other's")
             let token = try client.begin(label: "a")
             _ = try client.beginTimed(label: "b", seconds: 60).detach()

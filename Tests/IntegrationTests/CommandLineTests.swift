@@ -1,28 +1,29 @@
 import Foundation
+import ServiceHarness
 import Testing
 
 extension Integration {
     @Suite("netactivity begin, end, status and reset")
     struct CommandLineTests {
         let bus: PrivateBus
-        let service: ServiceProcess
+        let service: DaemonProcess
 
         init() throws {
             bus = try PrivateBus()
-            service = try ServiceProcess(bus: bus)
+            service = try DaemonProcess(bus: bus)
         }
 
         @Test func beginPrintsAnIdThatASecondInvocationEnds() throws {
             let begun = try netactivity(bus, "begin", "--timeout", "600", "--label", "backup")
             #expect(begun.status == 0, "\(begun)")
             let id = try #require(UInt32(begun.stdout.trimmingCharacters(in: .newlines)), "\(begun)")
-            let listed = try Client(bus).list()
+            let listed = try RawClient(bus).list()
             #expect(listed.map(\.id) == [id])
             #expect(listed.first?.label == "backup")
-            #expect(listed.first.map { $0.deadline > $0.start } == true)
+            #expect(listed.first.map { ($0.deadline ?? 0) > $0.startedAt } == true)
 
             #expect(try netactivity(bus, "end", "\(id)").status == 0)
-            #expect(try Client(bus).list().isEmpty)
+            #expect(try RawClient(bus).list().isEmpty)
         }
 
         @Test func anErrorFromTheServiceIsOneLineWithItsNameAndExitStatus1() throws {
@@ -38,7 +39,7 @@ extension Integration {
         }
 
         @Test func statusJSONTellsVisibilityCountAndEachActivityWithItsOwnersProcess() throws {
-            let client = try Client(bus)
+            let client = try RawClient(bus)
             let download = try client.begin("download")
             let begun = try netactivity(bus, "begin", "--timeout", "300", "--label", "backup")
             let backup = try #require(UInt32(begun.stdout.trimmingCharacters(in: .newlines)))
@@ -65,7 +66,7 @@ extension Integration {
         }
 
         @Test func statusPrintsATableForPeople() throws {
-            let client = try Client(bus)
+            let client = try RawClient(bus)
             let id = try client.begin("download")
             let result = try netactivity(bus, "status")
             #expect(result.status == 0)
@@ -79,7 +80,7 @@ extension Integration {
         }
 
         @Test func resetEndsEveryonesActivitiesAndPrintsHowMany() throws {
-            let client = try Client(bus)
+            let client = try RawClient(bus)
             _ = try client.begin()
             _ = try netactivity(bus, "begin", "--timeout", "60")
             let result = try netactivity(bus, "reset")

@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import ServiceHarness
 import Testing
 
 extension Integration {
@@ -17,8 +18,8 @@ extension Integration {
         }
 
         /// One activity of a connection, which `end` cannot end, and two timed ones, which it can.
-        private func beginActivities() throws -> (client: Client, timed: [String]) {
-            let client = try Client(bus)
+        private func beginActivities() throws -> (client: RawClient, timed: [String]) {
+            let client = try RawClient(bus)
             _ = try client.begin("bound")
             let timed = try (1...2).map { _ in
                 try netactivity(bus, "begin", "--timeout", "600").stdout.trimmingCharacters(in: .newlines)
@@ -55,7 +56,7 @@ extension Integration {
 
         @Test func withoutARunningServiceNothingIsOfferedAndNothingStarted() throws {
             #expect(try bash(["netactivity", "end", ""]) == [])
-            let client = try Client(bus)
+            let client = try RawClient(bus)
             #expect(throws: (any Error).self, "the completion started the service") {
                 try client.connection.nameOwner(of: busName)
             }

@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import ServiceHarness
 import PackageVersion
 import Testing
 
@@ -80,7 +81,7 @@ extension Integration {
             let begun = try dbusSend(bus, "Begin", "string:packaged")
             #expect(begun.succeeded && replyNumber(begun) == 1, "\(begun)")
 
-            let client = try Client(bus)
+            let client = try RawClient(bus)
             let pid = try client.connection.processID(of: try BusName(client.connection.nameOwner(of: busName)))
             defer { kill(pid_t(pid), SIGTERM) }
             let running = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/exe"))

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceHarness
 import Testing
 
 extension Integration {
@@ -8,7 +9,7 @@ extension Integration {
     struct JournalLoggingTests {
         @Test func eachLineOfTheDaemonCarriesItsPriority() throws {
             let bus = try PrivateBus()
-            let service = try ServiceProcess(bus: bus, logToJournal: true)
+            let service = try DaemonProcess(bus: bus, logToJournal: true)
             #expect(try !dbusSend(bus, "End", "uint32:41").succeeded, "an unbalanced End, which is logged as a warning")
             service.send(SIGTERM)
             #expect(service.exitStatus() == 0)
@@ -24,7 +25,7 @@ extension Integration {
         /// `JOURNAL_STREAM` is inherited by children whose stderr goes elsewhere; there it is not the journal.
         @Test func aJournalStreamThatIsNotStandardErrorLeavesTheLinesAsTheyAre() throws {
             let bus = try PrivateBus()
-            let service = try ServiceProcess(bus: bus, environment: ["JOURNAL_STREAM": "1:1"])
+            let service = try DaemonProcess(bus: bus, environment: ["JOURNAL_STREAM": "1:1"])
             service.send(SIGTERM)
             #expect(service.exitStatus() == 0)
             let owning = try #require(service.log.split(separator: "\n").first { $0.contains("owning") })

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceHarness
 import Testing
 
 extension Integration {
@@ -10,13 +11,13 @@ extension Integration {
             #"say "hi""#, #"C:\temp\new"#, "<b>bold</b> & <i>co</i> &amp;", "Überweisung 🚀 日本語", "it's {json}: [1, 2]",
         ]
         let bus: PrivateBus
-        let service: ServiceProcess
-        let client: Client
+        let service: DaemonProcess
+        let client: RawClient
 
         init() throws {
             bus = try PrivateBus()
-            service = try ServiceProcess(bus: bus)
-            client = try Client(bus)
+            service = try DaemonProcess(bus: bus)
+            client = try RawClient(bus)
             for label in Self.labels { _ = try client.begin(label) }
         }
 

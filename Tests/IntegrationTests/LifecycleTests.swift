@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import ServiceHarness
 import Testing
 
 extension Integration {
@@ -7,9 +8,9 @@ extension Integration {
     struct LifecycleTests {
         @Test func flagsTakeTheirValueAfterASpaceOrAnEqualsSign() throws {
             let bus = try PrivateBus()
-            let service = try ServiceProcess(bus: bus, arguments: ["--show-delay=0", "--hide-delay", "0",
+            let service = try DaemonProcess(bus: bus, arguments: ["--show-delay=0", "--hide-delay", "0",
                                                                    "--min-visible=0", "--max-per-caller=1"])
-            let client = try Client(bus)
+            let client = try RawClient(bus)
             _ = try client.begin()
             #expect(throws: DBusError.self) { try client.begin() }
             #expect(service.isRunning)
@@ -51,10 +52,10 @@ extension Integration {
 
         @Test func aSecondInstanceRefusesToStartAndNamesTheOwner() throws {
             let bus = try PrivateBus()
-            let first = try ServiceProcess(bus: bus)
-            let second = try ServiceProcess(bus: bus, awaitName: false)
+            let first = try DaemonProcess(bus: bus)
+            let second = try DaemonProcess(bus: bus, awaitName: false)
             #expect(second.exitStatus() == 1)
-            let owner = try Client(bus).connection.nameOwner(of: busName)
+            let owner = try RawClient(bus).connection.nameOwner(of: busName)
             #expect(second.log.contains("already owned by \(owner) (pid \(first.process.processIdentifier))"),
                     "\(second.log)")
             #expect(first.isRunning)
@@ -62,10 +63,10 @@ extension Integration {
 
         @Test func replaceTakesTheNameOverAndTheFirstInstanceStops() throws {
             let bus = try PrivateBus()
-            let first = try ServiceProcess(bus: bus)
-            let second = try ServiceProcess(bus: bus, arguments: ServiceProcess.fastDelays + ["--replace"])
+            let first = try DaemonProcess(bus: bus)
+            let second = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + ["--replace"])
             #expect(first.exitStatus() == 0)
-            let client = try Client(bus)
+            let client = try RawClient(bus)
             let owner = try client.connection.processID(of: try BusName(client.connection.nameOwner(of: busName)))
             #expect(owner == UInt32(second.process.processIdentifier))
             #expect(try client.begin() == 1)
@@ -74,9 +75,9 @@ extension Integration {
         @Test(arguments: [SIGTERM, SIGINT])
         func aSignalWhileVisibleHidesReleasesTheNameAndExitsZero(signal: Int32) throws {
             let bus = try PrivateBus()
-            let service = try ServiceProcess(bus: bus)
+            let service = try DaemonProcess(bus: bus)
             let listener = try SignalListener(bus)
-            let client = try Client(bus)
+            let client = try RawClient(bus)
             _ = try client.begin()
             try listener.awaitVisibility(true)
             service.send(signal)
@@ -88,7 +89,7 @@ extension Integration {
 
         @Test func losingTheBusIsAClearErrorAndExitStatusOne() throws {
             let bus = try PrivateBus()
-            let service = try ServiceProcess(bus: bus)
+            let service = try DaemonProcess(bus: bus)
             bus.kill()
             #expect(service.exitStatus() == 1)
             #expect(service.log.contains("lost the connection to the bus"), "\(service.log)")
@@ -97,7 +98,7 @@ extension Integration {
         @Test(.enabled(if: geteuid() == 0, "runs a client as the user nobody, which needs root"))
         func theSystemBusPolicyLetsRootOwnEveryoneCallAndOnlyRootReset() throws {
             let bus = try systemLikeBus(including: [systemPolicy])
-            let service = try ServiceProcess(bus: bus)
+            let service = try DaemonProcess(bus: bus)
             let log = try String(contentsOf: bus.directory.appendingPathComponent("bus.log"), encoding: .utf8)
             #expect(!log.split(separator: "\n").contains { $0.contains("rror") && !$0.contains("fd limit") }, "\(log)")
 
@@ -108,7 +109,7 @@ extension Integration {
             #expect(begun.succeeded, "\(begun)")
             let refused = try runTool("/usr/sbin/runuser", asNobody + ["org.example.NetworkActivity.Reset"], bus: bus)
             #expect(refused.stderr.contains("org.freedesktop.DBus.Error.AccessDenied"), "\(refused)")
-            #expect(try Client(bus).activeCount == 1)
+            #expect(try RawClient(bus).activeCount == 1)
 
             let reset = try dbusSend(bus, "Reset")
             #expect(replyNumber(reset) == 1, "\(reset)")
@@ -117,7 +118,7 @@ extension Integration {
 
         @Test func withoutThePolicyTheNameCannotBeOwned() throws {
             let bus = try systemLikeBus(including: [])
-            let service = try ServiceProcess(bus: bus, awaitName: false)
+            let service = try DaemonProcess(bus: bus, awaitName: false)
             #expect(service.exitStatus() == 1)
             #expect(service.log.contains("AccessDenied"), "\(service.log)")
         }
@@ -153,7 +154,7 @@ extension Integration {
             let begun = try dbusSend(bus, "Begin", "string:activated")
             #expect(begun.succeeded, "\(begun)")
             // The activated service keeps serving; stop it the way systemd would.
-            let client = try Client(bus)
+            let client = try RawClient(bus)
             #expect(try client.activeCount == 0, "dbus-send left, so its activity ended")
             let status = try runTool(prefix.appendingPathComponent("bin/netactivity").path, ["status"], bus: bus)
             #expect(status.stdout == "visible: no\nactive: 0\n", "the installed netactivity: \(status)")

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceHarness
 import Testing
 
 extension Integration {
@@ -42,10 +43,10 @@ extension Integration {
             let command = try panel.command(try firstCodeBlock(after: panel.heading))
             #expect(command.hasPrefix("netactivity watch"), "\(command)")
             let bus = try PrivateBus()
-            let service = try ServiceProcess(bus: bus)
+            let service = try DaemonProcess(bus: bus)
             let module = try BackgroundProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", command], bus: bus,
                                                path: "\(Paths.products.path):/usr/bin:/bin")
-            let client = try Client(bus)
+            let client = try RawClient(bus)
 
             #expect(try module.nextLine() == panel.idle)
             let id = try client.begin("mail")

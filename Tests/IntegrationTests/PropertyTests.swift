@@ -1,21 +1,22 @@
 import DBusKit
+import ServiceHarness
 import Testing
 
 extension Integration {
     @Suite("Properties and signals")
     struct PropertyTests {
         let bus: PrivateBus
-        let service: ServiceProcess
+        let service: DaemonProcess
 
         init() throws {
             bus = try PrivateBus()
-            service = try ServiceProcess(bus: bus)
+            service = try DaemonProcess(bus: bus)
         }
 
         @Test func realClientsReadTheProperties() throws {
             let idle = try gdbusCall(bus, "org.freedesktop.DBus.Properties.Get", "org.example.NetworkActivity", "Visible")
             #expect(idle.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "(<false>,)", "\(idle)")
-            let client = try Client(bus)
+            let client = try RawClient(bus)
             _ = try client.begin()
             _ = try client.begin()
             let count = try busctl(bus, "get-property", busName.rawValue, objectPath.rawValue, interfaceName.rawValue,
@@ -31,7 +32,7 @@ extension Integration {
 
         @Test func visibilityChangedThenOneSignalCarryingEveryChangedProperty() throws {
             let listener = try SignalListener(bus)
-            let client = try Client(bus)
+            let client = try RawClient(bus)
             let id = try client.begin()
             try listener.awaitVisibility(true)
             try client.end(id)
@@ -61,7 +62,7 @@ extension Integration {
 
         @Test func countChangesInOneTurnAreSentOnce() throws {
             let listener = try SignalListener(bus)
-            let client = try Client(bus)
+            let client = try RawClient(bus)
             _ = try client.begin()
             // Fifty Begins sent at once, without waiting for replies: they reach the service in a few turns.
             for index in 0..<50 {
@@ -76,7 +77,7 @@ extension Integration {
 
         @Test func countChangesAcrossTurnsAreSentAtMostEvery50Milliseconds() throws {
             let listener = try SignalListener(bus)
-            let client = try Client(bus)
+            let client = try RawClient(bus)
             let start = ContinuousClock.now
             // Each call waits for its reply, so each lands in a turn of its own.
             for _ in 0..<40 { _ = try client.begin() }
@@ -92,15 +93,15 @@ extension Integration {
     @Suite("Introspection and Peer")
     struct IntrospectionTests {
         let bus: PrivateBus
-        let service: ServiceProcess
+        let service: DaemonProcess
 
         init() throws {
             bus = try PrivateBus()
-            service = try ServiceProcess(bus: bus)
+            service = try DaemonProcess(bus: bus)
         }
 
         private func introspect(_ path: ObjectPath) throws -> String {
-            let client = try Client(bus)
+            let client = try RawClient(bus)
             var reply = try client.connection.call(destination: busName, path: path,
                                                    interface: "org.freedesktop.DBus.Introspectable",
                                                    member: "Introspect")

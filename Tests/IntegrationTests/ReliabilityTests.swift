@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import ServiceHarness
 import Testing
 
 extension Integration {
@@ -35,12 +36,12 @@ extension Integration {
         /// reclaimed, and the indicator is hidden exactly once.
         @Test func aThousandConnectionsVanishingAtOnceAreAllReclaimed() throws {
             let bus = try PrivateBus()
-            let service = try ServiceProcess(bus: bus)
+            let service = try DaemonProcess(bus: bus)
             let listener = try SignalListener(bus)
             let holder = try BackgroundProcess(Paths.products.appendingPathComponent("netactivity-bench"),
                                                ["hold", "--address", bus.address, "--connections", "1000"], bus: bus)
             try holder.awaitLine("ready 1000", timeout: .seconds(60))
-            let client = try Client(bus)
+            let client = try RawClient(bus)
             #expect(try client.activeCount == 1000)
             try listener.awaitVisibility(true)
 
@@ -58,9 +59,9 @@ extension Integration {
         /// client's calls are answered all the while; when it goes, its activities are reclaimed.
         @Test func aClientThatNeverReadsItsRepliesHoldsNobodyUp() throws {
             let bus = try PrivateBus()
-            let service = try ServiceProcess(bus: bus)
+            let service = try DaemonProcess(bus: bus)
             let stuck = try Connection(bus: .address(bus.address))
-            let client = try Client(bus)
+            let client = try RawClient(bus)
             let listener = try SignalListener(bus)
             let begin = Message.methodCall(destination: busName, path: objectPath, interface: interfaceName,
                                            member: "Begin")

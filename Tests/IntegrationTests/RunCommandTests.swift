@@ -1,15 +1,16 @@
 import Foundation
+import ServiceHarness
 import Testing
 
 extension Integration {
     @Suite("netactivity run")
     struct RunCommandTests {
         let bus: PrivateBus
-        let service: ServiceProcess
+        let service: DaemonProcess
 
         init() throws {
             bus = try PrivateBus()
-            service = try ServiceProcess(bus: bus)
+            service = try DaemonProcess(bus: bus)
         }
 
         @Test func theCommandRunsAsOneActivityOfNetactivityLabelledWithItsName() throws {
@@ -21,20 +22,20 @@ extension Integration {
             #expect(activities.count == 1)
             #expect(activities.first?["label"] as? String == "sh")
             #expect((activities.first?["pid"] as? NSNumber)?.stringValue == lines[1], "the owner is netactivity, the parent")
-            #expect(try Client(bus).list().isEmpty, "\(service.log)")
+            #expect(try RawClient(bus).list().isEmpty, "\(service.log)")
         }
 
         @Test func theCommandsExitStatusIsPassedOnAndTheActivityEnds() throws {
             let result = try netactivity(bus, "run", "--label", "fails", "--", "/bin/sh", "-c", "exit 3")
             #expect(result.status == 3, "\(result)")
-            #expect(try Client(bus).list().isEmpty)
+            #expect(try RawClient(bus).list().isEmpty)
         }
 
         @Test(arguments: [SIGKILL, SIGTERM])
         func aCommandKilledBySignalNGives128PlusN(signal: Int32) throws {
             let result = try netactivity(bus, "run", "--", "/bin/sh", "-c", "kill -\(signal) $$")
             #expect(result.status == 128 + signal, "\(result)")
-            #expect(try Client(bus).list().isEmpty)
+            #expect(try RawClient(bus).list().isEmpty)
         }
 
         @Test(arguments: [("INT", SIGINT), ("TERM", SIGTERM), ("HUP", SIGHUP)])
@@ -46,7 +47,7 @@ extension Integration {
             run.send(signal)
             #expect(try run.nextLine() == "got \(name)")
             #expect(run.exitStatus() == 7, "\(run.stderr)")
-            #expect(try Client(bus).list().isEmpty)
+            #expect(try RawClient(bus).list().isEmpty)
         }
 
         @Test func killingNetactivityEndsTheActivityThroughTheBus() throws {
@@ -57,10 +58,10 @@ extension Integration {
             let child = try #require(try run.nextLine().flatMap { Int32($0) })
             defer { kill(child, SIGKILL) }
             try listener.awaitVisibility(true)
-            #expect(try Client(bus).list().map(\.label) == ["orphaned"])
+            #expect(try RawClient(bus).list().map(\.label) == ["orphaned"])
             run.send(SIGKILL)
             try listener.awaitVisibility(false)
-            #expect(try Client(bus).list().isEmpty)
+            #expect(try RawClient(bus).list().isEmpty)
             #expect(kill(child, 0) == 0, "the command itself is left running")
         }
 
@@ -89,7 +90,7 @@ extension Integration {
             let result = try netactivity(bus, "run", "--", "no-such-command-here")
             #expect(result.status == 127)
             #expect(result.stderr == "netactivity: no-such-command-here: No such file or directory\n")
-            #expect(try Client(bus).list().isEmpty)
+            #expect(try RawClient(bus).list().isEmpty)
         }
 
         @Test func theCommandGetsItsArgumentsAndNoneOfTheSignalsNetactivityBlocks() throws {

@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import ServiceHarness
 import Testing
 
 extension Integration {
@@ -9,19 +10,19 @@ extension Integration {
     @Suite("Who may do what on the system bus", .enabled(if: geteuid() == 0, "needs root to run callers as other users"))
     struct SystemBusUserTests {
         let bus: PrivateBus
-        let service: ServiceProcess
+        let service: DaemonProcess
         let other: ThrowawayUser
 
         init() throws {
             bus = try systemLikeBus(including: [systemPolicy])
-            service = try ServiceProcess(bus: bus, systemBus: true)
+            service = try DaemonProcess(bus: bus, systemBus: true)
             other = try ThrowawayUser()
         }
 
         @Test func aCallerCannotEndOrCancelAnotherUsersActivity() throws {
             // A real client of the user nobody holds an activity while it runs: busctl's call ends with it, so
             // a timed one stands in, and the bound case is the test's own connection (root).
-            let owner = try Client(bus)
+            let owner = try RawClient(bus)
             let bound = try owner.begin("root's")
             let timed = replyNumber(try dbusSend(as: "nobody", bus, "BeginWithTimeout", "string:nobody's", "uint32:600"))
             let timedID = try #require(timed)
@@ -42,7 +43,7 @@ extension Integration {
             // That dbus-send has left the bus; the activity lives on to its deadline.
             let byNobody = try dbusSend(as: "nobody", bus, "End", "uint32:\(id)")
             #expect(byNobody.stderr.contains("org.example.NetworkActivity.Error.NotOwner"), "\(byNobody)")
-            let root = try Client(bus)
+            let root = try RawClient(bus)
             #expect(throws: DBusError.self) { try root.end(id) }
             #expect(try root.activeCount == 1)
 
@@ -52,7 +53,7 @@ extension Integration {
         }
 
         @Test func resetIsRefusedToOthersThanRootByTheBusPolicy() throws {
-            let root = try Client(bus)
+            let root = try RawClient(bus)
             _ = try root.begin()
             let refused = try dbusSend(as: other.name, bus, "Reset")
             #expect(refused.stderr.contains("org.freedesktop.DBus.Error.AccessDenied"), "\(refused)")
@@ -73,8 +74,8 @@ extension Integration {
                 .replacingOccurrences(of: "<deny send_destination", with: "<allow send_destination")
             try policy.write(to: lax, atomically: true, encoding: .utf8)
             let bus = try systemLikeBus(including: [lax])
-            let service = try ServiceProcess(bus: bus, systemBus: true)
-            let root = try Client(bus)
+            let service = try DaemonProcess(bus: bus, systemBus: true)
+            let root = try RawClient(bus)
             _ = try root.begin()
 
             let refused = try dbusSend(as: "nobody", bus, "Reset")

@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import ServiceHarness
 import Testing
 
 extension Integration {
@@ -73,9 +74,9 @@ extension Integration {
 
         @Test func registersAgainWhenTheWatcherRestartsAndWaitsQuietlyWithoutOne() throws {
             let bus = try PrivateBus()
-            let service = try ServiceProcess(bus: bus)
+            let service = try DaemonProcess(bus: bus)
             let tray = try TrayProcess(bus)
-            let client = try Client(bus)
+            let client = try RawClient(bus)
             let names = try FakePeer(bus, owning: "org.example.TestNames",
                                      signalsOf: [MatchRule(sender: Connection.busDriverName,
                                                            member: "NameOwnerChanged",
@@ -121,9 +122,9 @@ extension Integration {
         @Test func recoversWhenTheServiceRestarts() throws {
             let bus = try PrivateBus()
             let watcher = try TrayProcess.watcher(bus)
-            var service: ServiceProcess? = try ServiceProcess(bus: bus)
+            var service: DaemonProcess? = try DaemonProcess(bus: bus)
             let tray = try TrayProcess(bus)
-            let client = try Client(bus)
+            let client = try RawClient(bus)
 
             _ = try client.beginTimed("mail", seconds: 600)
             try watcher.awaitCall("RegisterStatusNotifierItem")
@@ -135,7 +136,7 @@ extension Integration {
             try watcher.awaitRelease(of: tray.itemName)
 
             // It comes back, and the next activity brings the item back too.
-            service = try ServiceProcess(bus: bus)
+            service = try DaemonProcess(bus: bus)
             _ = try client.begin("backup")
             try watcher.awaitCall("RegisterStatusNotifierItem")
             #expect(try tray.property("ToolTip").decode(ReceivedToolTip.self).text == "1 active: backup")

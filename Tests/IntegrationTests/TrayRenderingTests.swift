@@ -1,4 +1,5 @@
 import Foundation
+import ServiceHarness
 import Testing
 
 extension Integration {

@@ -1,4 +1,5 @@
 import Testing
+import ServiceHarness
 
 extension Integration {
     /// The anti-flicker delays, with short settings. Signals are awaited with deadlines; times are checked only
@@ -8,12 +9,12 @@ extension Integration {
         /// A bus, the service with these delays, a listener and a client; the service is returned so that it
         /// lives as long as the test.
         private func start(show: String, hide: String, minimumVisible: String) throws
-            -> (PrivateBus, ServiceProcess, SignalListener, Client)
+            -> (PrivateBus, DaemonProcess, SignalListener, RawClient)
         {
             let bus = try PrivateBus()
-            let service = try ServiceProcess(bus: bus, arguments: ["--show-delay", show, "--hide-delay", hide,
+            let service = try DaemonProcess(bus: bus, arguments: ["--show-delay", show, "--hide-delay", hide,
                                                                    "--min-visible", minimumVisible])
-            return (bus, service, try SignalListener(bus), try Client(bus))
+            return (bus, service, try SignalListener(bus), try RawClient(bus))
         }
 
         @Test func showsAfterTheShowDelayAndStaysTheMinimumTime() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceHarness
 import Testing
 
 extension Integration {
@@ -36,9 +37,9 @@ extension Integration {
 
             // Stopped first as systemd stops it, then killed as in a crash, which sends no signal of its own.
             for stop in [SIGTERM, SIGKILL] {
-                let service = try ServiceProcess(bus: bus)
+                let service = try DaemonProcess(bus: bus)
                 if expected.runningIdle != expected.stopped { try watch.awaitLine(expected.runningIdle) }
-                let client = try Client(bus)
+                let client = try RawClient(bus)
                 _ = try client.begin("fetch")
                 try watch.awaitLine(expected.active)
                 service.send(stop)
@@ -50,10 +51,10 @@ extension Integration {
 
         @Test func eachChangeIsOneLineAndARepeatedStateIsNotPrintedAgain() throws {
             let bus = try PrivateBus()
-            let service = try ServiceProcess(bus: bus)
+            let service = try DaemonProcess(bus: bus)
             let watch = try BackgroundProcess(Paths.cli, ["watch"], bus: bus)
             #expect(try watch.nextLine() == "idle 0")
-            let client = try Client(bus)
+            let client = try RawClient(bus)
             let first = try client.begin()
             try watch.awaitLine("active 1")
             let second = try client.begin()

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceHarness
 
 /// A command left running while the test goes on (`netactivity watch`, `netactivity run`), its stdout read
 /// line by line with deadlines. Killed when the value goes away.

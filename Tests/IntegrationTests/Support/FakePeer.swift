@@ -1,4 +1,5 @@
 import DBusKit
+import ServiceHarness
 
 /// A desktop component that the test plays itself (a panel's StatusNotifierWatcher, a notification server): it
 /// owns a name on the private bus, answers the calls it is given answers for, and records every call and signal

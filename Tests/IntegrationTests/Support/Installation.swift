@@ -1,4 +1,5 @@
 import Foundation
+import ServiceHarness
 
 /// The project installed by `dbus/install.sh` under a fresh prefix, from the build under test; removed when the
 /// value goes away.

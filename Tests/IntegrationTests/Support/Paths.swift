@@ -1,12 +1,9 @@
 import Foundation
+import ServiceHarness
 
 enum Paths {
     /// The folder of the built products (`.build/debug`), where the test bundle itself lives.
-    static let products: URL = {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent()
-    }()
+    static let products = BuiltProducts.folder
 
     static let daemon = products.appendingPathComponent("netactivityd")
     static let cli = products.appendingPathComponent("netactivity")

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceHarness
 
 /// A system-like bus, after Debian's system.conf: nothing may be owned or called unless a policy says so.
 func systemLikeBus(including policy: [URL]) throws -> PrivateBus {

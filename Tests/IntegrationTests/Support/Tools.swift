@@ -1,4 +1,5 @@
 import Foundation
+import ServiceHarness
 
 /// What a command-line client printed and how it exited.
 struct ToolResult: CustomStringConvertible {

@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import ServiceHarness
 
 /// `netactivity-tray` running on the private bus, and what a host reads of its item.
 final class TrayProcess {
@@ -111,15 +112,15 @@ struct ReceivedToolTip: DBusDecodable {
 struct TrayScene {
     let bus: PrivateBus
     let watcher: FakePeer
-    let service: ServiceProcess
+    let service: DaemonProcess
     let tray: TrayProcess
-    let client: Client
+    let client: RawClient
 
     init(_ trayArguments: String...) throws {
         bus = try PrivateBus()
         watcher = try TrayProcess.watcher(bus)
-        service = try ServiceProcess(bus: bus)
+        service = try DaemonProcess(bus: bus)
         tray = try TrayProcess(bus, arguments: trayArguments)
-        client = try Client(bus)
+        client = try RawClient(bus)
     }
 }

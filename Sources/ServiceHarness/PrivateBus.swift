@@ -1,15 +1,18 @@
-import Foundation
+public import DBusKit
+public import Foundation
 
-/// A `dbus-daemon` of the test's own on a socket in a fresh directory: never the machine's session or system
-/// bus; its limits let one user open thousands of connections. Stopped (SIGTERM, then SIGKILL) when the value
-/// goes away.
-final class PrivateBus {
-    let directory: URL
-    let address: String
+/// A `dbus-daemon` of the caller's own on a socket in a fresh directory, for the tests and the benchmark: never
+/// the machine's session or system bus; its limits let one user open thousands of connections. Killed when the
+/// value goes away.
+public final class PrivateBus {
+    /// The bus's folder, which holds its socket, its configuration and its log; removed with the bus.
+    public let directory: URL
+    /// The bus's address, `unix:path=…`.
+    public let address: String
     private let process: Process
 
     /// Where the bus looks for activation files.
-    enum ServiceDirectories {
+    public enum ServiceDirectories: Sendable {
         case none
         /// One folder.
         case folder(URL)
@@ -21,7 +24,7 @@ final class PrivateBus {
     /// project's system-bus policy; `services` enables D-Bus activation. `environment` is added to the bus's
     /// (and so to what it activates), and `launcher` is a command line that runs dbus-daemon's, such as a
     /// namespace of its own.
-    init(type: String = "session", policy: String? = nil, includes: [URL] = [], services: ServiceDirectories = .none,
+    public init(type: String = "session", policy: String? = nil, includes: [URL] = [], services: ServiceDirectories = .none,
          environment: [String: String] = [:], launcher: [String] = []) throws {
         directory = try temporaryDirectory("bus")
         let config = """
@@ -63,68 +66,39 @@ final class PrivateBus {
         guard let first = line.split(separator: "\n").first, first.hasPrefix("unix:") else {
             process.terminate()
             let log = (try? String(contentsOf: directory.appendingPathComponent("bus.log"), encoding: .utf8)) ?? ""
-            throw TestFailure("dbus-daemon did not start: \(log)")
+            throw HarnessFailure("dbus-daemon did not start: \(log)")
         }
         address = String(first)
     }
 
-    var processID: Int32 { process.processIdentifier }
+    public var processID: Int32 { process.processIdentifier }
 
     /// Kills the bus at once, as a crash would.
-    func kill() {
+    public func kill() {
         guard process.isRunning else { return }
         Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
-    /// A test bus has nothing to save; and started from the test runner, dbus-daemon inherits a signal mask
+    /// A private bus has nothing to save; and started from a test runner, dbus-daemon inherits a signal mask
     /// that blocks SIGTERM.
     deinit {
         kill()
         try? FileManager.default.removeItem(at: directory)
     }
+
+    /// A new connection to this bus.
+    public func connect() throws(DBusError) -> Connection {
+        try Connection(bus: .address(address))
+    }
 }
 
 extension PrivateBus.ServiceDirectories {
-    var configuration: String {
+    fileprivate var configuration: String {
         switch self {
         case .none: ""
         case .folder(let url): "<servicedir>\(url.path)</servicedir>"
         case .standardSession: "<standard_session_servicedirs/>"
         }
     }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-func temporaryDirectory(_ prefix: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("netactivity-\(prefix)-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
-@discardableResult
-func touch(_ url: URL) throws -> URL {
-    guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-        throw TestFailure("cannot create \(url.path)")
-    }
-    return url
-}
-
-/// Waits for a process to exit, up to `timeout`. A handler set after launch is not reliably called by
-/// Foundation on Linux, so a helper thread waits and signals a semaphore.
-func waitForExit(_ process: Process, timeout: Duration) -> Bool {
-    guard process.isRunning else { return true }
-    let exited = DispatchSemaphore(value: 0)
-    let waiting = process
-    DispatchQueue.global().async {
-        waiting.waitUntilExit()
-        exited.signal()
-    }
-    let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-    return exited.wait(timeout: .now() + seconds) == .success
 }

@@ -1,0 +1,126 @@
+import DBusKit
+import Foundation
+import ServiceHarness
+import Testing
+
+/// Who may use a connection, and how long a reply is waited for: a loop's connection stays on the loop's thread,
+/// a blocking connection is shared, and no reply handler waits for ever.
+@Suite("Connection ownership and reply timeouts")
+struct ConnectionOwnershipTests {
+    /// Held by a reply handler, to see when the handler is released.
+    final class Witness {}
+
+    @Test func aReplyThatNeverComesEndsAsNoReplyAndReleasesItsHandler() throws {
+        let bus = try PrivateBus()
+        let silent = try bus.connect()
+        #expect(try silent.requestName("org.example.Silent", flags: .doNotQueue) == .primaryOwner)
+        let caller = try bus.connect()
+        let loop = EventLoop(connection: caller)
+        var outcome: Result<MessageReader, DBusError>?
+        weak var released: Witness?
+        do {
+            let witness = Witness()
+            released = witness
+            let call = Message.methodCall(destination: "org.example.Silent", path: "/", interface: "org.example.Q",
+                                          member: "Ask")
+            caller.send(call, timeout: .milliseconds(200)) { [unowned loop] result in
+                withExtendedLifetime(witness) { outcome = result }
+                loop.stop()
+            }
+        }
+        let sent = ContinuousClock.now
+        let deadline = sent + .seconds(10)
+        loop.endOfTurn = { [unowned loop] in
+            if ContinuousClock.now >= deadline { loop.stop() }
+            return ContinuousClock.now.duration(to: deadline)
+        }
+        try loop.run()
+        let waited = sent.duration(to: .now)
+        guard case .failure(let error) = try #require(outcome) else {
+            Issue.record("the silent peer's call succeeded")
+            return
+        }
+        #expect(error.name == .noReply)
+        #expect(waited >= .milliseconds(200) && waited < .seconds(10))
+        #expect(released == nil, "the handler is still held after its timeout")
+        withExtendedLifetime(silent) {}
+    }
+
+    @Test func aReplyInTimeReachesItsHandlerOnceAndReleasesIt() throws {
+        let bus = try PrivateBus()
+        let caller = try bus.connect()
+        let loop = EventLoop(connection: caller)
+        var answers: [String] = []
+        weak var released: Witness?
+        do {
+            let witness = Witness()
+            released = witness
+            let call = Message.methodCall(destination: Connection.busDriverName, path: Connection.busDriverPath,
+                                          interface: Connection.busDriverInterface, member: "GetNameOwner")
+            call.append(Connection.busDriverName.rawValue)
+            caller.send(call, timeout: .milliseconds(300)) { result in
+                withExtendedLifetime(witness) {
+                    var reply = try? result.get()
+                    answers.append((try? reply?.read(String.self)) ?? "error")
+                }
+            }
+        }
+        // Past the call's timeout, so that a second delivery (as NoReply) would be seen.
+        let deadline = ContinuousClock.now + .milliseconds(600)
+        loop.endOfTurn = { [unowned loop] in
+            if ContinuousClock.now >= deadline { loop.stop() }
+            return ContinuousClock.now.duration(to: deadline)
+        }
+        try loop.run()
+        #expect(answers == [Connection.busDriverName.rawValue])
+        #expect(released == nil)
+    }
+
+    @Test func aBlockingConnectionIsSharedByThreadsEachGettingItsOwnReply() async throws {
+        let bus = try PrivateBus()
+        let shared = try BlockingConnection(bus: .address(bus.address))
+        let ownName = try BusName(shared.uniqueName)
+        let answers = try await withThrowingTaskGroup(of: [String].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    try (0..<50).map { _ in try shared.nameOwner(of: ownName) }
+                }
+            }
+            return try await group.reduce(into: [String]()) { $0 += $1 }
+        }
+        #expect(answers.count == 200)
+        #expect(Set(answers) == [ownName.rawValue])
+    }
+
+    #if DEBUG
+    @Test func usingALoopsConnectionOffItsThreadStopsADebugBuild() async throws {
+        let bus = try PrivateBus()
+        await #expect(processExitsWith: .failure) { [address = bus.address as String] in
+            let connection = try Connection(bus: .address(address))
+            let loop = EventLoop(connection: connection)
+            loop.endOfTurn = { [unowned loop] in
+                loop.stop()
+                return nil
+            }
+            try loop.run()
+            // The compiler refuses to share the connection; this is what the check is for when a program insists.
+            nonisolated(unsafe) let offThread = connection
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                offThread.flush()
+                done.signal()
+            }.start()
+            done.wait()
+        }
+        // The same use on the loop's own thread is fine.
+        let connection = try bus.connect()
+        let loop = EventLoop(connection: connection)
+        loop.endOfTurn = { [unowned loop] in
+            loop.stop()
+            return nil
+        }
+        try loop.run()
+        connection.flush()
+    }
+    #endif
+}
