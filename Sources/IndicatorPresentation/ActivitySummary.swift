@@ -19,11 +19,17 @@ public struct ActivitySummary: Sendable, Equatable {
         self.labels = labels
     }
 
-    /// The labels as a person reads them: the empty one named, long ones cut.
+    /// A label as a person reads it, wherever the project shows one: the empty one named, long ones cut.
     public static func displayed(_ label: String) -> String {
         if label.isEmpty { return noLabel }
         guard label.count > labelLength else { return label }
         return label.prefix(labelLength - 1) + "…"
+    }
+
+    /// Every label as a person reads it, one per line, escaped for hosts that read markup: the tray's
+    /// notification body and waybar's tooltip.
+    public static func markupList(_ labels: [String]) -> String {
+        labels.map { displayed($0).markupEscaped }.joined(separator: "\n")
     }
 
     /// "3 active: mail, backup, sync", "7 active: a, b, c, d, e and 2 more", "1 active" when the labels are

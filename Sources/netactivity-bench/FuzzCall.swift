@@ -78,12 +78,12 @@ struct FuzzCallMaker {
     static let otherPaths: [ObjectPath] = ["/", "/org", "/org/example", "/org/example/NetworkActivity/child", "/x"]
     static let otherInterfaces: [InterfaceName] = ["org.example.Nothing", "org.freedesktop.DBus.ObjectManager",
                                                   "org.example.NetworkActivity.Error"]
-    static let otherMembers: [MemberName] = ["Begun", "begin", "Frobnicate", "End2", "VisibilityChanged", "Visible"]
+    static let otherMembers: [MemberName] = ["Begun", "begin", "Frobnicate", "End2", ServiceNames.visibilityChanged, MemberName(stringLiteral: ServiceNames.Property.visible)]
 
     static let strings: [String] = [
         "", "mail", "ünïcödé ✉", "<b>&amp;</b>", "\"quoted\" \\ back", "\u{202E}rtl", "tab\there", "bell\u{7}",
         "del\u{7F}", "c1\u{85}", String(repeating: "x", count: 256), String(repeating: "é", count: 129),
-        String(repeating: "y", count: 257), String(repeating: "z", count: 100_000), "Visible", "ActiveCount",
+        String(repeating: "y", count: 257), String(repeating: "z", count: 100_000), ServiceNames.Property.visible, ServiceNames.Property.activeCount,
         "org.example.NetworkActivity", "org.freedesktop.DBus.Properties", "/org/example/NetworkActivity",
     ]
 

@@ -50,7 +50,7 @@ final class ActivityTray {
 
     /// A click: every activity's label, one per line.
     private func notifyActivities() {
-        let body = state.labels.map { ActivitySummary.displayed($0).markupEscaped }.joined(separator: "\n")
+        let body = ActivitySummary.markupList(state.labels)
         let summary = ActivitySummary(count: state.labels.count, labels: []).text
         notifier.show(summary: summary, body: body, iconName: IndicatorLook.active.iconName)
     }

@@ -18,9 +18,7 @@ enum WatchFormat: String, CaseIterable, ExpressibleByArgument {
         case .waybar:
             let name = state.isVisible ? "active" : "idle"
             // waybar reads the tooltip as Pango markup.
-            let tooltip = state.labels.isEmpty
-                ? ActivitySummary.idleText
-                : state.labels.map { $0.isEmpty ? ActivitySummary.noLabel : $0.markupEscaped }.joined(separator: "\n")
+            let tooltip = state.labels.isEmpty ? ActivitySummary.idleText : ActivitySummary.markupList(state.labels)
             return encodeJSON(WaybarJSON(text: String(state.activeCount), tooltip: tooltip, class: name, alt: name))
         case .polybar, .i3blocks:
             return state.isVisible ? "⇅ \(state.activeCount)" : ""

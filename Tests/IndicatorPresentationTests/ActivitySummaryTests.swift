@@ -27,6 +27,14 @@ import Testing
         #expect(ActivitySummary.displayed(String(repeating: "y", count: 40)) == String(repeating: "y", count: 40))
     }
 
+    /// The one rule for a list of labels, which the tray's notification and waybar's tooltip both show.
+    @Test static func theLabelListReadsEachLabelAsTheSummaryDoesOnePerLineEscaped() {
+        let long = String(repeating: "z", count: 50)
+        #expect(ActivitySummary.markupList(["a & b", "", long])
+            == "a &amp; b\n(no label)\n" + ActivitySummary.displayed(long))
+        #expect(ActivitySummary.markupList([]) == "")
+    }
+
     @Test static func markupIsEscaped() {
         #expect("<b>R&D</b> > x".markupEscaped == "&lt;b&gt;R&amp;D&lt;/b&gt; &gt; x")
         #expect("plain ünïcode".markupEscaped == "plain ünïcode")

@@ -1,4 +1,5 @@
 import DBusKit
+import NetworkActivityInterface
 import ServiceHarness
 import Testing
 
@@ -85,17 +86,17 @@ extension Integration {
                 _ = try $0.property("Colour", as: String.self)
             }
             let set = try busctl(bus, "set-property", busName.rawValue, objectPath.rawValue,
-                                 interfaceName.rawValue, "Visible", "b", "true")
+                                 interfaceName.rawValue, ServiceNames.Property.visible, "b", "true")
             #expect(!set.succeeded)
             #expect(set.stderr.contains("read-only"), "\(set)")
             let readOnly = try client.expectError("org.freedesktop.DBus.Error.PropertyReadOnly") {
                 _ = try $0.call("Set", interface: "org.freedesktop.DBus.Properties") { arguments in
                     arguments.append(interfaceName.rawValue)
-                    arguments.append("ActiveCount")
+                    arguments.append(ServiceNames.Property.activeCount)
                     arguments.append(Variant(UInt32(0)))
                 }
             }
-            #expect(readOnly.contains("ActiveCount"))
+            #expect(readOnly.contains(ServiceNames.Property.activeCount))
             _ = try client.expectError("org.freedesktop.DBus.Error.UnknownProperty") {
                 _ = try $0.call("Set", interface: "org.freedesktop.DBus.Properties") { arguments in
                     arguments.append(interfaceName.rawValue)

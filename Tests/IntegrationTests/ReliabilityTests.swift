@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import NetworkActivityInterface
 import ServiceHarness
 import Testing
 
@@ -69,7 +70,7 @@ extension Integration {
             for _ in 0..<20_000 { try stuck.writeWithoutReading(begin.copy()) }
             // Past its limit of 1,024, the rest were refused; all 20,000 answers wait unread.
             let full = try listener.next(timeout: .seconds(60)) { signal in
-                signal.member == "PropertiesChanged" && listener.propertyChanges.last?["ActiveCount"]
+                signal.member == "PropertiesChanged" && listener.propertyChanges.last?[ServiceNames.Property.activeCount]
                     .flatMap { try? $0.decode(UInt32.self) } == 1024
             }
             #expect(full != nil, "\(listener.propertyChanges)")
