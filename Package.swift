@@ -144,7 +144,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DBusKitTests",
-            dependencies: ["DBusKit", "ServiceHarness"]
+            dependencies: ["DBusKit", "InMemoryBus", "ServiceHarness"]
         ),
         // Compares a declared interface with its introspection XML in dbus/, for the adapters' contract tests.
         .target(
@@ -152,13 +152,20 @@ let package = Package(
             dependencies: ["DBusKit"],
             path: "Tests/InterfaceContract"
         ),
+        // Calls served objects in memory, as the bus would, for the adapters' unit tests.
+        .target(
+            name: "InMemoryBus",
+            dependencies: ["DBusKit"],
+            path: "Tests/InMemoryBus"
+        ),
         .testTarget(
             name: "NetworkActivityServiceTests",
-            dependencies: ["InterfaceContract", "NetworkActivityService"]
+            dependencies: ["DBusKit", "InMemoryBus", "InterfaceContract", "NetworkActivity", "NetworkActivityInterface",
+                           "NetworkActivityService", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "DesktopProtocolsTests",
-            dependencies: ["DesktopProtocols", "InterfaceContract"]
+            dependencies: ["DBusKit", "DesktopProtocols", "InMemoryBus", "InterfaceContract"]
         ),
         .testTarget(
             name: "NetworkActivityTests",

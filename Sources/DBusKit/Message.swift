@@ -92,6 +92,14 @@ public final class Message {
     public var interface: String? { dbus_message_get_interface(raw).map { String(cString: $0) } }
     public var member: String? { dbus_message_get_member(raw).map { String(cString: $0) } }
     public var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
+
+    /// Names the message's sender, as the bus does for every message it delivers: for calls built and answered in
+    /// memory, such as a test's.
+    public func setSender(_ sender: BusName) {
+        guard dbus_message_set_sender(raw, sender.rawValue) != 0 else {
+            fatalError("libdbus is out of memory setting a sender")
+        }
+    }
     public var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
 
     /// The message's serial (`dbus_message_get_serial`): 0 until a connection sends it and numbers it. Setting one

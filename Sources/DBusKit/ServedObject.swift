@@ -139,6 +139,11 @@ public final class ServedObject {
 
     // MARK: Signals
 
+    /// Sends a signal of this object the way its replies go.
+    public func emit(_ signal: Message) {
+        send(signal)
+    }
+
     /// A signal of this object, to fill in and send; `member` must be one that `interface` declares.
     public func makeSignal(_ member: MemberName, of interface: InterfaceName) -> Message {
         assert(interfaces.contains { $0.name == interface && $0.signals.contains { $0.name == member } },
@@ -184,8 +189,13 @@ extension Connection {
         // The connection keeps the served object (its router holds the handler), which must not keep it in turn.
         let served = ServedObject(object, at: path, interfaces: interfaces, introspectionXML: introspectionXML,
                                   send: { [unowned self] message in send(message) }, beforeReply: beforeReply)
-        try register(path) { call in served.handle(call) }
+        try register(served)
         return served
+    }
+
+    /// Routes the calls to `object`'s path to it; it must send on this connection.
+    public func register(_ object: ServedObject) throws(DBusError) {
+        try register(object.path) { call in object.handle(call) }
     }
 }
 

@@ -3,12 +3,12 @@ import DBusKit
 /// `org.kde.StatusNotifierItem` as `dbus/org.kde.StatusNotifierItem.xml` defines it, served by DBusKit: the
 /// clicks and scrolls, the properties hosts read, and the `New*` signals that tell them to read again.
 /// `ItemContractTests` compares this declaration with the XML.
-extension StatusNotifierItem {
+extension ItemObject {
     /// The interface XML of `dbus/`, compiled into the program byte for byte: what `Introspect` returns.
     static let introspectionXML = String(decoding: PackageResources.org_kde_StatusNotifierItem_xml, as: UTF8.self)
 
-    static let declaration = InterfaceDeclaration<StatusNotifierItem>(
-        interface,
+    static let declaration = InterfaceDeclaration<ItemObject>(
+        StatusNotifierItem.interface,
         methods: [
             MethodDeclaration("Activate", inputs: position) { item, call throws(DBusError) in
                 var arguments = call.arguments()

@@ -24,18 +24,16 @@ public final class StatusNotifierItem {
     /// The name the item owns while it is published.
     public let busName: BusName
     /// A name for the item that stays the same across runs (`Id`).
-    public let id: String
+    public var id: String { item.id }
     /// What sort of item it is (`Category`): ApplicationStatus, Communications, SystemServices or Hardware.
-    public let category: String
-    public private(set) var content: ItemContent
+    public var category: String { item.category }
+    public var content: ItemContent { item.content }
     public private(set) var isPublished = false
 
-    let connection: Connection
-    let logger: Logger
-    /// The object at `objectPath`, served from `StatusNotifierItem.declaration`.
-    private var object: ServedObject!
-    /// Called on a click (`Activate`) with the screen position the host gives.
-    let onActivate: (_ x: Int32, _ y: Int32) -> Void
+    private let connection: Connection
+    private let logger: Logger
+    /// The object at `objectPath`.
+    private let item: ItemObject
 
     /// Exports the item on `connection`; it is not in any tray until `publish()`.
     ///
@@ -45,14 +43,12 @@ public final class StatusNotifierItem {
         logger: Logger, onActivate: @escaping (_ x: Int32, _ y: Int32) -> Void = { _, _ in }
     ) throws(DBusError) {
         self.connection = connection
-        self.id = id
-        self.category = category
-        self.content = content
         self.logger = logger
-        self.onActivate = onActivate
         busName = try BusName("org.kde.StatusNotifierItem-\(getpid())-\(instance)")
-        object = try connection.serve(self, at: Self.objectPath, interfaces: [Self.declaration],
-                                      introspectionXML: Self.introspectionXML)
+        // The connection keeps the item (its router holds the served object), which must not keep it in turn.
+        item = ItemObject(id: id, category: category, content: content,
+                          send: { [unowned connection] message in connection.send(message) }, onActivate: onActivate)
+        try connection.register(item.object)
         try connection.followOwner(of: Self.watcherName) { [unowned self] newOwner in
             // A panel that restarts brings a new watcher, which knows of no items.
             if !newOwner.isEmpty, isPublished { registerWithWatcher() }
@@ -88,19 +84,7 @@ public final class StatusNotifierItem {
     /// Shows `newContent`, announcing what changed with `NewTitle`, `NewIcon`, `NewAttentionIcon`, `NewToolTip`
     /// and `NewStatus`.
     public func update(_ newContent: ItemContent) {
-        let old = content
-        content = newContent
-        if old.title != newContent.title { emit("NewTitle") }
-        if old.iconName != newContent.iconName || old.iconPixmaps != newContent.iconPixmaps { emit("NewIcon") }
-        if old.attentionIconName != newContent.attentionIconName { emit("NewAttentionIcon") }
-        if old.toolTip != newContent.toolTip { emit("NewToolTip") }
-        if old.status != newContent.status { emit("NewStatus") { $0.append(newContent.status.rawValue) } }
-    }
-
-    private func emit(_ member: MemberName, arguments: (inout MessageWriter) -> Void = { _ in }) {
-        let signal = object.makeSignal(member, of: Self.interface)
-        signal.appendArguments(arguments)
-        connection.send(signal)
+        item.update(newContent)
     }
 
     private func registerWithWatcher() {

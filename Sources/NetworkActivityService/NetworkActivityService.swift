@@ -8,23 +8,15 @@ import NetworkActivityInterface
 
 /// The running service: one connection, one event loop, and the domain state, all on one thread.
 public final class NetworkActivityService {
-    let connection: Connection
-    let logger: Logger
-    var coordinator: ActivityCoordinator
+    private let connection: Connection
+    private let logger: Logger
     private let configuration: ServiceConfiguration
     private let loop: EventLoop
     private let signals: TerminationSignals
     private let clock = SystemClock()
-    /// The object at `ServiceNames.objectPath`, served from `NetworkActivityService.interface`.
-    private var object: ServedObject!
-    /// Each distinct change signal, built once and sent as copies.
-    private var changeSignals = SignalCache<ActivityNotification>()
+    /// The object at `ServiceNames.objectPath`, with the domain's state.
+    private let endpoint: ActivityEndpoint
     private var memory = MemoryReturn()
-    /// Unix users of the callers that have used timed activities; unique names are never reused, so an entry
-    /// holds until its name leaves the bus.
-    private var unixUsers: [String: UInt32] = [:]
-    /// The Unix user the service runs as.
-    let ownUser = UInt32(geteuid())
     private var exitStatus: Int32 = 0
 
     /// Connects and takes the bus name. In this order, as sd-bus and mako do: the object is registered and
@@ -34,12 +26,19 @@ public final class NetworkActivityService {
         self.configuration = configuration
         self.logger = logger
         signals = try TerminationSignals()
-        coordinator = ActivityCoordinator(limits: configuration.limits, delays: configuration.delays, clock: clock)
+        let connection: Connection
         do {
             connection = try Connection(bus: configuration.bus)
         } catch {
             throw .bus(error)
         }
+        self.connection = connection
+        // The connection keeps the endpoint (its router holds the served object), which must not keep it in turn.
+        endpoint = ActivityEndpoint(
+            coordinator: ActivityCoordinator(limits: configuration.limits, delays: configuration.delays, clock: clock),
+            logger: logger, ownUser: UInt32(geteuid()),
+            send: { [unowned connection] message in connection.send(message) },
+            lookUpUnixUser: { [unowned connection] name in try? connection.unixUser(of: name) })
         loop = EventLoop(connection: connection)
         do {
             try start()
@@ -51,9 +50,7 @@ public final class NetworkActivityService {
     }
 
     private func start() throws(DBusError) {
-        // Signals of a change go out before the reply to the call that caused it, so panels wait behind nothing.
-        object = try connection.serve(self, at: ServiceNames.objectPath, interfaces: [Self.interface],
-                                      introspectionXML: Self.introspectionXML) { $0.publishNotifications() }
+        try connection.register(endpoint.object)
         try connection.subscribe(to: MatchRule(
             sender: Connection.busDriverName, path: Connection.busDriverPath,
             interface: Connection.busDriverInterface, member: "NameOwnerChanged", arguments: [2: ""])
@@ -104,58 +101,23 @@ public final class NetworkActivityService {
     /// Leaves no widget showing: the final `VisibilityChanged(false)` goes out while the name is still ours, so
     /// that listeners matching on the name receive it.
     private func shutDown() {
-        coordinator.shutDown()
-        publishNotifications()
+        endpoint.coordinator.shutDown()
+        endpoint.publishNotifications()
         try? connection.releaseName(ServiceNames.busName)
         connection.flush()
     }
 
     private func endOfTurn() -> Duration? {
-        let deadline = coordinator.endTurn()
-        publishNotifications()
-        memory.noteActivities(Int(coordinator.activeCount))
+        let deadline = endpoint.endTurn()
+        memory.noteActivities(Int(endpoint.coordinator.activeCount))
         return deadline.map { clock.monotonicNow().duration(to: $0) }
-    }
-
-    func publishNotifications() {
-        for notification in coordinator.takeNotifications() {
-            switch notification {
-            case .propertiesChanged(let visible, let activeCount):
-                connection.send(changeSignals.signal(for: notification) {
-                    var changes: [ChangedProperty] = []
-                    if let visible { changes.append(ChangedProperty(ServiceNames.Property.visible, visible)) }
-                    if let activeCount {
-                        changes.append(ChangedProperty(ServiceNames.Property.activeCount, activeCount))
-                    }
-                    return object.makePropertiesChanged(of: ServiceNames.interface, changes)
-                })
-            case .visibilityChanged(let visible):
-                connection.send(changeSignals.signal(for: notification) {
-                    let signal = object.makeSignal(ServiceNames.visibilityChanged, of: ServiceNames.interface)
-                    signal.append(visible)
-                    return signal
-                })
-            }
-        }
     }
 
     /// `NameOwnerChanged(name, old, "")`: a name left the bus. For a unique name, its caller is gone.
     private func nameVanished(_ signal: Message) {
         var arguments = signal.arguments()
         guard let name = try? arguments.read(String.self), name.hasPrefix(":") else { return }
-        unixUsers[name] = nil
-        let ended = coordinator.callerLeft(name)
-        if ended > 0 {
-            logger.debug("\(name) left the bus; ended its \(ended) activities")
-            publishNotifications()
-        }
-    }
-
-    /// The Unix user behind a caller, asked of the bus once per caller.
-    func unixUser(of caller: String) -> UInt32? {
-        if let user = unixUsers[caller] { return user }
-        guard let name = try? BusName(caller), let user = try? connection.unixUser(of: name) else { return nil }
-        unixUsers[caller] = user
-        return user
+        let ended = endpoint.callerLeft(name)
+        if ended > 0 { logger.debug("\(name) left the bus; ended its \(ended) activities") }
     }
 }

@@ -5,70 +5,70 @@ import NetworkActivityInterface
 /// `org.example.NetworkActivity` as `dbus/org.example.NetworkActivity.xml` defines it, served by DBusKit: the
 /// methods with their arguments in and out, the properties and the signal. `ServiceContractTests` compares this
 /// declaration with the XML.
-extension NetworkActivityService {
+extension ActivityEndpoint {
     /// The interface XML of `dbus/`, compiled into the program byte for byte: what `Introspect` returns.
     static let introspectionXML = String(decoding: PackageResources.org_example_NetworkActivity_xml, as: UTF8.self)
 
-    static let interface = InterfaceDeclaration<NetworkActivityService>(
+    static let interface = InterfaceDeclaration<ActivityEndpoint>(
         ServiceNames.interface,
         methods: [
             MethodDeclaration("Begin", inputs: [.init("label", "s")], outputs: [.init("id", "u")]) {
-                service, call throws(DBusError) in
+                endpoint, call throws(DBusError) in
                 var arguments = call.arguments()
                 let label = try arguments.read(String.self)
                 let id = try domain { () throws(ActivityError) in
-                    try service.coordinator.begin(label: label, caller: call.callerName)
+                    try endpoint.coordinator.begin(label: label, caller: call.callerName)
                 }
-                return service.replyAfterAnnouncing(to: call, with: id.rawValue)
+                return endpoint.replyAfterAnnouncing(to: call, with: id.rawValue)
             },
             MethodDeclaration("BeginWithTimeout", inputs: [.init("label", "s"), .init("seconds", "u")],
-                              outputs: [.init("id", "u")]) { service, call throws(DBusError) in
+                              outputs: [.init("id", "u")]) { endpoint, call throws(DBusError) in
                 var arguments = call.arguments()
                 let label = try arguments.read(String.self)
                 let seconds = try arguments.read(UInt32.self)
-                guard let user = service.unixUser(of: call.callerName) else {
+                guard let user = endpoint.unixUser(of: call.callerName) else {
                     throw DBusError(.failed, "the bus did not tell the Unix user of \(call.callerName)")
                 }
                 let id = try domain { () throws(ActivityError) in
-                    try service.coordinator.beginTimed(label: label, seconds: seconds, caller: call.callerName,
+                    try endpoint.coordinator.beginTimed(label: label, seconds: seconds, caller: call.callerName,
                                                        user: user)
                 }
-                return service.replyAfterAnnouncing(to: call, with: id.rawValue)
+                return endpoint.replyAfterAnnouncing(to: call, with: id.rawValue)
             },
             MethodDeclaration("End", inputs: [.init("id", "u")]) {
-                service, call throws(DBusError) in
+                endpoint, call throws(DBusError) in
                 var arguments = call.arguments()
                 let id = ActivityID(rawValue: try arguments.read(UInt32.self))
                 do throws(ActivityError) {
-                    try service.coordinator.end(id, caller: call.callerName) { service.unixUser(of: call.callerName) }
+                    try endpoint.coordinator.end(id, caller: call.callerName) { endpoint.unixUser(of: call.callerName) }
                 } catch {
                     if case .unknownActivity = error {
                         // An unbalanced End is a bug in the caller, worth a line in its developer's journal.
-                        service.logger.warning("\(call.callerName) ended activity \(id), which is not active")
+                        endpoint.logger.warning("\(call.callerName) ended activity \(id), which is not active")
                     }
                     throw error.dbusError
                 }
-                return service.replyAfterAnnouncing(to: call)
+                return endpoint.replyAfterAnnouncing(to: call)
             },
             MethodDeclaration("Cancel", outputs: [.init("count", "u")]) {
-                service, call throws(DBusError) in
-                let ended = service.coordinator.cancel(caller: call.callerName)
-                return service.replyAfterAnnouncing(to: call, with: UInt32(ended))
+                endpoint, call throws(DBusError) in
+                let ended = endpoint.coordinator.cancel(caller: call.callerName)
+                return endpoint.replyAfterAnnouncing(to: call, with: UInt32(ended))
             },
             MethodDeclaration("Reset", outputs: [.init("count", "u")]) {
-                service, call throws(DBusError) in
+                endpoint, call throws(DBusError) in
                 // The system bus's policy already refuses Reset to everyone but root; this is the second line, for
                 // a policy that is missing or wrong. On a session bus every caller is the service's own user.
-                guard let user = service.unixUser(of: call.callerName), user == 0 || user == service.ownUser else {
+                guard let user = endpoint.unixUser(of: call.callerName), user == 0 || user == endpoint.ownUser else {
                     throw DBusError(.accessDenied, "only root or the service's own user may reset it")
                 }
-                let ended = service.coordinator.reset()
-                service.logger.notice("\(call.callerName) reset the service, ending \(ended) activities")
-                return service.replyAfterAnnouncing(to: call, with: UInt32(ended))
+                let ended = endpoint.coordinator.reset()
+                endpoint.logger.notice("\(call.callerName) reset the service, ending \(ended) activities")
+                return endpoint.replyAfterAnnouncing(to: call, with: UInt32(ended))
             },
             MethodDeclaration("ListActivities", outputs: [.init("activities", [ActivityRecord].dbusSignature)]) {
-                service, call throws(DBusError) in
-                call.makeReturn(with: service.coordinator.tracker.all.map(ActivityRecord.init))
+                endpoint, call throws(DBusError) in
+                call.makeReturn(with: endpoint.coordinator.tracker.all.map(ActivityRecord.init))
             },
         ],
         properties: [
@@ -83,7 +83,7 @@ extension NetworkActivityService {
     )
 }
 
-extension NetworkActivityService {
+extension ActivityEndpoint {
     /// The reply to a call that changed the state, built only once the change's signals are sent: a listener learns
     /// of the change no later than the caller, and waits for no reply to be built first.
     func replyAfterAnnouncing(to call: Message) -> Message {

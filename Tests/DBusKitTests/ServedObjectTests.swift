@@ -1,4 +1,5 @@
 import DBusKit
+import InMemoryBus
 import Testing
 
 /// The rules `ServedObject` serves every declared interface by, on calls built in memory: no bus involved.
@@ -28,16 +29,15 @@ struct ServedObjectTests {
         signals: [SignalDeclaration("Overflowed", arguments: [.init("total", "u")])]
     )
 
-    /// A counter served at `/counter`, with every message it sends kept.
+    /// A counter served at `/counter`, in memory.
     final class Scene {
         let counter = Counter()
-        var sent: [Message] = []
-        private(set) var object: ServedObject!
-        private var serial: UInt32 = 0
+        let bus = InMemoryBus()
+        let object: ServedObject
 
         init() {
             object = ServedObject(counter, at: "/counter", interfaces: [ServedObjectTests.declaration],
-                                  introspectionXML: "<node/>", send: { [unowned self] in sent.append($0) },
+                                  introspectionXML: "<node/>", send: bus.send,
                                   beforeReply: { $0.repliesAnnounced += 1 })
         }
 
@@ -46,21 +46,12 @@ struct ServedObjectTests {
             _ interface: InterfaceName?, _ member: MemberName, expectsReply: Bool = true,
             _ arguments: (inout MessageWriter) -> Void = { _ in }
         ) -> [Message] {
-            let call = Message.methodCall(destination: nil, path: "/counter", interface: interface, member: member)
-            call.appendArguments(arguments)
-            serial += 1
-            call.serial = serial
-            call.expectsReply = expectsReply
-            sent = []
-            #expect(object.handle(call) == .handled)
-            return sent
+            bus.call(object, interface, member, expectsReply: expectsReply, arguments)
         }
 
         func errorName(_ interface: InterfaceName?, _ member: MemberName,
                        _ arguments: (inout MessageWriter) -> Void = { _ in }) -> String? {
-            let replies = call(interface, member, arguments)
-            #expect(replies.count == 1)
-            return replies.first?.errorName
+            try? bus.errorName(object, interface, member, arguments)
         }
     }
 

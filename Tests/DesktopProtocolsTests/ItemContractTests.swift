@@ -10,7 +10,7 @@ struct ItemContractTests {
     static let file = "org.kde.StatusNotifierItem.xml"
 
     @Test func theDeclarationIsTheXML() throws {
-        let comparison = try InterfaceContract.compare(StatusNotifierItem.declaration, withFile: Self.file)
+        let comparison = try InterfaceContract.compare(ItemObject.declaration, withFile: Self.file)
         #expect(comparison.declaredOnly == [], "declared, but not so in the XML")
         #expect(comparison.contractOnly == [], "in the XML, but not declared")
         #expect(comparison.declaredMembers == 25)
@@ -18,6 +18,6 @@ struct ItemContractTests {
 
     @Test func introspectReturnsTheFileItself() throws {
         let file = InterfaceContract.dbusFolder.appendingPathComponent(Self.file)
-        #expect(StatusNotifierItem.introspectionXML == (try String(contentsOf: file, encoding: .utf8)))
+        #expect(ItemObject.introspectionXML == (try String(contentsOf: file, encoding: .utf8)))
     }
 }

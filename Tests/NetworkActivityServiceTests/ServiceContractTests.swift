@@ -10,7 +10,7 @@ struct ServiceContractTests {
     static let file = "org.example.NetworkActivity.xml"
 
     @Test func theDeclarationIsTheXML() throws {
-        let comparison = try InterfaceContract.compare(NetworkActivityService.interface, withFile: Self.file)
+        let comparison = try InterfaceContract.compare(ActivityEndpoint.interface, withFile: Self.file)
         #expect(comparison.declaredOnly == [], "declared, but not so in the XML")
         #expect(comparison.contractOnly == [], "in the XML, but not declared")
         #expect(comparison.declaredMembers == 9)
@@ -18,6 +18,6 @@ struct ServiceContractTests {
 
     @Test func introspectReturnsTheFileItself() throws {
         let file = InterfaceContract.dbusFolder.appendingPathComponent(Self.file)
-        #expect(NetworkActivityService.introspectionXML == (try String(contentsOf: file, encoding: .utf8)))
+        #expect(ActivityEndpoint.introspectionXML == (try String(contentsOf: file, encoding: .utf8)))
     }
 }

@@ -1,0 +1,46 @@
+import DBusKit
+
+/// What a tray item shows and answers: the object hosts read at `/StatusNotifierItem`, served from the interface
+/// `ItemInterface.swift` declares, and the `New*` signals that tell them to read again.
+///
+/// It meets the bus only through the served object's `send`: `StatusNotifierItem` serves it on a connection, the
+/// tests serve it in memory.
+final class ItemObject {
+    /// A name for the item that stays the same across runs (`Id`).
+    let id: String
+    /// What sort of item it is (`Category`).
+    let category: String
+    private(set) var content: ItemContent
+    /// Called on a click (`Activate`) with the screen position the host gives.
+    let onActivate: (_ x: Int32, _ y: Int32) -> Void
+    /// The object that serves the interface, which sends the replies and signals.
+    private(set) var object: ServedObject!
+
+    init(id: String, category: String, content: ItemContent, send: @escaping (Message) -> Void,
+         onActivate: @escaping (_ x: Int32, _ y: Int32) -> Void) {
+        self.id = id
+        self.category = category
+        self.content = content
+        self.onActivate = onActivate
+        object = ServedObject(self, at: StatusNotifierItem.objectPath, interfaces: [Self.declaration],
+                              introspectionXML: Self.introspectionXML, send: send)
+    }
+
+    /// Shows `newContent`, announcing what changed with `NewTitle`, `NewIcon`, `NewAttentionIcon`, `NewToolTip`
+    /// and `NewStatus`.
+    func update(_ newContent: ItemContent) {
+        let old = content
+        content = newContent
+        if old.title != newContent.title { emit("NewTitle") }
+        if old.iconName != newContent.iconName || old.iconPixmaps != newContent.iconPixmaps { emit("NewIcon") }
+        if old.attentionIconName != newContent.attentionIconName { emit("NewAttentionIcon") }
+        if old.toolTip != newContent.toolTip { emit("NewToolTip") }
+        if old.status != newContent.status { emit("NewStatus") { $0.append(newContent.status.rawValue) } }
+    }
+
+    private func emit(_ member: MemberName, arguments: (inout MessageWriter) -> Void = { _ in }) {
+        let signal = object.makeSignal(member, of: StatusNotifierItem.interface)
+        signal.appendArguments(arguments)
+        object.emit(signal)
+    }
+}

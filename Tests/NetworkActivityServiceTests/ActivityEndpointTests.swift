@@ -1,0 +1,224 @@
+import DBusKit
+import InMemoryBus
+import Logging
+import NetworkActivity
+import NetworkActivityInterface
+@testable import NetworkActivityService
+import Testing
+
+/// The service's own handlers, served in memory: what each method answers, which signals a change sends and in
+/// which order, and that a refused call changes nothing. The rules every object shares are `ServedObjectTests`'.
+@Suite("The service's object, in memory")
+struct ActivityEndpointTests {
+    /// A clock that moves only when a test moves it; the tests run with no visibility delays.
+    final class ManualClock: ActivityClock {
+        private(set) var monotonic = MonotonicTime(microseconds: 5_000_000)
+        private(set) var wallClock: UInt64 = 1_800_000_000_000_000
+
+        func now() -> Timestamp { Timestamp(monotonic: monotonic, wallClock: wallClock) }
+
+        func advance(by duration: Duration) {
+            monotonic = monotonic + duration
+            wallClock += UInt64(duration.wholeMicroseconds)
+        }
+    }
+
+    /// The service runs as user 1000; `:1.1` and `:1.2` are that user's programs, `:1.3` another user's, and the
+    /// bus knows no user for `:1.4`.
+    final class Scene {
+        let bus = InMemoryBus()
+        let clock = ManualClock()
+        let endpoint: ActivityEndpoint
+        static let users: [String: UInt32] = [":1.1": 1000, ":1.2": 1000, ":1.3": 1001]
+
+        init(limits: ActivityLimits = ActivityLimits()) {
+            endpoint = ActivityEndpoint(
+                coordinator: ActivityCoordinator(limits: limits, delays: .none, clock: clock),
+                logger: Logger(label: "test"), ownUser: 1000, send: bus.send,
+                lookUpUnixUser: { Scene.users[$0.rawValue] })
+        }
+
+        var object: ServedObject { endpoint.object }
+
+        func reply(_ member: MemberName, from caller: BusName = ":1.1", interface: InterfaceName = ServiceNames.interface,
+                   _ arguments: (inout MessageWriter) -> Void = { _ in }) throws -> Message {
+            try bus.reply(object, interface, member, from: caller, arguments)
+        }
+
+        func begin(_ label: String = "mail", from caller: BusName = ":1.1") throws -> UInt32 {
+            var reply = try reply("Begin", from: caller) { $0.append(label) }.arguments()
+            return try reply.read(UInt32.self)
+        }
+
+        func beginTimed(_ label: String = "backup", seconds: UInt32 = 60, from caller: BusName = ":1.1") throws -> Message {
+            try reply("BeginWithTimeout", from: caller) { $0.append(label); $0.append(seconds) }
+        }
+
+        func property<Value: DBusDecodable>(_ name: String, as type: Value.Type) throws -> Value {
+            var reply = try reply("Get", interface: StandardInterface.properties) {
+                $0.append(ServiceNames.interface.rawValue)
+                $0.append(name)
+            }.arguments()
+            return try reply.read(ReceivedVariant.self).decode(Value.self)
+        }
+
+        var activeCount: UInt32 { get throws { try property(ServiceNames.Property.activeCount, as: UInt32.self) } }
+
+        /// The `VisibilityChanged` values among the signals sent since the last call or `clear()`.
+        var visibilitySignals: [Bool] {
+            bus.signals.compactMap { signal in
+                guard signal.isSignal(interface: ServiceNames.interface, member: ServiceNames.visibilityChanged)
+                else { return nil }
+                var arguments = signal.arguments()
+                return try? arguments.read(Bool.self)
+            }
+        }
+
+        /// The properties each `PropertiesChanged` since the last call or `clear()` carries.
+        var changedProperties: [[String]] {
+            bus.signals.compactMap { signal in
+                guard signal.isSignal(interface: StandardInterface.properties, member: "PropertiesChanged")
+                else { return nil }
+                var arguments = signal.arguments()
+                guard (try? arguments.read(String.self)) == ServiceNames.interface.rawValue else { return nil }
+                return (try? arguments.read([String: ReceivedVariant].self))?.keys.sorted()
+            }
+        }
+    }
+
+    @Test func beginAnnouncesTheIndicatorBeforeItsReply() throws {
+        let scene = Scene()
+        let id = try scene.begin()
+        #expect(id > 0)
+        #expect(scene.visibilitySignals == [true])
+        #expect(scene.changedProperties == [[ServiceNames.Property.activeCount, ServiceNames.Property.visible]])
+        #expect(scene.bus.sent.last?.type == .methodReturn)
+
+        _ = try scene.begin("sync", from: ":1.2")
+        #expect(scene.visibilitySignals == [], "already showing")
+        #expect(scene.changedProperties == [], "a count alone is announced once per turn of the loop")
+        scene.bus.clear()
+        scene.clock.advance(by: .seconds(1))
+        _ = scene.endpoint.endTurn()
+        #expect(scene.changedProperties == [[ServiceNames.Property.activeCount]])
+    }
+
+    @Test func endOfTheLastActivityHidesAndEndingTwiceIsUnknownActivity() throws {
+        let scene = Scene()
+        let id = try scene.begin()
+        #expect(try scene.reply("End") { $0.append(id) }.errorName == nil)
+        #expect(scene.visibilitySignals == [false])
+        #expect(try scene.reply("End") { $0.append(id) }.errorName == ErrorName.unknownActivity.rawValue)
+        #expect(scene.bus.signals.isEmpty, "a refused call announces nothing")
+        #expect(try scene.activeCount == 0)
+    }
+
+    @Test func anotherCallersActivityIsNotOwnerAndStays() throws {
+        let scene = Scene()
+        let id = try scene.begin(from: ":1.1")
+        #expect(try scene.reply("End", from: ":1.2") { $0.append(id) }.errorName == ErrorName.notOwner.rawValue)
+        #expect(scene.bus.signals.isEmpty)
+        #expect(try scene.activeCount == 1)
+    }
+
+    @Test func aTimedActivityEndsFromAnyProgramOfItsUserOnly() throws {
+        let scene = Scene()
+        var reply = try scene.beginTimed(from: ":1.1").arguments()
+        let id = try reply.read(UInt32.self)
+        #expect(try scene.reply("End", from: ":1.3") { $0.append(id) }.errorName == ErrorName.notOwner.rawValue)
+        #expect(try scene.reply("End", from: ":1.2") { $0.append(id) }.errorName == nil)
+        #expect(try scene.activeCount == 0)
+    }
+
+    @Test func aTimedBeginFromACallerWithoutAKnownUserFailsAndChangesNothing() throws {
+        let scene = Scene()
+        #expect(try scene.beginTimed(from: ":1.4").errorName == ErrorName.failed.rawValue)
+        #expect(scene.bus.signals.isEmpty)
+        #expect(try scene.activeCount == 0)
+    }
+
+    @Test func refusedArgumentsAreInvalidArgsAndChangeNothing() throws {
+        let scene = Scene()
+        #expect(try scene.reply("Begin") { $0.append("bell\u{7}") }.errorName == ErrorName.invalidArgs.rawValue)
+        #expect(try scene.beginTimed(seconds: 0).errorName == ErrorName.invalidArgs.rawValue)
+        #expect(try scene.beginTimed(seconds: 86_401).errorName == ErrorName.invalidArgs.rawValue)
+        #expect(try scene.activeCount == 0)
+    }
+
+    @Test func limitsAreLimitExceeded() throws {
+        let scene = Scene(limits: ActivityLimits(perCaller: 1, total: 2))
+        _ = try scene.begin(from: ":1.1")
+        #expect(try scene.reply("Begin", from: ":1.1") { $0.append("x") }.errorName == ErrorName.limitExceeded.rawValue)
+        _ = try scene.begin(from: ":1.2")
+        #expect(try scene.reply("Begin", from: ":1.3") { $0.append("x") }.errorName == ErrorName.limitExceeded.rawValue)
+        #expect(try scene.activeCount == 2)
+    }
+
+    @Test func cancelEndsTheCallersOwnAndCountsThem() throws {
+        let scene = Scene()
+        _ = try scene.begin(from: ":1.1")
+        _ = try scene.begin(from: ":1.1")
+        _ = try scene.begin(from: ":1.2")
+        var reply = try scene.reply("Cancel", from: ":1.1").arguments()
+        #expect(try reply.read(UInt32.self) == 2)
+        #expect(try scene.activeCount == 1)
+    }
+
+    @Test func resetIsForRootAndTheServicesOwnUser() throws {
+        let scene = Scene()
+        _ = try scene.begin(from: ":1.1")
+        #expect(try scene.reply("Reset", from: ":1.3").errorName == ErrorName.accessDenied.rawValue)
+        #expect(try scene.activeCount == 1)
+        var reply = try scene.reply("Reset", from: ":1.2").arguments()
+        #expect(try reply.read(UInt32.self) == 1)
+        #expect(scene.visibilitySignals == [false])
+    }
+
+    @Test func listActivitiesGivesEachRecord() throws {
+        let scene = Scene()
+        let plain = try scene.begin("mail", from: ":1.1")
+        var timedReply = try scene.beginTimed("backup", seconds: 30, from: ":1.2").arguments()
+        let timed = try timedReply.read(UInt32.self)
+        var reply = try scene.reply("ListActivities").arguments()
+        let records = try reply.read([ActivityRecord].self)
+        #expect(records.map(\.id) == [plain, timed])
+        #expect(records.map(\.owner) == [":1.1", ":1.2"])
+        #expect(records.map(\.label) == ["mail", "backup"])
+        #expect(records[0].deadline == nil)
+        #expect(records[1].deadline == records[1].startedAt + 30_000_000)
+    }
+
+    @Test func aCallerLeavingEndsItsActivitiesAndHides() throws {
+        let scene = Scene()
+        _ = try scene.begin(from: ":1.1")
+        _ = try scene.begin(from: ":1.1")
+        scene.bus.clear()
+        #expect(scene.endpoint.callerLeft(":1.1") == 2)
+        #expect(scene.visibilitySignals == [false])
+        #expect(scene.endpoint.callerLeft(":1.1") == 0)
+    }
+
+    @Test func aCallThatWantsNoReplyStillChangesTheState() throws {
+        let scene = Scene()
+        let sent = scene.bus.call(scene.object, ServiceNames.interface, "Begin", expectsReply: false) { $0.append("quiet") }
+        #expect(sent.allSatisfy { $0.type == .signal } && !sent.isEmpty)
+        #expect(try scene.activeCount == 1)
+    }
+
+    @Test func theCountAndVisibilityAreReadOnlyProperties() throws {
+        let scene = Scene()
+        _ = try scene.begin()
+        #expect(try scene.property(ServiceNames.Property.visible, as: Bool.self))
+        var all = try scene.reply("GetAll", interface: StandardInterface.properties) {
+            $0.append(ServiceNames.interface.rawValue)
+        }.arguments()
+        #expect(try all.read([String: ReceivedVariant].self).keys.sorted()
+                == [ServiceNames.Property.activeCount, ServiceNames.Property.visible])
+        #expect(try scene.reply("Set", interface: StandardInterface.properties) {
+            $0.append(ServiceNames.interface.rawValue)
+            $0.append(ServiceNames.Property.activeCount)
+            $0.append(Variant(UInt32(0)))
+        }.errorName == ErrorName.propertyReadOnly.rawValue)
+        #expect(try scene.activeCount == 1)
+    }
+}
