@@ -20,7 +20,9 @@ await() {
     if zpty -r -t shell chunk; then screen+=$chunk; else sleep 0.05; fi
   done
 }
-await "*READY*"
+# The prompt after READY: zle is reading. Typed before that, the line would be echoed by the terminal too, and
+# matched below before zsh has completed it.
+await "*READY*> *"
 screen=
 zpty -w -n shell "$line"$'\t'
 await "*$typed*$typed*"
