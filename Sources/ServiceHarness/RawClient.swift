@@ -5,6 +5,10 @@ public import NetworkActivityInterface
 /// tests and the benchmark call the service, beside the real clients and the library.
 public final class RawClient {
     public let connection: Connection
+    /// When set, sees every message that arrives before an answer, in order, and every call reads the connection's
+    /// messages in order until its answer comes: so whatever the service sent before its answer has been seen when
+    /// the call returns. Otherwise calls wait with libdbus, which leaves the other messages queued.
+    public var observer: ((Message) -> Void)?
 
     public init(_ bus: PrivateBus) throws {
         connection = try bus.connect()
@@ -21,9 +25,22 @@ public final class RawClient {
     /// Calls `member` of the service's object and waits for the answer.
     public func call(_ member: MemberName, interface: InterfaceName = ServiceNames.interface,
                      _ arguments: (inout MessageWriter) -> Void = { _ in }) throws(DBusError) -> MessageReader {
-        try connection.call(.serviceCall(member, interface: interface, arguments: arguments), timeout: .seconds(10))
-            .arguments()
+        let call = Message.serviceCall(member, interface: interface, arguments: arguments)
+        guard observer != nil else { return try connection.call(call, timeout: Self.timeout).arguments() }
+        let answer: Message
+        do {
+            answer = try awaitAnswer(to: send(call))
+        } catch let error as DBusError {
+            throw error
+        } catch {
+            throw DBusError(.noReply, "\(error)")
+        }
+        if let error = answer.error { throw error }
+        return answer.arguments()
     }
+
+    /// How long a call waits for its answer.
+    public static let timeout: Duration = .seconds(10)
 
     public func begin(_ label: String = "test") throws(DBusError) -> UInt32 {
         var reply = try call("Begin") { $0.append(label) }
@@ -71,21 +88,33 @@ public final class RawClient {
 
     /// Sends a call of `member` and writes it out; returns its serial, for `awaitReply(to:)`.
     public func send(_ member: MemberName, _ arguments: (inout MessageWriter) -> Void = { _ in }) -> UInt32 {
-        let serial = connection.send(.serviceCall(member, arguments: arguments))
+        send(.serviceCall(member, arguments: arguments))
+    }
+
+    /// Sends any message as it is and writes it out; returns its serial.
+    public func send(_ message: Message) -> UInt32 {
+        let serial = connection.send(message)
         connection.flush()
         return serial
     }
 
-    /// Waits for the answer to the call `serial`, throwing an error answer; what comes before it is dropped.
-    public func awaitReply(to serial: UInt32, timeout: Duration = .seconds(10)) throws -> MessageReader {
+    /// Waits for the answer to the call `serial`, an error answer included; what comes before it goes to the
+    /// observer, if there is one.
+    public func awaitAnswer(to serial: UInt32, timeout: Duration = RawClient.timeout) throws -> Message {
         let deadline = ContinuousClock.now + timeout
         while let message = try connection.nextMessage(timeout: ContinuousClock.now.duration(to: deadline)) {
-            guard message.replySerial == serial, message.type == .methodReturn || message.type == .error else {
-                continue
+            if message.replySerial == serial, message.type == .methodReturn || message.type == .error {
+                return message
             }
-            if let error = message.error { throw error }
-            return message.arguments()
+            observer?(message)
         }
         throw HarnessFailure("no answer to call \(serial) within \(timeout)")
+    }
+
+    /// Waits for the answer to the call `serial` and reads it, throwing an error answer.
+    public func awaitReply(to serial: UInt32, timeout: Duration = RawClient.timeout) throws -> MessageReader {
+        let answer = try awaitAnswer(to: serial, timeout: timeout)
+        if let error = answer.error { throw error }
+        return answer.arguments()
     }
 }
