@@ -161,7 +161,7 @@ let package = Package(
         .testTarget(
             name: "NetworkActivityServiceTests",
             dependencies: ["DBusKit", "InMemoryBus", "InterfaceContract", "NetworkActivity", "NetworkActivityInterface",
-                           "NetworkActivityService", .product(name: "Logging", package: "swift-log")]
+                           "NetworkActivityService", "TestClocks", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "DesktopProtocolsTests",
@@ -169,7 +169,13 @@ let package = Package(
         ),
         .testTarget(
             name: "NetworkActivityTests",
-            dependencies: ["NetworkActivity"]
+            dependencies: ["NetworkActivity", "TestClocks"]
+        ),
+        // A clock that moves only when a test moves it, for the domain's tests and the service's.
+        .target(
+            name: "TestClocks",
+            dependencies: ["NetworkActivity"],
+            path: "Tests/TestClocks"
         ),
         .testTarget(
             name: "IndicatorPresentationTests",

@@ -4,30 +4,18 @@ import Logging
 import NetworkActivity
 import NetworkActivityInterface
 @testable import NetworkActivityService
+import TestClocks
 import Testing
 
 /// The service's own handlers, served in memory: what each method answers, which signals a change sends and in
 /// which order, and that a refused call changes nothing. The rules every object shares are `ServedObjectTests`'.
 @Suite("The service's object, in memory")
 struct ActivityEndpointTests {
-    /// A clock that moves only when a test moves it; the tests run with no visibility delays.
-    final class ManualClock: ActivityClock {
-        private(set) var monotonic = MonotonicTime(microseconds: 5_000_000)
-        private(set) var wallClock: UInt64 = 1_800_000_000_000_000
-
-        func now() -> Timestamp { Timestamp(monotonic: monotonic, wallClock: wallClock) }
-
-        func advance(by duration: Duration) {
-            monotonic = monotonic + duration
-            wallClock += UInt64(duration.wholeMicroseconds)
-        }
-    }
-
     /// The service runs as user 1000; `:1.1` and `:1.2` are that user's programs, `:1.3` another user's, and the
     /// bus knows no user for `:1.4`.
     final class Scene {
         let bus = InMemoryBus()
-        let clock = ManualClock()
+        let clock = TestClock()
         let endpoint: ActivityEndpoint
         static let users: [String: UInt32] = [":1.1": 1000, ":1.2": 1000, ":1.3": 1001]
 

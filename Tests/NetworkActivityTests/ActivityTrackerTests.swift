@@ -1,3 +1,4 @@
+import TestClocks
 import Testing
 @testable import NetworkActivity
 
