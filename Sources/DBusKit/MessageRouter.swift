@@ -38,12 +38,21 @@ final class MessageRouter {
     func expireOverdueReplies() -> Duration? {
         guard !pendingReplies.isEmpty else { return nil }
         let now = ContinuousClock.now
-        let overdue = pendingReplies.filter { $0.value.deadline <= now }
-        for (serial, pending) in overdue.sorted(by: { $0.key < $1.key }) {
-            pendingReplies[serial] = nil
-            pending.handler(.failure(DBusError(.noReply, "no reply came before the call's timeout")))
+        var overdue: [UInt32] = []
+        var next: ContinuousClock.Instant?
+        for (serial, pending) in pendingReplies {
+            if pending.deadline <= now {
+                overdue.append(serial)
+            } else {
+                next = min(next ?? pending.deadline, pending.deadline)
+            }
         }
-        return pendingReplies.values.map(\.deadline).min().map { now.duration(to: $0) }
+        // In the order the calls were sent.
+        for serial in overdue.sorted() {
+            pendingReplies.removeValue(forKey: serial)?.handler(
+                .failure(DBusError(.noReply, "no reply came before the call's timeout")))
+        }
+        return next.map { now.duration(to: $0) }
     }
 
     fileprivate func routeCall(_ raw: OpaquePointer) -> CallDisposition {

@@ -45,7 +45,7 @@ public final class StatusNotifierItem {
         self.connection = connection
         self.logger = logger
         busName = try BusName("org.kde.StatusNotifierItem-\(getpid())-\(instance)")
-        // The connection keeps the item (its router holds the served object), which must not keep it in turn.
+        // The connection's router holds the item's served object, whose `send` must not hold the connection.
         item = ItemObject(id: id, category: category, content: content,
                           send: { [unowned connection] message in connection.send(message) }, onActivate: onActivate)
         try connection.register(item.object)

@@ -68,6 +68,12 @@ final class ActivityEndpoint {
         return deadline
     }
 
+    /// Hides the indicator at once and says so: the service is stopping.
+    func shutDown() {
+        coordinator.shutDown()
+        publishNotifications()
+    }
+
     /// A caller's unique name left the bus: its activities end, and what is known of it is forgotten. Returns
     /// how many activities ended.
     func callerLeft(_ name: String) -> Int {

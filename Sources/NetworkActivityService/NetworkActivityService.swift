@@ -33,7 +33,7 @@ public final class NetworkActivityService {
             throw .bus(error)
         }
         self.connection = connection
-        // The connection keeps the endpoint (its router holds the served object), which must not keep it in turn.
+        // The connection's router holds the endpoint's served object, whose `send` must not hold the connection.
         endpoint = ActivityEndpoint(
             coordinator: ActivityCoordinator(limits: configuration.limits, delays: configuration.delays, clock: clock),
             logger: logger, ownUser: UInt32(geteuid()),
@@ -101,8 +101,7 @@ public final class NetworkActivityService {
     /// Leaves no widget showing: the final `VisibilityChanged(false)` goes out while the name is still ours, so
     /// that listeners matching on the name receive it.
     private func shutDown() {
-        endpoint.coordinator.shutDown()
-        endpoint.publishNotifications()
+        endpoint.shutDown()
         try? connection.releaseName(ServiceNames.busName)
         connection.flush()
     }
