@@ -99,6 +99,8 @@ let package = Package(
         .executableTarget(
             name: "netactivity",
             dependencies: [
+                "DBusKit",
+                "DesktopProtocols",
                 "IndicatorPresentation",
                 "NetworkActivityClient",
                 "PackageVersion",
@@ -110,7 +112,7 @@ let package = Package(
         .target(
             name: "DesktopProtocols",
             dependencies: ["DBusKit", .product(name: "Logging", package: "swift-log")],
-            resources: [.embedInCode("org.kde.StatusNotifierItem.xml")]
+            resources: [.embedInCode("org.kde.StatusNotifierItem.xml"), .embedInCode("com.canonical.dbusmenu.xml")]
         ),
         .executableTarget(
             name: "netactivity-tray",
@@ -119,6 +121,7 @@ let package = Package(
                 "DesktopProtocols",
                 "IndicatorPresentation",
                 "NetworkActivityClient",
+                "NetworkActivityInterface",
                 "PackageVersion",
                 "StandardErrorLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -16,7 +16,8 @@ extension ItemObject {
                 item.onActivate(x, try arguments.read(Int32.self))
                 return call.makeReturn()
             },
-            // The item has no menu and nothing to scroll through: these are answered and change nothing.
+            // Hosts draw the menu from `Menu` themselves; there is nothing to scroll through. These are answered
+            // and change nothing.
             MethodDeclaration("SecondaryActivate", inputs: position) { _, call in call.makeReturn() },
             MethodDeclaration("ContextMenu", inputs: position) { _, call in call.makeReturn() },
             MethodDeclaration("Scroll", inputs: [.init("delta", "i"), .init("orientation", "s")]) { _, call in
@@ -42,8 +43,9 @@ extension ItemObject {
             PropertyDeclaration("AttentionIconPixmap", [IconPixmap].self, announcesChanges: false) { _ in [] },
             PropertyDeclaration("AttentionMovieName", String.self, announcesChanges: false) { _ in "" },
             PropertyDeclaration("ToolTip", ToolTip.self, announcesChanges: false) { $0.content.toolTip },
-            // A click is Activate, not a menu.
+            // A click is Activate; the menu opens on a right click.
             PropertyDeclaration("ItemIsMenu", Bool.self, announcesChanges: false) { _ in false },
+            PropertyDeclaration("Menu", ObjectPath.self, announcesChanges: false) { _ in MenuObject.path },
         ],
         signals: [
             SignalDeclaration("NewTitle"), SignalDeclaration("NewIcon"), SignalDeclaration("NewAttentionIcon"),

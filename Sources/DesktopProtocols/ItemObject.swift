@@ -26,11 +26,12 @@ final class ItemObject {
                               introspectionXML: Self.introspectionXML, send: send)
     }
 
-    /// Shows `newContent`, announcing what changed with `NewTitle`, `NewIcon`, `NewAttentionIcon`, `NewToolTip`
-    /// and `NewStatus`.
-    func update(_ newContent: ItemContent) {
+    /// Shows `newContent`; when `announcing`, tells hosts what changed with `NewTitle`, `NewIcon`,
+    /// `NewAttentionIcon`, `NewToolTip` and `NewStatus`.
+    func update(_ newContent: ItemContent, announcing: Bool) {
         let old = content
         content = newContent
+        guard announcing else { return }
         if old.title != newContent.title { emit("NewTitle") }
         if old.iconName != newContent.iconName || old.iconPixmaps != newContent.iconPixmaps { emit("NewIcon") }
         if old.attentionIconName != newContent.attentionIconName { emit("NewAttentionIcon") }

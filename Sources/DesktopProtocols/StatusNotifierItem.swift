@@ -8,12 +8,14 @@ import Musl
 #endif
 
 /// A tray icon on the session bus, in the StatusNotifierItem protocol: an object at `/StatusNotifierItem` that
-/// hosts (panels) read, under a well-known name that a StatusNotifierWatcher is told of.
+/// hosts (panels) read, with its menu at `/MenuBar`, under a well-known name that a StatusNotifierWatcher is told of.
 ///
 /// The item is in the tray while it is published: it owns `org.kde.StatusNotifierItem-PID-N` and registers that
 /// name with the watcher, again whenever a watcher (re)starts or a host joins it. Withdrawing it releases the
-/// name, which every host takes as the item leaving. Without a watcher it waits quietly for one. It runs on its
-/// connection's event loop.
+/// name, which every host takes as the item leaving. Hosts hear of a change of content (the `New*` signals) only
+/// while it is published: a host answers those signals by reading the item, and one (xfce4-panel's systray) reads
+/// into freed memory when the item leaves before the answer comes. Without a watcher it waits quietly for one.
+/// It runs on its connection's event loop.
 public final class StatusNotifierItem {
     public static let objectPath: ObjectPath = "/StatusNotifierItem"
     public static let interface: InterfaceName = "org.kde.StatusNotifierItem"
@@ -28,30 +30,52 @@ public final class StatusNotifierItem {
     /// What sort of item it is (`Category`): ApplicationStatus, Communications, SystemServices or Hardware.
     public var category: String { item.category }
     public var content: ItemContent { item.content }
+    /// The rows of its menu.
+    public var menuRows: [MenuItem] { menu.rows }
     public private(set) var isPublished = false
 
     private let connection: Connection
     private let logger: Logger
     /// The object at `objectPath`.
     private let item: ItemObject
+    /// The object at `MenuObject.path`.
+    private let menu: MenuObject
+    /// Whether the item is waiting for a watcher, which it has said once and says no more until one comes.
+    private var isWaitingForWatcher = false
 
-    /// Exports the item on `connection`; it is not in any tray until `publish()`.
+    /// Exports the item and its menu on `connection`; it is not in any tray until `publish()`.
     ///
-    /// - Parameter instance: tells apart the items of one process, for the name's `-N`.
+    /// - Parameters:
+    ///   - instance: tells apart the items of one process, for the name's `-N`.
+    ///   - onActivate: a click on the icon, with the screen position the host gives.
+    ///   - onMenuEvent: an event on a row of the menu, such as "clicked", or on the root (id 0), "opened" and
+    ///     "closed".
+    ///   - onMenuOpening: a host is about to show the menu: the place to bring its rows up to date
+    ///     (`updateMenu`).
     public init(
-        connection: Connection, id: String, category: String, content: ItemContent, instance: Int = 1,
-        logger: Logger, onActivate: @escaping (_ x: Int32, _ y: Int32) -> Void = { _, _ in }
+        connection: Connection, id: String, category: String, content: ItemContent, menu rows: [MenuItem],
+        instance: Int = 1, logger: Logger, onActivate: @escaping (_ x: Int32, _ y: Int32) -> Void = { _, _ in },
+        onMenuEvent: @escaping (_ id: Int32, _ event: String) -> Void = { _, _ in },
+        onMenuOpening: @escaping () -> Void = {}
     ) throws(DBusError) {
         self.connection = connection
         self.logger = logger
         busName = try BusName("org.kde.StatusNotifierItem-\(getpid())-\(instance)")
-        // The connection's router holds the item's served object, whose `send` must not hold the connection.
-        item = ItemObject(id: id, category: category, content: content,
-                          send: { [unowned connection] message in connection.send(message) }, onActivate: onActivate)
+        // The connection's router holds the served objects, whose `send` must not hold the connection.
+        let send: (Message) -> Void = { [unowned connection] message in connection.send(message) }
+        item = ItemObject(id: id, category: category, content: content, send: send, onActivate: onActivate)
+        menu = MenuObject(rows: rows, send: send, onEvent: onMenuEvent, onOpening: onMenuOpening)
         try connection.register(item.object)
+        try connection.register(menu.object)
         try connection.followOwner(of: Self.watcherName) { [unowned self] newOwner in
+            guard !newOwner.isEmpty else { return }
             // A panel that restarts brings a new watcher, which knows of no items.
-            if !newOwner.isEmpty, isPublished { registerWithWatcher() }
+            if isPublished {
+                registerWithWatcher()
+            } else if isWaitingForWatcher {
+                isWaitingForWatcher = false
+                logger.info("a StatusNotifierWatcher came onto the bus")
+            }
         }
         // A watcher may take its name before it serves its object, and so refuse the first registration; its host
         // registers once it does.
@@ -63,7 +87,8 @@ public final class StatusNotifierItem {
         }
     }
 
-    /// Puts the item in the tray: takes its name and registers it with the watcher, if there is one.
+    /// Puts the item in the tray: takes its name and registers it with the watcher, if there is one. Hosts read
+    /// the content as it is now.
     public func publish() throws(DBusError) {
         guard !isPublished else { return }
         let result = try connection.requestName(busName, flags: .doNotQueue)
@@ -74,17 +99,25 @@ public final class StatusNotifierItem {
         registerWithWatcher()
     }
 
-    /// Takes the item out of every tray by releasing its name; the object stays, to be published again.
+    /// Takes the item out of every tray by releasing its name, and nothing else; the objects stay, to be
+    /// published again.
     public func withdraw() throws(DBusError) {
         guard isPublished else { return }
         isPublished = false
         try connection.releaseName(busName)
     }
 
-    /// Shows `newContent`, announcing what changed with `NewTitle`, `NewIcon`, `NewAttentionIcon`, `NewToolTip`
-    /// and `NewStatus`.
+    /// Shows `newContent`. While the item is published, hosts hear what changed (`NewTitle`, `NewIcon`,
+    /// `NewAttentionIcon`, `NewToolTip`, `NewStatus`); otherwise they read it when it is published. An item that is
+    /// about to leave the tray leaves first (`withdraw`) and changes its content after.
     public func update(_ newContent: ItemContent) {
-        item.update(newContent)
+        item.update(newContent, announcing: isPublished)
+    }
+
+    /// Shows `rows` in the menu; while the item is published, a host that has it open draws it again
+    /// (`LayoutUpdated`).
+    public func updateMenu(_ rows: [MenuItem]) {
+        menu.update(rows, announcing: isPublished)
     }
 
     private func registerWithWatcher() {
@@ -94,14 +127,22 @@ public final class StatusNotifierItem {
         call.append(busName.rawValue)
         call.autoStart = false
         // Not a blocking call: a watcher may read the item's properties before it answers.
-        connection.send(call) { [logger, busName] result in
+        connection.send(call) { [weak self] result in
+            guard let self else { return }
             switch result {
             case .success:
+                if isWaitingForWatcher {
+                    isWaitingForWatcher = false
+                    logger.info("a StatusNotifierWatcher came onto the bus")
+                }
                 logger.info("registered \(busName) with the StatusNotifierWatcher")
-            case .failure(let error) where error.name == .serviceUnknown || error.name == .nameHasNoOwner:
-                logger.info("no StatusNotifierWatcher on the bus; waiting for a panel to start one")
-            case .failure(let error) where error.name == .unknownObject || error.name == .unknownMethod:
-                logger.info("the StatusNotifierWatcher is not serving yet; waiting for its host")
+            case .failure(let error) where error.name == .serviceUnknown || error.name == .nameHasNoOwner
+                || error.name == .unknownObject || error.name == .unknownMethod:
+                // No watcher, or one that does not serve yet: its host registers once it does.
+                if !isWaitingForWatcher {
+                    isWaitingForWatcher = true
+                    logger.info("no StatusNotifierWatcher serves on the bus; waiting for a panel to start one")
+                }
             case .failure(let error):
                 logger.warning("the StatusNotifierWatcher refused \(busName): \(error)")
             }

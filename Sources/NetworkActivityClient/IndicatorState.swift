@@ -6,18 +6,22 @@ public struct IndicatorState: Sendable, Equatable {
     public var isVisible: Bool
     /// How many activities are active (the `ActiveCount` property).
     public var activeCount: UInt32
-    /// The labels of the active activities, ordered by id; empty when the monitor does not read labels.
-    public var labels: [String]
+    /// The active activities, ordered by id, without their owners' processes; empty when the monitor does not
+    /// read them.
+    public var activities: [ActivityStatus]
+
+    /// The labels of the active activities, ordered by id; empty when the monitor does not read them.
+    public var labels: [String] { activities.map(\.label) }
 
     /// A state with these values.
-    public init(isServiceRunning: Bool, isVisible: Bool, activeCount: UInt32, labels: [String]) {
+    public init(isServiceRunning: Bool, isVisible: Bool, activeCount: UInt32, activities: [ActivityStatus]) {
         self.isServiceRunning = isServiceRunning
         self.isVisible = isVisible
         self.activeCount = activeCount
-        self.labels = labels
+        self.activities = activities
     }
 
     /// The state while the service is not running: idle.
     public static let serviceStopped = IndicatorState(isServiceRunning: false, isVisible: false, activeCount: 0,
-                                                      labels: [])
+                                                      activities: [])
 }

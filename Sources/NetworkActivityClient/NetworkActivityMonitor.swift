@@ -11,7 +11,7 @@ public final class NetworkActivityMonitor {
     /// icon), to be served by the same loop.
     public let connection: Connection
     private let loop: EventLoop
-    private let readsLabels: Bool
+    private let readsActivities: Bool
     private let timeout: Duration
     private var state: IndicatorState?
     private var onChange: (IndicatorState) -> Void = { _ in }
@@ -19,15 +19,15 @@ public final class NetworkActivityMonitor {
     /// Connects to `bus` and subscribes to the service's signals.
     ///
     /// - Parameters:
-    ///   - readsLabels: whether each state carries the activities' labels, at the cost of one more call per
-    ///     change.
+    ///   - readsActivities: whether each state carries the activities (labels and start times), at the cost of one
+    ///     more call per change.
     ///   - timeout: how long each read waits for the service; one that does not answer counts as not running.
-    public init(bus: NetworkActivityClient.Bus = .session, readsLabels: Bool = true, timeout: Duration = .seconds(5))
+    public init(bus: NetworkActivityClient.Bus = .session, readsActivities: Bool = true, timeout: Duration = .seconds(5))
         throws(DBusError)
     {
         connection = try Connection(bus: bus)
         loop = EventLoop(connection: connection)
-        self.readsLabels = readsLabels
+        self.readsActivities = readsActivities
         self.timeout = timeout
         try connection.followOwner(of: ServiceNames.busName) { [unowned self] newOwner in
             if newOwner.isEmpty { publish(.serviceStopped) } else { refresh() }
@@ -53,6 +53,13 @@ public final class NetworkActivityMonitor {
         try loop.run()
     }
 
+    /// Called on `run`'s thread once per turn of its loop, after the messages that came in: the place for a
+    /// program's timers. Returns how long the loop may sleep at most; nil to wait for the bus only.
+    public var endOfTurn: () -> Duration? {
+        get { loop.endOfTurn }
+        set { loop.endOfTurn = newValue }
+    }
+
     /// Makes `run` return once the current change has been handled; call it from `onChange`.
     public func stop() {
         loop.stop()
@@ -61,13 +68,13 @@ public final class NetworkActivityMonitor {
     private func refresh() {
         do throws(DBusError) {
             let properties = try connection.readServiceProperties(timeout: timeout, autoStart: false)
-            var labels: [String] = []
-            if readsLabels {
+            var activities: [ActivityStatus] = []
+            if readsActivities {
                 var reply = try connection.callService("ListActivities", timeout: timeout, autoStart: false)
-                labels = try reply.read([ActivityRecord].self).map(\.label)
+                activities = try reply.read([ActivityRecord].self).map(ActivityStatus.init)
             }
             publish(IndicatorState(isServiceRunning: true, isVisible: properties.isVisible,
-                                   activeCount: properties.activeCount, labels: labels))
+                                   activeCount: properties.activeCount, activities: activities))
         } catch {
             // A lost bus ends `run` with its own error; anything else means no service is answering.
             if error.name != .disconnected { publish(.serviceStopped) }

@@ -1,3 +1,5 @@
+import NetworkActivityInterface
+
 /// The service's state as `NetworkActivityClient.status()` read it.
 public struct ServiceStatus: Sendable, Equatable {
     /// Whether the indicator should show (the `Visible` property).
@@ -12,6 +14,7 @@ public struct ServiceStatus: Sendable, Equatable {
 
 /// One active activity, with what the bus tells of the process that began it.
 public struct ActivityStatus: Sendable, Equatable {
+
     /// The id that `Begin` or `BeginWithTimeout` returned.
     public var id: UInt32
     /// What the activity is, for people.
@@ -19,7 +22,7 @@ public struct ActivityStatus: Sendable, Equatable {
     /// The unique bus name of the connection that began it, such as `:1.42`.
     public var owner: String
     /// The owner's process id (`GetConnectionUnixProcessID`); nil when the owner has left the bus, as the
-    /// owner of a timed activity may have.
+    /// owner of a timed activity may have, and in an `IndicatorState`, which does not ask.
     public var ownerProcessID: UInt32?
     /// The owner's command name, from `/proc/PID/comm`; nil when the process is gone or not visible here.
     public var ownerCommand: String?
@@ -36,5 +39,13 @@ public struct ActivityStatus: Sendable, Equatable {
     /// How long until its deadline at `time`, never negative; nil for one without a deadline.
     public func timeLeft(at time: UInt64) -> Duration? {
         deadline.map { .microseconds(max(0, Int64($0) - Int64(time))) }
+    }
+}
+
+extension ActivityStatus {
+    /// An activity as `ListActivities` tells it, without its owner's process.
+    init(_ record: ActivityRecord) {
+        self.init(id: record.id, label: record.label, owner: record.owner, ownerProcessID: nil, ownerCommand: nil,
+                  startedAt: record.startedAt, deadline: record.deadline)
     }
 }

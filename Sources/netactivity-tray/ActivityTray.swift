@@ -3,40 +3,91 @@ import DesktopProtocols
 import IndicatorPresentation
 import Logging
 import NetworkActivityClient
+import NetworkActivityInterface
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Shows the indicator's state as a tray icon: joins the tray when the indicator shows and leaves it when it
-/// hides (or stays, with the idle look, per `idleMode`), and answers a click with a notification of the
-/// activities.
+/// hides (or stays, with the idle look, per `idleMode`), answers a click with a notification of the activities,
+/// and offers a menu of them. Once joined, it stays at least `TrayPresence.minimumStay`.
 final class ActivityTray {
     private let idleMode: IdleMode
+    /// Activities that lasted at least this long are announced with a notification when they end; nil: none are.
+    private let notifyAfter: Duration?
+    private let connection: Connection
     private let logger: Logger
     private var item: StatusNotifierItem!
     private let notifier: DesktopNotifier
     private var state = IndicatorState.serviceStopped
+    private var presence = TrayPresence()
+    /// Whether this user may end every activity (`Reset`), asked of the bus once per run of the service.
+    private var mayEndAll: Bool?
     /// The pixmaps of each look, drawn once.
     private let pixmaps: [IndicatorLook: [IconPixmap]] = [.active: drawn(.active), .idle: drawn(.idle)]
 
-    init(connection: Connection, idleMode: IdleMode, logger: Logger) throws(DBusError) {
+    init(connection: Connection, idleMode: IdleMode, notifyAfter: Duration?, logger: Logger) throws(DBusError) {
         self.idleMode = idleMode
+        self.notifyAfter = notifyAfter
+        self.connection = connection
         self.logger = logger
-        notifier = DesktopNotifier(connection: connection, applicationName: "netactivity", logger: logger)
+        notifier = DesktopNotifier(connection: connection, logger: logger)
         let appearance = TrayAppearance(isVisible: false, activeCount: 0, labels: [], idleMode: idleMode)
         item = try StatusNotifierItem(
             connection: connection, id: "netactivity", category: "SystemServices", content: content(of: appearance),
-            logger: logger
-        ) { [unowned self] _, _ in notifyActivities() }
+            menu: [], logger: logger,
+            onActivate: { [unowned self] _, _ in notifyActivities() },
+            onMenuEvent: { [unowned self] id, event in menuEvent(id, event) },
+            onMenuOpening: { [unowned self] in item.updateMenu(menuRows()) })
+        item.updateMenu(menuRows())
     }
 
-    /// Shows `newState`: the new content first, so that a host that reads the item as it joins sees it current.
+    /// Shows `newState`.
     func show(_ newState: IndicatorState) {
+        if !newState.isServiceRunning { mayEndAll = nil }
+        announceFinished(before: state, after: newState)
         state = newState
-        let appearance = TrayAppearance(isVisible: newState.isVisible, activeCount: Int(newState.activeCount),
-                                        labels: newState.labels, idleMode: idleMode)
-        item.update(content(of: appearance))
+        render()
+    }
+
+    /// Leaves the tray once the minimum stay is over, if the indicator still wants it out. Returns how long the
+    /// loop may sleep until then; nil when nothing waits.
+    func fireDueTimers() -> Duration? {
+        guard presence.isInTray, let leave = presence.earliestLeave, !appearance.isInTray else { return nil }
+        let now = ContinuousClock.now
+        guard now >= leave else { return leave - now }
+        render()
+        return nil
+    }
+
+    private var appearance: TrayAppearance {
+        TrayAppearance(isVisible: state.isVisible, activeCount: Int(state.activeCount), labels: state.labels,
+                       idleMode: idleMode)
+    }
+
+    /// Joins or leaves the tray and shows the state. Joining, the content changes first, so that hosts read it
+    /// current; leaving, the item leaves first and announces nothing (`StatusNotifierItem.update`).
+    private func render() {
+        let wanted = appearance
+        let inTray = presence.update(wantsInTray: wanted.isInTray, at: .now)
+        // In the tray only for its minimum stay: the idle look.
+        let shown = inTray == wanted.isInTray ? wanted
+            : TrayAppearance(isVisible: false, activeCount: 0, labels: [], idleMode: .show)
         do throws(DBusError) {
-            if appearance.isInTray { try item.publish() } else { try item.withdraw() }
+            if inTray {
+                item.update(content(of: shown))
+                item.updateMenu(menuRows())
+                try item.publish()
+            } else {
+                try item.withdraw()
+                item.update(content(of: shown))
+                item.updateMenu(menuRows())
+            }
         } catch {
-            logger.error("could not \(appearance.isInTray ? "join" : "leave") the tray: \(error)")
+            logger.error("could not \(inTray ? "join" : "leave") the tray: \(error)")
         }
     }
 
@@ -48,11 +99,91 @@ final class ActivityTray {
                            toolTip: toolTip)
     }
 
+    // MARK: The menu
+
+    private enum RowID: Int32 {
+        case header = 1, separator, showDetails, endAll
+        /// Activities are numbered from here, in order.
+        case firstActivity = 100
+    }
+
+    /// The menu's rows now, the activities' ages counted from now.
+    private func menuRows() -> [MenuItem] {
+        let now = SystemTime.wallClockMicroseconds()
+        let activities = state.isVisible ? state.activities.map { ($0.label, $0.age(at: now)) } : []
+        let menu = TrayMenu(activities: activities, mayEndAll: userMayEndAll())
+        var nextActivity = RowID.firstActivity.rawValue
+        return menu.rows.map { row in
+            switch row {
+            case .header(let text):
+                return MenuItem(id: RowID.header.rawValue, label: MenuItem.literalLabel(text), isEnabled: false)
+            case .activity(let text):
+                defer { nextActivity += 1 }
+                return MenuItem(id: nextActivity, label: MenuItem.literalLabel(text), isEnabled: false)
+            case .separator:
+                return .separator(id: RowID.separator.rawValue)
+            case .showDetails:
+                return MenuItem(id: RowID.showDetails.rawValue, label: TrayMenu.showDetailsLabel)
+            case .endAll:
+                return MenuItem(id: RowID.endAll.rawValue, label: TrayMenu.endAllLabel)
+            }
+        }
+    }
+
+    private func menuEvent(_ id: Int32, _ event: String) {
+        logger.debug("menu event \(event) on item \(id)")
+        guard event == "clicked" else { return }
+        switch RowID(rawValue: id) {
+        case .showDetails: notifyActivities()
+        case .endAll: endAll()
+        default: break
+        }
+    }
+
+    /// The service answers `Reset` from root and from its own user only (on the system bus, root only).
+    private func userMayEndAll() -> Bool {
+        guard state.isServiceRunning else { return false }
+        if let mayEndAll { return mayEndAll }
+        let user = getuid()
+        let allowed = user == 0 || (try? connection.unixUser(of: ServiceNames.busName)) == user
+        mayEndAll = allowed
+        return allowed
+    }
+
+    private func endAll() {
+        let call = Message.serviceCall("Reset")
+        call.autoStart = false
+        connection.send(call) { [logger] result in
+            switch result {
+            case .success(var reply):
+                logger.notice("ended every activity (\((try? reply.read(UInt32.self)) ?? 0)) from the menu")
+            case .failure(let error):
+                logger.warning("could not end every activity: \(error)")
+            }
+        }
+    }
+
+    // MARK: Notifications
+
     /// A click: every activity's label, one per line.
     private func notifyActivities() {
-        let body = ActivitySummary.markupList(state.labels)
-        let summary = ActivitySummary(count: state.labels.count, labels: []).text
-        notifier.show(summary: summary, body: body, iconName: IndicatorLook.active.iconName)
+        notifier.show(DesktopNotification(
+            applicationName: "netactivity", iconName: IndicatorLook.active.iconName,
+            summary: ActivitySummary(count: state.labels.count, labels: []).text,
+            body: ActivitySummary.markupList(state.labels)))
+    }
+
+    /// With `notifyAfter`: names the activities of at least that age that `before` had and `after` has not.
+    private func announceFinished(before: IndicatorState, after: IndicatorState) {
+        // A service that stops has not finished its activities.
+        guard let notifyAfter, before.isServiceRunning, after.isServiceRunning else { return }
+        let now = SystemTime.wallClockMicroseconds()
+        let remaining = Set(after.activities.map(\.id))
+        let finished = before.activities.filter { !remaining.contains($0.id) && $0.age(at: now) >= notifyAfter }
+        guard !finished.isEmpty else { return }
+        let text = FinishedActivities(finished.map { ($0.label, $0.age(at: now)) })
+        notifier.show(DesktopNotification(applicationName: "netactivity", iconName: IndicatorLook.active.iconName,
+                                          summary: text.summary, body: text.body.markupEscaped))
     }
 }
 

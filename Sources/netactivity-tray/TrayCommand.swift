@@ -14,7 +14,8 @@ struct TrayCommand: ParsableCommand {
             Works with every panel that hosts StatusNotifierItems: KDE Plasma, GNOME with the AppIndicator \
             extension, xfce4-panel, lxqt-panel, waybar's tray, gtk-sni-tray. It follows the service's Visible \
             property, so the service's anti-flicker delays apply; the tooltip names the active activities, and a \
-            click shows them in a notification. It waits quietly for a panel and for the service, and carries on \
+            click shows them in a notification, and a right click opens a menu of them with their ages. Once in \
+            the tray, the icon stays at least a second. It waits quietly for a panel and for the service, and carries on \
             when either restarts. It never starts the service itself. It exits with status 1 when the bus goes \
             away.
             """,
@@ -26,6 +27,12 @@ struct TrayCommand: ParsableCommand {
         """)
     var idle: IdleMode = .hide
 
+    @Option(help: ArgumentHelp("""
+        When an activity that lasted at least this many seconds ends, say so in a desktop notification. Off by \
+        default.
+        """, valueName: "seconds"))
+    var notifyAfter: UInt?
+
     @Option(help: """
         The least important messages to print on standard error: trace, debug, info, notice, warning, error or \
         critical.
@@ -36,7 +43,9 @@ struct TrayCommand: ParsableCommand {
         StandardErrorLogging.bootstrap(level: logLevel)
         let logger = Logger(label: "netactivity-tray")
         let monitor = try NetworkActivityMonitor(bus: .session)
-        let tray = try ActivityTray(connection: monitor.connection, idleMode: idle, logger: logger)
+        let tray = try ActivityTray(connection: monitor.connection, idleMode: idle,
+                                    notifyAfter: notifyAfter.map { .seconds($0) }, logger: logger)
+        monitor.endOfTurn = { tray.fireDueTimers() }
         try monitor.run { state in tray.show(state) }
     }
 }

@@ -10,7 +10,7 @@ struct RunCommand: ParsableCommand {
             command's status (128+N when signal N killed it). SIGINT, SIGTERM and SIGHUP sent to netactivity \
             are passed on to the command. If netactivity itself is killed, the service ends the activity by \
             itself. If the service cannot be reached, the command runs all the same after one warning, unless \
-            --strict is given.
+            --strict is given. With --notify, a desktop notification tells when the command ends.
             """)
 
     @OptionGroup var busOptions: BusOptions
@@ -20,6 +20,12 @@ struct RunCommand: ParsableCommand {
 
     @Flag(help: "Fail instead of running the command when the activity cannot begin.")
     var strict = false
+
+    @Flag(help: """
+        When the command ends, say in a desktop notification what ran, how long, and how it ended (an urgent one \
+        when it failed). Nothing is shown when no notification server runs.
+        """)
+    var notify = false
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The command and its arguments, after --.",
                                                            valueName: "command"))
@@ -42,6 +48,7 @@ struct RunCommand: ParsableCommand {
             printError("warning: running \(command[0]) without an activity: \(error)")
             activity = nil
         }
+        let started = ContinuousClock.now
         var child: ChildProcess
         do {
             child = try ChildProcess(command)
@@ -51,6 +58,9 @@ struct RunCommand: ParsableCommand {
         }
         let status = child.waitForExit()
         try? activity?.end()
+        if notify {
+            RunNotification(command: command, label: label, duration: .now - started, status: status).show()
+        }
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -12,8 +12,9 @@ struct WatchCommand: ParsableCommand {
 
             Formats: plain prints `active COUNT` or `idle COUNT`; json prints {"count", "labels", "running", \
             "visible"}; waybar prints the JSON of a custom module with "return-type": "json" (text, tooltip, \
-            class and alt); polybar and i3blocks print `⇅ COUNT` while the indicator shows and an empty line, \
-            which hides the module, while it does not (tail = true, interval=persist).
+            class and alt); polybar prints text and i3blocks the JSON of a block with format=json. In waybar, \
+            polybar and i3blocks the module shows `⇅ COUNT` while the indicator does, and hides otherwise; with \
+            --show-idle it shows `⇅ 0` in grey (waybar: the class idle) instead.
             """)
 
     @OptionGroup var busOptions: BusOptions
@@ -21,15 +22,18 @@ struct WatchCommand: ParsableCommand {
     @Option(help: "How to print each state.")
     var format: WatchFormat = .plain
 
+    @Flag(help: "In waybar, polybar and i3blocks: keep the module on screen while idle, in grey, instead of hiding it.")
+    var showIdle = false
+
     func run() throws {
         let monitor = try reportingFailure { () throws(NetworkActivityError) in
-            try NetworkActivityMonitor(bus: busOptions.bus, readsLabels: format.showsLabels)
+            try NetworkActivityMonitor(bus: busOptions.bus, readsActivities: format.showsLabels)
         }
         var lastLine: String?
         var readerLeft = false
         try reportingFailure { () throws(NetworkActivityError) in
             try monitor.run { state in
-                let line = format.render(state)
+                let line = format.render(state, showsIdle: showIdle)
                 guard line != lastLine else { return }
                 lastLine = line
                 if !printLine(line) {

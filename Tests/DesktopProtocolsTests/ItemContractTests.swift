@@ -13,11 +13,29 @@ struct ItemContractTests {
         let comparison = try InterfaceContract.compare(ItemObject.declaration, withFile: Self.file)
         #expect(comparison.declaredOnly == [], "declared, but not so in the XML")
         #expect(comparison.contractOnly == [], "in the XML, but not declared")
-        #expect(comparison.declaredMembers == 25)
+        #expect(comparison.declaredMembers == 26)
     }
 
     @Test func introspectReturnsTheFileItself() throws {
         let file = InterfaceContract.dbusFolder.appendingPathComponent(Self.file)
         #expect(ItemObject.introspectionXML == (try String(contentsOf: file, encoding: .utf8)))
+    }
+}
+
+/// The menu's declared interface is the contract in `dbus/`.
+@Suite("The tray menu's interface against its XML")
+struct MenuContractTests {
+    static let file = "com.canonical.dbusmenu.xml"
+
+    @Test func theDeclarationIsTheXML() throws {
+        let comparison = try InterfaceContract.compare(MenuObject.declaration, withFile: Self.file)
+        #expect(comparison.declaredOnly == [], "declared, but not so in the XML")
+        #expect(comparison.contractOnly == [], "in the XML, but not declared")
+        #expect(comparison.declaredMembers == 14)
+    }
+
+    @Test func introspectReturnsTheFileItself() throws {
+        let file = InterfaceContract.dbusFolder.appendingPathComponent(Self.file)
+        #expect(MenuObject.introspectionXML == (try String(contentsOf: file, encoding: .utf8)))
     }
 }

@@ -42,10 +42,11 @@ struct ItemObjectTests {
         #expect(try scene.property("IconName", as: String.self) == "network-idle")
         #expect(try scene.property("ItemIsMenu", as: Bool.self) == false)
         #expect(try scene.property("WindowId", as: Int32.self) == 0)
+        #expect(try scene.property("Menu", as: ObjectPath.self) == "/MenuBar")
         var all = try scene.bus.reply(scene.item.object, StandardInterface.properties, "GetAll") {
             $0.append(StatusNotifierItem.interface.rawValue)
         }.arguments()
-        #expect(try all.read([String: ReceivedVariant].self).count == 15)
+        #expect(try all.read([String: ReceivedVariant].self).count == 16)
     }
 
     @Test func activateIsAClickAtThePositionTheHostGives() throws {
@@ -83,19 +84,30 @@ struct ItemObjectTests {
         active.status = .active
         active.iconName = "network-transmit-receive"
         active.toolTip.text = "1 active: mail"
-        scene.item.update(active)
+        scene.item.update(active, announcing: true)
         #expect(scene.signalMembers == ["NewIcon", "NewToolTip", "NewStatus"])
         var status = try #require(scene.bus.signals.last).arguments()
         #expect(try status.read(String.self) == "Active")
         #expect(try scene.property("IconName", as: String.self) == "network-transmit-receive")
 
         scene.bus.clear()
-        scene.item.update(active)
+        scene.item.update(active, announcing: true)
         #expect(scene.signalMembers == [], "nothing changed")
 
         var retitled = active
         retitled.title = "Network activity"
-        scene.item.update(retitled)
+        scene.item.update(retitled, announcing: true)
         #expect(scene.signalMembers == ["NewTitle"])
+    }
+
+    @Test func aChangeThatIsNotAnnouncedSendsNothingAndIsReadAfter() throws {
+        let scene = Scene()
+        var active = Self.idle
+        active.status = .active
+        active.title = "Network activity"
+        scene.item.update(active, announcing: false)
+        #expect(scene.signalMembers == [])
+        #expect(try scene.property("Status", as: String.self) == "Active")
+        #expect(try scene.property("Title", as: String.self) == "Network activity")
     }
 }

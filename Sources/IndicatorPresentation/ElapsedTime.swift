@@ -1,0 +1,27 @@
+/// How long something took or has been going, as a person reads it.
+public enum ElapsedTime {
+    /// To the minute past the first minute, for ages that are read at a glance: "12 s", "3 min", "2 h 5 min".
+    public static func coarse(_ duration: Duration) -> String {
+        let seconds = max(0, duration.components.seconds)
+        if seconds < 60 { return "\(seconds) s" }
+        return hoursAndMinutes(seconds / 60)
+    }
+
+    /// To the second under an hour, for a command's run: "0.4 s", "12 s", "3 min 12 s", "2 h 5 min".
+    public static func precise(_ duration: Duration) -> String {
+        let components = duration.components
+        let seconds = max(0, components.seconds)
+        if seconds < 10 {
+            let tenths = max(0, Int64(seconds) * 10 + components.attoseconds / 100_000_000_000_000_000)
+            return "\(tenths / 10).\(tenths % 10) s"
+        }
+        if seconds < 60 { return "\(seconds) s" }
+        if seconds < 3600 { return seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds / 60) min \(seconds % 60) s" }
+        return hoursAndMinutes(seconds / 60)
+    }
+
+    private static func hoursAndMinutes(_ minutes: Int64) -> String {
+        if minutes < 60 { return "\(minutes) min" }
+        return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
+    }
+}
