@@ -34,7 +34,7 @@ enum WatchFormat: String, CaseIterable, ExpressibleByArgument {
         case .i3blocks:
             // i3blocks reads JSON with `format=json`: an empty full_text hides the block, where an empty line of
             // plain text is an error with `interval=persist`.
-            return encodeJSON(I3BlocksJSON(fullText: panelText, color: state.isVisible ? nil : Self.idleColour))
+            return encodeJSON(I3BlocksJSON(fullText: panelText, color: state.isVisible || panelText.isEmpty ? nil : Self.idleColour))
         }
     }
 

@@ -23,8 +23,8 @@ extension Integration {
                 let module = try #require(config?["custom/netactivity"] as? [String: Any])
                 #expect(module["return-type"] as? String == "json")
                 return try #require(module["exec"] as? String)
-            }, idle: #"{"alt":"idle","class":"idle","text":"0","tooltip":"No network activity"}"#,
-               active: #"{"alt":"active","class":"active","text":"1","tooltip":"mail"}"#),
+            }, idle: #"{"alt":"idle","class":"idle","text":"","tooltip":""}"#,
+               active: #"{"alt":"active","class":"active","text":"⇅ 1","tooltip":"mail"}"#),
             Panel(heading: "### polybar", command: { block in
                 let settings = iniSettings(block, separator: " = ")
                 #expect(settings["type"] == "custom/script")
@@ -34,8 +34,9 @@ extension Integration {
             Panel(heading: "### i3blocks", command: { block in
                 let settings = iniSettings(block, separator: "=")
                 #expect(settings["interval"] == "persist")
+                #expect(settings["format"] == "json")
                 return try #require(settings["command"])
-            }, idle: "", active: "⇅ 1"),
+            }, idle: #"{"full_text":""}"#, active: #"{"full_text":"⇅ 1"}"#),
         ]
 
         @Test(arguments: panels)

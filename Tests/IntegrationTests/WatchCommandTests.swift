@@ -22,11 +22,12 @@ extension Integration {
                      runningIdle: #"{"count":0,"labels":[],"running":true,"visible":false}"#,
                      active: #"{"count":1,"labels":["fetch"],"running":true,"visible":true}"#),
             Expected(format: "waybar",
-                     stopped: #"{"alt":"idle","class":"idle","text":"0","tooltip":"No network activity"}"#,
-                     runningIdle: #"{"alt":"idle","class":"idle","text":"0","tooltip":"No network activity"}"#,
-                     active: #"{"alt":"active","class":"active","text":"1","tooltip":"fetch"}"#),
+                     stopped: #"{"alt":"idle","class":"idle","text":"","tooltip":""}"#,
+                     runningIdle: #"{"alt":"idle","class":"idle","text":"","tooltip":""}"#,
+                     active: #"{"alt":"active","class":"active","text":"⇅ 1","tooltip":"fetch"}"#),
             Expected(format: "polybar", stopped: "", runningIdle: "", active: "⇅ 1"),
-            Expected(format: "i3blocks", stopped: "", runningIdle: "", active: "⇅ 1"),
+            Expected(format: "i3blocks", stopped: #"{"full_text":""}"#, runningIdle: #"{"full_text":""}"#,
+                     active: #"{"full_text":"⇅ 1"}"#),
         ]
 
         @Test(arguments: formats)
@@ -47,6 +48,23 @@ extension Integration {
                 try watch.awaitLine(expected.stopped)
             }
             #expect(watch.process.isRunning)
+        }
+
+        /// With --show-idle, the panel formats keep a grey "⇅ 0" instead of hiding.
+        @Test(arguments: [
+            ("waybar", #"{"alt":"idle","class":"idle","text":"⇅ 0","tooltip":"No network activity"}"#),
+            ("polybar", "%{F#9E9E9E}⇅ 0%{F-}"),
+            ("i3blocks", ##"{"color":"#9E9E9E","full_text":"⇅ 0"}"##),
+        ])
+        func showIdleKeepsAGreyIdleLook(format: String, idle: String) throws {
+            let bus = try PrivateBus()
+            let service = try DaemonProcess(bus: bus)
+            let watch = try BackgroundProcess(Paths.cli, ["watch", "--format", format, "--show-idle"], bus: bus)
+            #expect(try watch.nextLine() == idle)
+            let client = try RawClient(bus)
+            _ = try client.begin("fetch")
+            #expect(try watch.nextLine()?.contains("⇅ 1") == true)
+            _ = (service, client)
         }
 
         @Test func eachChangeIsOneLineAndARepeatedStateIsNotPrintedAgain() throws {
