@@ -20,16 +20,10 @@ struct RunNotification {
             urgency: status == 0 ? .normal : .critical)
     }
 
-    /// Shows it on the session bus's notification server; nothing happens when there is no session bus or no
-    /// server, since the notification is only a courtesy.
+    /// Sends it to the session bus's notification server and does not wait: the notification is a courtesy, which
+    /// must not hold up the command's exit status. Without a session bus, or without a server, nothing is shown.
     func show() {
-        do throws(DBusError) {
-            _ = try BlockingConnection(bus: .session).call(notification.notifyCall(), timeout: .seconds(5))
-        } catch where DesktopNotification.meansNoServer(error) || error.name == .noServer
-            || error.name == .noReply {
-            return
-        } catch {
-            printError("warning: the notification server refused the notification: \(error)")
-        }
+        guard let connection = try? BlockingConnection(bus: .session) else { return }
+        connection.sendWithoutReply(notification.notifyCall())
     }
 }

@@ -59,6 +59,18 @@ final class BackgroundProcess {
 
     var stderr: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
 
+    /// Waits until standard error, a file that tells no one when it grows, holds `text`: it is read again every
+    /// 20 ms until `timeout`.
+    func awaitStderr(_ text: String, timeout: Duration = .seconds(10)) throws {
+        let deadline = ContinuousClock.now + timeout
+        while !stderr.contains(text) {
+            guard ContinuousClock.now < deadline else {
+                throw TestFailure("no \"\(text)\" on stderr within \(timeout): \(stderr)")
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
     func send(_ signal: Int32) {
         kill(process.processIdentifier, signal)
     }

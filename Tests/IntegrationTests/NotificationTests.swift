@@ -1,0 +1,87 @@
+import DBusKit
+import Foundation
+import ServiceHarness
+import Testing
+
+extension Integration {
+    /// The notifications of `netactivity run --notify` and `netactivity-tray --notify-after`, as a notification
+    /// server played by the test receives them (the real dunst shows them on screen in `HostRenderingTests`).
+    @Suite("Desktop notifications")
+    struct NotificationTests {
+        static func notificationServer(_ bus: PrivateBus) throws -> FakePeer {
+            try FakePeer(bus, owning: "org.freedesktop.Notifications", answers: [
+                "Notify": { $0.makeReturn(with: UInt32(7)) },
+            ])
+        }
+
+        /// A `Notify` call's arguments.
+        struct Notify {
+            let replaces: UInt32, icon: String, summary: String, body: String, urgency: UInt8?
+
+            init(_ call: Message) throws {
+                var arguments = call.arguments()
+                #expect(try arguments.read(String.self) == "netactivity")
+                replaces = try arguments.read(UInt32.self)
+                icon = try arguments.read(String.self)
+                summary = try arguments.read(String.self)
+                body = try arguments.read(String.self)
+                _ = try arguments.read([String].self)
+                urgency = try arguments.read([String: ReceivedVariant].self)["urgency"].map { try $0.decode(UInt8.self) }
+            }
+        }
+
+        @Test func runNotifySaysWhatRanForHowLongAndHowItEnded() throws {
+            let bus = try PrivateBus()
+            let service = try DaemonProcess(bus: bus)
+            let server = try Self.notificationServer(bus)
+
+            let success = try netactivity(bus, "run", "--notify", "--label", "fetch <all>", "--", "/bin/true")
+            #expect(success.succeeded, "\(success)")
+            let done = try Notify(try server.awaitCall("Notify"))
+            #expect(done.summary == "fetch <all> finished")
+            #expect(done.body.hasPrefix("/bin/true ran for 0."), "\(done.body)")
+            #expect(done.urgency == 1)
+            #expect(done.icon == "network-transmit-receive")
+
+            let failure = try netactivity(bus, "run", "--notify", "--", "/bin/sh", "-c", "exit 3")
+            #expect(failure.status == 3)
+            let failed = try Notify(try server.awaitCall("Notify"))
+            #expect(failed.summary == "sh failed")
+            #expect(failed.body.hasSuffix(", exit status 3"), "\(failed.body)")
+            #expect(failed.urgency == 2, "a failure is critical")
+            _ = service
+        }
+
+        @Test func runNotifyWithoutAServerRunsAsEver() throws {
+            let bus = try PrivateBus()
+            let service = try DaemonProcess(bus: bus)
+            let result = try netactivity(bus, "run", "--notify", "--", "/bin/sh", "-c", "echo ran")
+            #expect(result.succeeded && result.stdout == "ran\n" && result.stderr.isEmpty, "\(result)")
+            _ = service
+        }
+
+        @Test func theTrayNamesLongActivitiesWhenTheyEnd() throws {
+            let scene = try TrayScene("--notify-after", "1")
+            let server = try Self.notificationServer(scene.bus)
+            let quick = try scene.client.begin("quick")
+            let backup = try scene.client.begin("backup")
+            try scene.watcher.awaitCall("RegisterStatusNotifierItem")
+            try scene.client.end(quick)
+            // An activity has to last before its end is worth telling.
+            Thread.sleep(forTimeInterval: 1.1)
+            try scene.client.end(backup)
+            let first = try Notify(try server.awaitCall("Notify"))
+            #expect(first.summary == "backup finished after 1 s", "quick was too short to tell")
+            #expect(first.replaces == 0)
+
+            let nightly = try scene.client.begin("nightly")
+            Thread.sleep(forTimeInterval: 1.1)
+            try scene.client.end(nightly)
+            let second = try Notify(try server.awaitCall("Notify"))
+            #expect(second.summary == "nightly finished after 1 s")
+            #expect(second.replaces == 7, "it replaces the one before")
+            #expect(server.calls.count == 2)
+            _ = scene
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import DBusKit
+import Foundation
+import ServiceHarness
+import Testing
+
+extension Integration {
+    /// The tray item's menu and its way in and out of the tray, as hosts and real clients see them on a private bus
+    /// with the real service and a watcher played by the test.
+    @Suite("netactivity-tray: the menu, and joining and leaving the tray")
+    struct TrayMenuTests {
+        /// `gdbus call` on the tray's menu, in a UTF-8 locale so that it prints the rows' dashes.
+        static func menuCall(_ scene: TrayScene, _ method: String, _ arguments: String...) throws -> ToolResult {
+            try runTool("gdbus", ["call", "--session", "--dest", scene.tray.itemName, "--object-path", "/MenuBar",
+                                  "--method", "com.canonical.dbusmenu.\(method)"] + arguments, bus: scene.bus,
+                        environment: ["LC_ALL": "C.UTF-8"])
+        }
+
+        @Test func everyPropertyAHostNeedsIsThereFromTheFirstGetAllAndASecondLater() throws {
+            let scene = try TrayScene()
+            _ = try scene.client.begin("mail")
+            try scene.watcher.awaitCall("RegisterStatusNotifierItem")
+            let names = ["Id", "Title", "Category", "Status", "IconName", "IconPixmap", "ToolTip", "Menu", "ItemIsMenu"]
+            let first = try scene.tray.properties()
+            for name in names { #expect(first[name] != nil, "\(name) in the first GetAll") }
+            #expect(try first["Menu"]?.decode(ObjectPath.self) == "/MenuBar")
+            #expect(try first["ItemIsMenu"]?.decode(Bool.self) == false)
+            // GNOME's AppIndicator extension reads Id and Menu again a second after the registration, and drops an
+            // item that does not answer both.
+            Thread.sleep(forTimeInterval: 1.1)
+            #expect(try scene.tray.property("Id").decode(String.self) == "netactivity")
+            #expect(try scene.tray.property("Menu").decode(ObjectPath.self) == "/MenuBar")
+            _ = scene
+        }
+
+        @Test func theMenuListsTheActivitiesWithTheirAgesAndItsActions() throws {
+            let scene = try TrayScene()
+            _ = try scene.client.begin("backup_nightly")
+            _ = try scene.client.begin("")
+            try scene.watcher.awaitCall("RegisterStatusNotifierItem")
+
+            let layout = try Self.menuCall(scene, "GetLayout", "0", "int32 -1", "[]")
+            #expect(layout.succeeded, "\(layout)")
+            for row in ["'2 active'", "'backup__nightly — 0 s'", "'(no label) — 0 s'", "'Show details'",
+                        "'End all activities'", "'separator'", "'children-display': <'submenu'>"] {
+                #expect(layout.stdout.contains(row), "\(row) in \(layout.stdout)")
+            }
+            #expect(layout.stdout.contains("'enabled': <false>"), "the header and activities are for reading only")
+
+            let version = try runTool("gdbus", ["call", "--session", "--dest", scene.tray.itemName, "--object-path",
+                                                "/MenuBar", "--method", "org.freedesktop.DBus.Properties.Get",
+                                                "com.canonical.dbusmenu", "Version"], bus: scene.bus)
+            #expect(version.stdout.contains("<uint32 3>"), "\(version)")
+            let unknown = try Self.menuCall(scene, "Event", "999", "clicked", "<0>", "0")
+            #expect(!unknown.succeeded && unknown.stderr.contains("InvalidArgs"), "\(unknown)")
+            _ = scene
+        }
+
+        @Test func whileOpenTheMenuFollowsTheActivities() throws {
+            let scene = try TrayScene()
+            _ = try scene.client.begin("mail")
+            try scene.watcher.awaitCall("RegisterStatusNotifierItem")
+            let host = try FakePeer(scene.bus, owning: "org.example.TestHost",
+                                    signalsOf: [MatchRule(interface: "com.canonical.dbusmenu",
+                                                          member: "LayoutUpdated")],
+                                    answers: [:])
+            let opened = try Self.menuCall(scene, "Event", "0", "opened", "<0>", "0")
+            #expect(opened.succeeded, "\(opened)")
+            let before = try Self.menuCall(scene, "GetLayout", "0", "int32 -1", "[]").stdout
+
+            _ = try scene.client.begin("backup")
+            var signal = try host.awaitSignal("LayoutUpdated").arguments()
+            let revision = try signal.read(UInt32.self)
+            #expect(try signal.read(Int32.self) == 0)
+            let after = try Self.menuCall(scene, "GetLayout", "0", "int32 -1", "[]").stdout
+            #expect(after.hasPrefix("(uint32 \(revision),"), "\(after)")
+            #expect(!before.contains("backup") && after.contains("'backup — ") && after.contains("'2 active'"))
+            _ = scene
+        }
+
+        @Test func endAllFromTheMenuResetsTheService() throws {
+            let scene = try TrayScene()
+            _ = try scene.client.begin("mail")
+            _ = try RawClient(scene.bus).begin("someone else's")
+            try scene.watcher.awaitCall("RegisterStatusNotifierItem")
+            let layout = try Self.menuCall(scene, "GetLayout", "0", "int32 -1", "[]").stdout
+            let endAll = try #require(layout.range(of: #"\(4, \{[^}]*'End all activities'"#,
+                                                   options: .regularExpression), "row 4 ends all: \(layout)")
+            _ = endAll
+            let click = try Self.menuCall(scene, "Event", "4", "clicked", "<0>", "0")
+            #expect(click.succeeded, "\(click)")
+            try scene.watcher.awaitRelease(of: scene.tray.itemName)
+            #expect(try scene.client.list().isEmpty)
+            _ = scene
+        }
+
+        @Test func leavingReleasesTheNameWithNoSignalOnTheWayOutAfterAtLeastASecond() throws {
+            let scene = try TrayScene()
+            let (watcher, tray, client) = (scene.watcher, scene.tray, scene.client)
+            var signalsSoFar = 0
+            for _ in 1...2 {
+                let id = try client.begin("mail")
+                let registration = try watcher.awaitCall("RegisterStatusNotifierItem")
+                let joined = ContinuousClock.now
+                let item = try #require(registration.sender)
+                func itemSignals() -> Int { watcher.signals.count { $0.sender == item } }
+                #expect(itemSignals() == signalsSoFar, "joining, the item changes first and announces nothing")
+
+                // Ended at once: the item stays its second, with the idle look, and says so.
+                try client.end(id)
+                try watcher.awaitSignal("NewToolTip")
+                #expect(try tray.property("IconName").decode(String.self) == "network-idle")
+                let beforeLeaving = itemSignals()
+                try watcher.awaitRelease(of: tray.itemName)
+                #expect(ContinuousClock.now - joined >= .milliseconds(950), "it stayed at least a second")
+                try watcher.settle()
+                #expect(itemSignals() == beforeLeaving, "no New* signal on the way out")
+                signalsSoFar = itemSignals()
+            }
+            _ = scene
+        }
+
+        @Test func withoutAWatcherItSaysOnceThatItWaitsAndOnceWhenOneComes() throws {
+            let bus = try PrivateBus()
+            let service = try DaemonProcess(bus: bus)
+            let tray = try TrayProcess(bus, arguments: ["--log-level", "info"])
+            let client = try RawClient(bus)
+            for _ in 1...4 {
+                let id = try client.begin("mail")
+                try client.end(id)
+            }
+            let id = try client.begin("mail")
+            try tray.process.awaitStderr("waiting for a panel")
+            let watcher = try TrayProcess.watcher(bus)
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            try tray.process.awaitStderr("came onto the bus")
+            let log = tray.process.stderr
+            #expect(log.components(separatedBy: "waiting for a panel").count == 2, "\(log)")
+            #expect(log.components(separatedBy: "came onto the bus").count == 2, "\(log)")
+            _ = (service, id)
+        }
+    }
+}
