@@ -1,0 +1,96 @@
+# Shared by the rendering scripts: a virtual screen with its own buses, screenshots and the comparison of pixels.
+# Sourced, not run.
+
+# Runs "$@" until it succeeds, for at most $1 seconds.
+within() {
+  local seconds=$1; shift
+  local deadline=$((SECONDS + seconds))
+  until "$@"; do
+    [ "$SECONDS" -lt "$deadline" ] || return 1
+    sleep 0.1
+  done
+}
+
+# A screenshot of the whole virtual screen.
+shot() { import -window root "$1" 2>/dev/null; }
+
+# Prints "W H X Y" (screen coordinates) of the box around the pixels of REGION (WxH+X+Y) that differ between
+# REFERENCE and the screen now, by more than a slight shade; nothing when fewer than 20 pixels differ.
+changed_box() {
+  local reference=$1 region=$2 count geometry
+  shot now.png
+  read -r count geometry < <(convert "$reference" now.png -compose difference -composite -crop "$region" +repage \
+    -colorspace gray -threshold 12% -format "%[fx:round(mean*w*h)] %@\n" info: 2>/dev/null)
+  [ "$count" -ge 20 ] || return 0
+  local region_x=${region#*+}; region_x=${region_x%+*}
+  local region_y=${region##*+}
+  local size=${geometry%%+*} offset=${geometry#*+}
+  echo "${size%x*} ${size#*x} $((region_x + ${offset%+*})) $((region_y + ${offset#*+}))"
+}
+
+# Whether the screen is the same in two shots 300 ms apart: nothing is being drawn.
+screen_still() {
+  shot still-1.png; sleep 0.3; shot still-2.png
+  [ "$(compare -metric AE still-1.png still-2.png null: 2>&1 || true)" = 0 ]
+}
+
+# Whether a StatusNotifierWatcher is on the session bus with a host registered.
+watcher_ready() {
+  gdbus call --session --dest org.kde.StatusNotifierWatcher --object-path /StatusNotifierWatcher \
+    --method org.freedesktop.DBus.Properties.Get org.kde.StatusNotifierWatcher IsStatusNotifierHostRegistered \
+    2>/dev/null | grep -q true
+}
+
+# Starts Xvfb with a screen of SIZE (WxHxD) and, when the host needs one ($needs_system_bus), a stand-in system
+# bus; sets $work, a scratch folder that an EXIT trap removes with everything started here. The environment names
+# only these: HOME and the XDG folders are in $work, so that nothing of the machine's desktop is read or written.
+open_screen() {
+  work=$(mktemp -d /tmp/netactivity-screen.XXXXXX)
+  chmod 755 "$work"
+  screen_pids=()
+  trap close_screen EXIT
+  Xvfb -displayfd 3 -screen 0 "$1" -nolisten tcp 3>"$work/display" 2>"$work/xvfb.log" &
+  screen_pids+=($!)
+  within 10 test -s "$work/display" || { echo "Xvfb did not start" >&2; exit 1; }
+  export DISPLAY=":$(cat "$work/display")"
+  if [ "${needs_system_bus:-0}" = 1 ]; then
+    cat >"$work/system.conf" <<CONF
+<busconfig><type>system</type><listen>unix:path=$work/system_bus</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
+<allow own="*"/><allow user="*"/></policy></busconfig>
+CONF
+    dbus-daemon --config-file="$work/system.conf" --nofork --print-address=3 3>"$work/system.address" \
+      2>"$work/system-bus.log" &
+    screen_pids+=($!)
+    within 10 test -s "$work/system.address" || { echo "the system bus did not start" >&2; exit 1; }
+    export DBUS_SYSTEM_BUS_ADDRESS=$(head -1 "$work/system.address")
+  else
+    # No system bus at all: nothing here may reach the machine's.
+    export DBUS_SYSTEM_BUS_ADDRESS="unix:path=$work/no-system-bus"
+  fi
+  mkdir -p "$work/home" "$work/run"
+  chmod 700 "$work/run"
+  unset DBUS_SESSION_BUS_ADDRESS SESSION_MANAGER WAYLAND_DISPLAY
+  export HOME=$work/home XDG_CONFIG_HOME=$work/home/.config XDG_DATA_HOME=$work/home/.local/share \
+         XDG_CACHE_HOME=$work/home/.cache XDG_RUNTIME_DIR=$work/run NO_AT_BRIDGE=1 LC_ALL=C.UTF-8
+}
+
+close_screen() {
+  for pid in "${screen_pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+
+# Runs "$@" in a new private session bus (dbus-run-session), as the user $session_user (root by default; sway
+# refuses root, so its session runs as nobody, which then owns $work).
+exec_session() {
+  local status=0
+  if [ "${session_user:-root}" = root ]; then
+    dbus-run-session -- "$@" "$work" || status=$?
+  else
+    chown -R "$session_user" "$work"
+    setpriv --reuid="$session_user" --regid="$(id -gn "$session_user")" --clear-groups \
+      dbus-run-session -- "$@" "$work" || status=$?
+  fi
+  return "$status"
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Shows netactivity-tray in a real StatusNotifierItem host (a desktop's panel) on a virtual screen and checks what a
+# person would see, by the screen's pixels: the icon appears while an activity is active and is gone after it ends
+# (compared with a shot from before the item started, since hosts draw the theme's icon rather than ours); a right
+# click opens our menu (the host reads it over the bus and draws it); 30 begin/end cycles 100 ms apart leave the host
+# running, its watcher registered, no crash in its log, and the icon in the right final state. Everything runs on
+# its own virtual screen and private buses; each step waits for what it expects with a deadline.
+#
+# Usage: tray-in-a-host.sh HOST PRODUCTS [SHOTS]
+#   HOST      one of Tests/Rendering/hosts/*.sh: gnome, plasma, xfce, lxqt, waybar, gtk-sni-tray
+#   PRODUCTS  the folder with netactivityd, netactivity and netactivity-tray (e.g. .build/debug)
+#   SHOTS     a folder for the screenshot of the panel with the open menu (docs/ in the README)
+# Prints "PASS HOST" and exits 0 when everything was seen, exits 1 naming what was not.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/screen.sh"
+
+if [ "${1:-}" = --inside ]; then
+  shift
+  host=$1 products=$2 shots=$3 work=$4
+  source "$here/hosts/$host.sh"
+  cd "$work"
+  trap 'for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null || true; done; host_stop 2>/dev/null || true' EXIT
+  fail() {
+    echo "FAIL ($host): $*" >&2
+    for log in "$work"/*.log; do echo "--- $log" >&2; tail -15 "$log" >&2; done
+    shot "$work/failed.png"; [ -z "$shots" ] || cp "$work/failed.png" "$shots/failed-$host.png" 2>/dev/null || true
+    exit 1
+  }
+
+  host_start
+  within 90 host_ready || fail "the host's StatusNotifierWatcher did not come up with a host registered"
+  within 30 screen_still || fail "the screen did not settle"
+  shot before.png
+  dbus-monitor --session "path=/MenuBar" >monitor.log 2>&1 &
+  "$products/netactivityd" --show-delay 0 --hide-delay 0 --min-visible 0 2>netactivityd.log &
+  "$products/netactivity-tray" --log-level debug 2>tray.log &
+  echo "host up: $host"
+
+  within 10 "$products/netactivity" begin --label "backup" --timeout 600 >/dev/null || fail "could not begin"
+  "$products/netactivity" begin --label "mail" --timeout 600 >/dev/null
+  icon_shown() { box=$(changed_box before.png "$panel_region"); [ -n "$box" ]; }
+  within 20 icon_shown || fail "no icon appeared in the panel ($panel_region)"
+  within 10 screen_still
+  icon_shown || fail "the icon did not stay"
+  read -r icon_w icon_h icon_x icon_y <<<"$box"
+  echo "icon drawn: ${icon_w}x${icon_h} at $icon_x,$icon_y"
+  shot active.png
+
+  click_x=$((icon_x + icon_w / 2)) click_y=$((icon_y + icon_h / 2))
+  xdotool mousemove "$click_x" "$click_y" click 3
+  menu_shown() {
+    grep -q "member=GetLayout" monitor.log || return 1
+    local menu
+    menu=$(changed_box active.png "$menu_region") || return 1
+    read -r menu_w menu_h _ _ <<<"$menu"
+    [ "$menu_h" -ge 60 ] && [ "$menu_w" -ge 100 ]
+  }
+  within 15 menu_shown || fail "no menu opened on a right click at $click_x,$click_y"
+  within 5 screen_still
+  shot menu.png
+  echo "menu drawn: $(changed_box active.png "$menu_region")"
+  if [ -n "$shots" ]; then
+    convert menu.png -crop "$shot_region" +repage "$shots/tray-$host.png"
+    echo "saved $shots/tray-$host.png"
+  fi
+  xdotool key Escape
+  # Away from the icon, so that no tooltip shows.
+  xdotool mousemove $idle_spot
+  menu_closed() { [ -z "$(changed_box active.png "$menu_region")" ]; }
+  within 5 menu_closed || { xdotool click 1; within 5 menu_closed; } || fail "the menu did not close"
+
+  "$products/netactivity" reset >/dev/null
+  icon_gone() { [ -z "$(changed_box before.png "$panel_region")" ]; }
+  within 15 icon_gone || fail "the icon stayed after every activity ended: $(changed_box before.png "$panel_region")"
+  echo "icon gone after the activities ended"
+
+  for _ in $(seq 30); do
+    id=$("$products/netactivity" begin --label churn --timeout 600)
+    sleep 0.05
+    "$products/netactivity" end "$id"
+    sleep 0.05
+  done
+  within 15 icon_gone || fail "after 30 cycles, the icon stayed though nothing is active"
+  host_alive || fail "the host died during the cycles"
+  host_ready || fail "the host's watcher is gone or has no host after the cycles"
+  if grep -Eiq "double free|malloc\(\)|segmentation fault|core dumped|restarted after crash|SIGSEGV|SIGABRT" \
+       "$work"/*.log; then
+    fail "a crash in the logs"
+  fi
+  "$products/netactivity" begin --label "after" --timeout 600 >/dev/null
+  within 20 icon_shown || fail "after 30 cycles, the host no longer shows the icon"
+  echo "survived 30 cycles"
+  echo "PASS $host"
+  exit 0
+fi
+
+host=$1
+products=$(cd "$2" && pwd)
+shots=${3:+$(mkdir -p "$3" && cd "$3" && pwd)}
+[ -f "$here/hosts/$host.sh" ] || { echo "no such host: $host" >&2; exit 2; }
+source "$here/hosts/$host.sh"
+for tool in Xvfb import convert compare xdotool dbus-run-session dbus-monitor gdbus $host_tools; do
+  command -v "$tool" >/dev/null || { echo "missing $tool (Tests/install-tools.sh installs it)" >&2; exit 1; }
+done
+open_screen "$screen_size"
+exec_session "$here/tray-in-a-host.sh" --inside "$host" "$products" "$shots"
