@@ -18,13 +18,16 @@ source "$here/screen.sh"
 if [ "${1:-}" = --inside ]; then
   shift
   host=$1 products=$2 shots=$3 work=$4
+  # What a host may check beyond the tray, while active and once idle (waybar: the README's module).
+  host_active_check() { true; }
+  host_idle_check() { true; }
   source "$here/hosts/$host.sh"
   cd "$work"
-  trap 'for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null || true; done; host_stop 2>/dev/null || true' EXIT
+  trap 'host_stop 2>/dev/null || true; for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null || true; done' EXIT
   fail() {
     echo "FAIL ($host): $*" >&2
     for log in "$work"/*.log; do echo "--- $log" >&2; tail -15 "$log" >&2; done
-    shot "$work/failed.png"; [ -z "$shots" ] || cp "$work/failed.png" "$shots/failed-$host.png" 2>/dev/null || true
+    shot "$work/failed-$host.png"
     exit 1
   }
 
@@ -45,6 +48,7 @@ if [ "${1:-}" = --inside ]; then
   icon_shown || fail "the icon did not stay"
   read -r icon_w icon_h icon_x icon_y <<<"$box"
   echo "icon drawn: ${icon_w}x${icon_h} at $icon_x,$icon_y"
+  host_active_check || fail "$host_active_problem"
   shot active.png
 
   click_x=$((icon_x + icon_w / 2)) click_y=$((icon_y + icon_h / 2))
@@ -60,10 +64,8 @@ if [ "${1:-}" = --inside ]; then
   within 5 screen_still
   shot menu.png
   echo "menu drawn: $(changed_box active.png "$menu_region")"
-  if [ -n "$shots" ]; then
-    convert menu.png -crop "$shot_region" +repage "$shots/tray-$host.png"
-    echo "saved $shots/tray-$host.png"
-  fi
+  # The session may run as another user: the shot is copied out after it.
+  convert menu.png -crop "$shot_region" +repage "tray-$host.png"
   xdotool key Escape
   # Away from the icon, so that no tooltip shows.
   xdotool mousemove $idle_spot
@@ -74,6 +76,7 @@ if [ "${1:-}" = --inside ]; then
   icon_gone() { [ -z "$(changed_box before.png "$panel_region")" ]; }
   within 15 icon_gone || fail "the icon stayed after every activity ended: $(changed_box before.png "$panel_region")"
   echo "icon gone after the activities ended"
+  host_idle_check || fail "$host_idle_problem"
 
   for _ in $(seq 30); do
     id=$("$products/netactivity" begin --label churn --timeout 600)
@@ -104,4 +107,11 @@ for tool in Xvfb import convert compare xdotool dbus-run-session dbus-monitor gd
   command -v "$tool" >/dev/null || { echo "missing $tool (Tests/install-tools.sh installs it)" >&2; exit 1; }
 done
 open_screen "$screen_size"
-exec_session "$here/tray-in-a-host.sh" --inside "$host" "$products" "$shots"
+status=0
+exec_session "$here/tray-in-a-host.sh" --inside "$host" "$products" "$shots" || status=$?
+if [ -n "$shots" ]; then
+  for picture in "$work/tray-$host.png" "$work/failed-$host.png"; do
+    [ ! -f "$picture" ] || { cp "$picture" "$shots/"; echo "saved $shots/$(basename "$picture")"; }
+  done
+fi
+exit "$status"

@@ -1,0 +1,58 @@
+# waybar 0.9 under sway 1.7, sway nested in the virtual X screen so that xdotool's clicks reach it: waybar's `tray`
+# module (with its own StatusNotifierWatcher) and, beside it, the README's `custom/netactivity` module, verbatim.
+# sway refuses to run as root: the session runs as nobody.
+host_tools="sway waybar"
+session_user=nobody
+screen_size=1024x400x24
+panel_region=512x32+512+0
+module_region=512x32+0+0
+menu_region=1024x360+0+34
+shot_region=1024x200+0+0
+idle_spot="300 300"
+
+host_start() {
+  cat >sway.conf <<CONF
+output X11-1 resolution 1024x400 position 0,0
+default_border none
+CONF
+  # The README's module, as a user pastes it into the config object.
+  local module
+  module=$(awk '/^### waybar/ { section = 1 } section && /^```json/ { inside = 1; next } inside && /^```/ { exit }
+                inside { print }' "$here/../../README.md")
+  [ -n "$module" ] || { echo "no waybar snippet in the README" >&2; return 1; }
+  cat >waybar.json <<CONF
+{
+  "layer": "top", "position": "top", "height": 32,
+  "modules-left": ["custom/netactivity"], "modules-right": ["tray"],
+  "tray": { "icon-size": 22, "spacing": 4 },
+  $module
+}
+CONF
+  cat >waybar.css <<'CSS'
+* { font-family: "DejaVu Sans"; font-size: 16px; }
+window#waybar { background: #303030; color: #ffffff; }
+CSS
+  mkdir -p bin
+  ln -sf "$products/netactivity" bin/netactivity
+  WLR_BACKENDS=x11 WLR_RENDERER=pixman WLR_X11_OUTPUTS=1 WLR_LIBINPUT_NO_DEVICES=1 sway -c sway.conf >sway.log 2>&1 &
+  sway_pid=$!
+  within 20 test -S "$XDG_RUNTIME_DIR/wayland-1" || { echo "sway did not start" >&2; return 1; }
+  WAYLAND_DISPLAY=wayland-1 PATH="$work/bin:$PATH" waybar -c waybar.json -s waybar.css >host.log 2>&1 &
+  panel_pid=$!
+}
+
+host_ready() { watcher_ready; }
+host_alive() { kill -0 "$panel_pid" 2>/dev/null && kill -0 "$sway_pid" 2>/dev/null; }
+host_stop() { kill -KILL "$panel_pid" "$sway_pid" 2>/dev/null; }
+
+# The README's module shows the count while active and hides when idle.
+host_active_check() {
+  host_active_problem="the README's waybar module did not show while active"
+  module_shown() { [ -n "$(changed_box before.png "$module_region")" ]; }
+  within 10 module_shown
+}
+host_idle_check() {
+  host_idle_problem="the README's waybar module did not hide when idle: $(changed_box before.png "$module_region")"
+  module_hidden() { [ -z "$(changed_box before.png "$module_region")" ]; }
+  within 10 module_hidden
+}
