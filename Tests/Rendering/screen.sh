@@ -28,6 +28,12 @@ changed_box() {
   echo "${size%x*} ${size#*x} $((region_x + ${offset%+*})) $((region_y + ${offset#*+}))"
 }
 
+# Whether the pixel at X Y of the screen now is not black: something was drawn there.
+drawn_at() {
+  shot drawn.png
+  [ "$(convert drawn.png -format "%[fx:p{$1,$2}.r+p{$1,$2}.g+p{$1,$2}.b > 0.05]" info:)" = 1 ]
+}
+
 # Whether the screen is the same in two shots 300 ms apart: nothing is being drawn.
 screen_still() {
   shot still-1.png; sleep 0.3; shot still-2.png

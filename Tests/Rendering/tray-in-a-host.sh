@@ -27,7 +27,7 @@ if [ "${1:-}" = --inside ]; then
   fail() {
     echo "FAIL ($host): $*" >&2
     for log in "$work"/*.log; do echo "--- $log" >&2; tail -15 "$log" >&2; done
-    shot "$work/failed-$host.png"
+    shot "$work/failed.png"
     exit 1
   }
 
@@ -56,7 +56,8 @@ if [ "${1:-}" = --inside ]; then
   menu_shown() {
     grep -q "member=GetLayout" monitor.log || return 1
     local menu
-    menu=$(changed_box active.png "$menu_region") || return 1
+    menu=$(changed_box active.png "$menu_region")
+    [ -n "$menu" ] || return 1
     read -r menu_w menu_h _ _ <<<"$menu"
     [ "$menu_h" -ge 60 ] && [ "$menu_w" -ge 100 ]
   }
@@ -110,8 +111,11 @@ open_screen "$screen_size"
 status=0
 exec_session "$here/tray-in-a-host.sh" --inside "$host" "$products" "$shots" || status=$?
 if [ -n "$shots" ]; then
-  for picture in "$work/tray-$host.png" "$work/failed-$host.png"; do
-    [ ! -f "$picture" ] || { cp "$picture" "$shots/"; echo "saved $shots/$(basename "$picture")"; }
-  done
+  [ ! -f "$work/tray-$host.png" ] || { cp "$work/tray-$host.png" "$shots/"; echo "saved $shots/tray-$host.png"; }
+  # On failure, every shot of the run, to see what the host drew.
+  if [ "$status" != 0 ]; then
+    mkdir -p "$shots/failed-$host" && cp "$work"/*.png "$shots/failed-$host/" 2>/dev/null || true
+    echo "saved the shots in $shots/failed-$host" >&2
+  fi
 fi
 exit "$status"

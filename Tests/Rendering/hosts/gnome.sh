@@ -1,0 +1,31 @@
+# GNOME Shell 43 on X11 with the AppIndicator extension (Ubuntu's default), which hosts StatusNotifierItems in the
+# top bar. It wants a system bus; its settings go to a private dconf through the session bus.
+host_tools="gnome-shell gsettings"
+needs_system_bus=1
+screen_size=1280x800x24
+# The top bar's right part, away from the clock in the middle, which changes by the minute.
+panel_region=480x32+800+0
+menu_region=1280x700+0+40
+shot_region=440x240+840+0
+idle_spot="640 500"
+
+host_start() {
+  gsettings set org.gnome.shell enabled-extensions "['ubuntu-appindicators@ubuntu.com']"
+  gsettings set org.gnome.shell disable-user-extensions false
+  gsettings set org.gnome.shell welcome-dialog-last-shown-version '999'
+  gnome-shell --x11 --sm-disable >host.log 2>&1 &
+  panel_pid=$!
+}
+
+host_ready() { watcher_ready; }
+host_alive() { kill -0 "$panel_pid" 2>/dev/null; }
+host_stop() { kill -KILL "$panel_pid" 2>/dev/null; }
+
+# The extension keeps an item only if it can read Id and Menu, again a second after the registration: the item must
+# be among the watcher's registered items, not only on the bus.
+host_active_check() {
+  host_active_problem="the AppIndicator extension did not keep the item: $(grep -i "initalizing proxy\|has no property" host.log | tail -3)"
+  gdbus call --session --dest org.kde.StatusNotifierWatcher --object-path /StatusNotifierWatcher \
+    --method org.freedesktop.DBus.Properties.Get org.kde.StatusNotifierWatcher RegisteredStatusNotifierItems \
+    | grep -q "org.kde.StatusNotifierItem-"
+}
