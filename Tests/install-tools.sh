@@ -3,8 +3,9 @@
 # it is there. Tests/run.sh (the README's test command) runs it first, and so does .ci/run.
 #   to build: libdbus-1-dev and pkg-config;
 #   real D-Bus clients: dbus-daemon, dbus-send, gdbus, busctl, dbus-python; runuser for the two-user checks;
-#   the tray on screen: a virtual X screen (Xvfb), screenshots (ImageMagick), the pointer (xdotool) and a real
-#   StatusNotifierItem host (gtk-sni-tray);
+#   on screen: a virtual X screen (Xvfb), screenshots (ImageMagick), the pointer (xdotool), and the real
+#   desktops' programs: GNOME Shell with the AppIndicator extension, KDE Plasma, xfce4-panel, lxqt-panel, sway with
+#   waybar, gtk-sni-tray, polybar, i3blocks and the notification server dunst;
 #   the Debian package: dpkg-shlibdeps, lintian, and man to render the manual pages;
 #   the completions: bash-completion's helpers, zsh and fish.
 set -euo pipefail
@@ -14,10 +15,19 @@ pkg-config --exists dbus-1 2>/dev/null || missing+=(libdbus-1-dev pkg-config)
 for tool_package in dbus-daemon:dbus-daemon dbus-send:dbus-bin gdbus:libglib2.0-bin busctl:systemd \
                     runuser:util-linux Xvfb:xvfb import:imagemagick xdotool:xdotool \
                     gtk-sni-tray-standalone:haskell-gtk-sni-tray-utils dpkg-shlibdeps:dpkg-dev lintian:lintian \
-                    man:man-db zsh:zsh fish:fish; do
+                    man:man-db zsh:zsh fish:fish dbus-run-session:dbus-daemon dbus-monitor:dbus-bin \
+                    gnome-shell:gnome-shell plasmashell:plasma-workspace kded5:kded5 xfce4-panel:xfce4-panel \
+                    xfconf-query:xfconf lxqt-panel:lxqt-panel sway:sway waybar:waybar polybar:polybar i3blocks:i3blocks \
+                    dunst:dunst; do
   command -v "${tool_package%%:*}" >/dev/null || missing+=("${tool_package#*:}")
 done
 [ -f /usr/share/bash-completion/bash_completion ] || missing+=(bash-completion)
+# What the desktops need beside their own programs (docs/testing.md): the AppIndicator extension and the xauth
+# GNOME wants; Plasma's activity manager (without it: "Aborting shell load"), its models and desktop; lxqt's theme.
+for package in gnome-shell-extension-appindicator gnome-shell-extension-prefs dbus-x11 xauth plasma-desktop \
+               kactivitymanagerd qml-module-org-kde-kitemmodels lxqt-qtplugin fonts-dejavu-core; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
+done
 /usr/bin/python3 -c 'import dbus' 2>/dev/null || missing+=(python3-dbus)
 
 if [ ${#missing[@]} -gt 0 ]; then

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Shows netactivity's desktop notifications in a real notification server, dunst, on a virtual screen: the one of
+# `netactivity run --notify` for a failed command, and the one of `netactivity-tray --notify-after 1` for an
+# activity that lasted. For each, the Notify call as dbus-monitor sees it carries the expected summary, body and
+# urgency, and the notification is drawn (pixels changed against a shot from before).
+#
+# Usage: notifications.sh PRODUCTS [SHOTS]
+#   SHOTS  a folder for a picture of the notification (docs/ in the README)
+# Prints "PASS notifications" and exits 0 when both were seen, exits 1 naming what was not.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/screen.sh"
+
+if [ "${1:-}" = --inside ]; then
+  products=$2 work=$3
+  cd "$work"
+  trap 'for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null || true; done' EXIT
+  fail() { echo "FAIL (notifications): $*" >&2; for log in "$work"/*.log; do echo "--- $log" >&2; tail -20 "$log" >&2; done; exit 1; }
+  mkdir -p "$XDG_CONFIG_HOME/dunst"
+  cat >"$XDG_CONFIG_HOME/dunst/dunstrc" <<'CONF'
+[global]
+    origin = top-right
+    offset = 10x10
+    width = 420
+    font = DejaVu Sans 11
+    frame_width = 2
+[urgency_normal]
+    background = "#303030"
+    foreground = "#ffffff"
+    timeout = 0
+[urgency_critical]
+    background = "#b71c1c"
+    foreground = "#ffffff"
+    frame_color = "#ffffff"
+    timeout = 0
+CONF
+  dbus-monitor --session "interface=org.freedesktop.Notifications,member=Notify" >monitor.log 2>&1 &
+  dunst >dunst.log 2>&1 &
+  # Asked of the bus, not of the name, which the bus would answer by starting a second dunst.
+  server_up() {
+    gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+      --method org.freedesktop.DBus.NameHasOwner org.freedesktop.Notifications 2>/dev/null | grep -q true
+  }
+  within 20 server_up || fail "dunst did not come onto the bus"
+  "$products/netactivityd" --show-delay 0 --hide-delay 0 --min-visible 0 2>netactivityd.log &
+  within 10 "$products/netactivity" status >/dev/null || fail "the service did not start"
+  within 10 screen_still
+  shot before.png
+  drawn() { [ -n "$(changed_box before.png 800x400+0+0)" ]; }
+
+  # A command that fails: a critical notification, which names it, its time and its status.
+  status=0
+  "$products/netactivity" run --notify --label "nightly sync" -- sh -c 'exit 3' || status=$?
+  [ "$status" = 3 ] || fail "run gave status $status, not the command's 3"
+  notified() { grep -q "$1" monitor.log; }
+  within 10 notified '"nightly sync failed"' || fail "no Notify call for the failed command: $(cat monitor.log)"
+  grep -A12 '"nightly sync failed"' monitor.log | grep -q 'sh -c exit 3 ran for .*, exit status 3' \
+    || fail "the body does not say what ran and how it ended: $(cat monitor.log)"
+  grep -A14 '"nightly sync failed"' monitor.log | grep -q 'byte 2' || fail "the failure is not critical"
+  within 10 drawn || fail "dunst drew no notification"
+  within 5 screen_still
+  echo "run --notify: shown, $(changed_box before.png 800x400+0+0)"
+  shot run.png
+
+  # The tray: an activity that lasted a second, announced when it ends.
+  "$products/netactivity-tray" --notify-after 1 2>tray.log &
+  dunstctl close-all
+  within 10 screen_still
+  shot before.png
+  id=$("$products/netactivity" begin --label backup --timeout 600)
+  sleep 1.2
+  "$products/netactivity" end "$id"
+  within 10 notified '"backup finished after 1 s"' || fail "no Notify call from the tray: $(cat monitor.log)"
+  within 10 drawn || fail "dunst drew no notification for the tray"
+  within 5 screen_still
+  echo "tray --notify-after: shown, $(changed_box before.png 800x400+0+0)"
+  convert run.png -crop 460x90+340+0 +repage notification.png
+  echo "PASS notifications"
+  exit 0
+fi
+
+products=$(cd "$1" && pwd)
+shots=${2:+$(mkdir -p "$2" && cd "$2" && pwd)}
+command -v dunst >/dev/null || { echo "missing dunst (Tests/install-tools.sh installs it)" >&2; exit 1; }
+open_screen 800x400x24
+status=0
+exec_session "$here/notifications.sh" --inside "$products" || status=$?
+if [ -n "$shots" ] && [ -f "$work/notification.png" ]; then
+  cp "$work/notification.png" "$shots/"
+  echo "saved $shots/notification.png"
+fi
+exit "$status"
