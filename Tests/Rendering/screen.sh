@@ -83,20 +83,32 @@ CONF
 
 close_screen() {
   for pid in "${screen_pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  # Whatever a host left behind (dconf-service, Plasma's helpers) has the scratch folder in its environment.
+  local environ pid
+  for environ in /proc/[0-9]*/environ; do
+    pid=${environ#/proc/}; pid=${pid%/environ}
+    [ "$pid" != $$ ] && grep -qs "$work/" "$environ" && kill -KILL "$pid" 2>/dev/null || true
+  done
   wait 2>/dev/null || true
   rm -rf "$work"
 }
 
-# Runs "$@" in a new private session bus (dbus-run-session), as the user $session_user (root by default; sway
-# refuses root, so its session runs as nobody, which then owns $work).
+# Runs "$@" with a new private session bus, as the user $session_user (root by default; sway refuses root, so its
+# session runs as nobody, which then owns $work). The bus is the machine's session configuration (so that it starts
+# xfconfd, dconf or dunst when asked, as a desktop's bus does) on a socket of its own. Not dbus-run-session: a test
+# runner may start these scripts with SIGTERM blocked, which the bus would inherit and outlive its session by; this
+# bus is killed with SIGKILL, and the services it started leave with it.
 exec_session() {
-  local status=0
-  if [ "${session_user:-root}" = root ]; then
-    dbus-run-session -- "$@" "$work" || status=$?
-  else
+  local as=()
+  if [ "${session_user:-root}" != root ]; then
     chown -R "$session_user" "$work"
-    setpriv --reuid="$session_user" --regid="$(id -gn "$session_user")" --clear-groups \
-      dbus-run-session -- "$@" "$work" || status=$?
+    as=(setpriv --reuid="$session_user" --regid="$(id -gn "$session_user")" --clear-groups)
   fi
+  "${as[@]}" dbus-daemon --session --address="unix:path=$work/session_bus" --nofork --print-address=3 \
+    3>"$work/session.address" 2>"$work/session-bus.log" &
+  screen_pids+=($!)
+  within 10 test -s "$work/session.address" || { echo "the session bus did not start" >&2; exit 1; }
+  local status=0
+  DBUS_SESSION_BUS_ADDRESS=$(head -1 "$work/session.address") "${as[@]}" "$@" "$work" || status=$?
   return "$status"
 }

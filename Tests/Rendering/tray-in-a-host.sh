@@ -104,7 +104,7 @@ products=$(cd "$2" && pwd)
 shots=${3:+$(mkdir -p "$3" && cd "$3" && pwd)}
 [ -f "$here/hosts/$host.sh" ] || { echo "no such host: $host" >&2; exit 2; }
 source "$here/hosts/$host.sh"
-for tool in Xvfb import convert compare xdotool dbus-run-session dbus-monitor gdbus $host_tools; do
+for tool in Xvfb import convert compare xdotool dbus-daemon dbus-monitor gdbus $host_tools; do
   command -v "$tool" >/dev/null || { echo "missing $tool (Tests/install-tools.sh installs it)" >&2; exit 1; }
 done
 open_screen "$screen_size"
