@@ -56,7 +56,7 @@ extension Integration {
                 text = try String(contentsOf: log, encoding: .utf8)
             }
             #expect(text.split(separator: "\n").contains {
-                $0.hasPrefix("<6>") && $0.contains("no StatusNotifierWatcher on the bus; waiting for a panel")
+                $0.hasPrefix("<6>") && $0.contains("no StatusNotifierWatcher serves on the bus; waiting for a panel")
             }, "\(text)")
         }
     }

@@ -36,14 +36,14 @@ extension Integration {
         }
 
         @Test func waybarsTooltipIsPangoMarkupWhoseTextIsTheLabels() throws {
-            let line = try watchLine("waybar") { try jsonObject($0)["text"] as? String == "\(Self.labels.count)" }
+            let line = try watchLine("waybar") { try jsonObject($0)["text"] as? String == "⇅ \(Self.labels.count)" }
             let tooltip = try #require(try jsonObject(line)["tooltip"] as? String)
             #expect(try pangoText(tooltip) == Self.labels.joined(separator: "\n"), "\(tooltip)")
         }
 
-        @Test(arguments: ["polybar", "i3blocks"])
-        func barsShowingTheCountAloneShowIt(format: String) throws {
-            _ = try watchLine(format) { $0 == "⇅ \(Self.labels.count)" }
+        @Test(arguments: [("polybar", "⇅ \(labels.count)"), ("i3blocks", #"{"full_text":"⇅ \#(labels.count)"}"#)])
+        func barsShowingTheCountAloneShowIt(format: String, line: String) throws {
+            _ = try watchLine(format) { $0 == line }
         }
 
         @Test func statusJSONCarriesTheLabelsAsJSONStrings() throws {
