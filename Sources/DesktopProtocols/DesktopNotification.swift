@@ -45,9 +45,4 @@ public struct DesktopNotification: Sendable, Equatable {
         }
         return call
     }
-
-    /// Whether a failed `Notify` only means that no notification server is running.
-    public static func meansNoServer(_ error: DBusError) -> Bool {
-        error.name == .serviceUnknown || error.name == .nameHasNoOwner
-    }
 }

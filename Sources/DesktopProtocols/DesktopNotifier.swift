@@ -20,7 +20,7 @@ public final class DesktopNotifier {
             switch result {
             case .success(var reply):
                 self?.shownID = (try? reply.read(UInt32.self)) ?? 0
-            case .failure(let error) where DesktopNotification.meansNoServer(error):
+            case .failure(let error) where error.name == .serviceUnknown || error.name == .nameHasNoOwner:
                 self?.logger.debug("no notification server is running")
             case .failure(let error):
                 self?.logger.warning("the notification server refused the notification: \(error)")

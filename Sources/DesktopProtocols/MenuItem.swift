@@ -51,13 +51,19 @@ public struct MenuItem: Sendable, Equatable {
             properties["label"] = Variant(label)
             properties["enabled"] = Variant(isEnabled)
         }
-        return names.isEmpty ? properties : properties.filter { names.contains($0.key) }
+        return properties.selecting(names)
     }
 
     /// The root's properties: its children open as a submenu.
     static func rootProperties(named names: [String]) -> [String: Variant] {
-        let properties: [String: Variant] = ["children-display": Variant("submenu")]
-        return names.isEmpty ? properties : properties.filter { names.contains($0.key) }
+        ["children-display": Variant("submenu")].selecting(names)
+    }
+}
+
+extension [String: Variant] {
+    /// The properties of `names`, every one for none, as dbusmenu asks for them.
+    fileprivate func selecting(_ names: [String]) -> [String: Variant] {
+        names.isEmpty ? self : filter { names.contains($0.key) }
     }
 }
 

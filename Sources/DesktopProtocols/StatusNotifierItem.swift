@@ -72,9 +72,8 @@ public final class StatusNotifierItem {
             // A panel that restarts brings a new watcher, which knows of no items.
             if isPublished {
                 registerWithWatcher()
-            } else if isWaitingForWatcher {
-                isWaitingForWatcher = false
-                logger.info("a StatusNotifierWatcher came onto the bus")
+            } else {
+                stopWaitingForWatcher()
             }
         }
         // A watcher may take its name before it serves its object, and so refuse the first registration; its host
@@ -131,10 +130,7 @@ public final class StatusNotifierItem {
             guard let self else { return }
             switch result {
             case .success:
-                if isWaitingForWatcher {
-                    isWaitingForWatcher = false
-                    logger.info("a StatusNotifierWatcher came onto the bus")
-                }
+                stopWaitingForWatcher()
                 logger.info("registered \(busName) with the StatusNotifierWatcher")
             case .failure(let error) where error.name == .serviceUnknown || error.name == .nameHasNoOwner
                 || error.name == .unknownObject || error.name == .unknownMethod:
@@ -147,5 +143,12 @@ public final class StatusNotifierItem {
                 logger.warning("the StatusNotifierWatcher refused \(busName): \(error)")
             }
         }
+    }
+
+    /// Says once that the wait for a watcher is over, if the item was waiting.
+    private func stopWaitingForWatcher() {
+        guard isWaitingForWatcher else { return }
+        isWaitingForWatcher = false
+        logger.info("a StatusNotifierWatcher came onto the bus")
     }
 }

@@ -77,15 +77,10 @@ final class ActivityTray {
         let shown = inTray == wanted.isInTray ? wanted
             : TrayAppearance(isVisible: false, activeCount: 0, labels: [], idleMode: .show)
         do throws(DBusError) {
-            if inTray {
-                item.update(content(of: shown))
-                item.updateMenu(menuRows())
-                try item.publish()
-            } else {
-                try item.withdraw()
-                item.update(content(of: shown))
-                item.updateMenu(menuRows())
-            }
+            if !inTray { try item.withdraw() }
+            item.update(content(of: shown))
+            item.updateMenu(menuRows())
+            if inTray { try item.publish() }
         } catch {
             logger.error("could not \(inTray ? "join" : "leave") the tray: \(error)")
         }
