@@ -104,6 +104,7 @@ public final class StatusNotifierItem {
         guard isPublished else { return }
         isPublished = false
         try connection.releaseName(busName)
+        logger.info("released \(busName): out of the tray")
     }
 
     /// Shows `newContent`. While the item is published, hosts hear what changed (`NewTitle`, `NewIcon`,

@@ -74,6 +74,12 @@ if [ "${1:-}" = --inside ]; then
   within 5 menu_closed || { xdotool click 1; within 5 menu_closed; } || fail "the menu did not close"
 
   "$products/netactivity" reset >/dev/null
+  # Tells a host that draws a stale icon from an item that did not leave.
+  item_owner() {
+    gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+      --method org.freedesktop.DBus.ListNames | grep -o "org.kde.StatusNotifierItem-[0-9-]*" \
+      | sed 's/$/ still owned/' || echo "no item owns its name"
+  }
   icon_gone() { [ -z "$(changed_box before.png "$panel_region")" ]; }
   within 15 icon_gone || fail "the icon stayed after every activity ended: $(changed_box before.png "$panel_region")"
   echo "icon gone after the activities ended"
@@ -85,7 +91,7 @@ if [ "${1:-}" = --inside ]; then
     "$products/netactivity" end "$id"
     sleep 0.05
   done
-  within 15 icon_gone || fail "after 30 cycles, the icon stayed though nothing is active"
+  within 15 icon_gone || fail "after 30 cycles, the icon stayed though nothing is active ($(item_owner))"
   host_alive || fail "the host died during the cycles"
   host_ready || fail "the host's watcher is gone or has no host after the cycles"
   if grep -Eiq "double free|malloc\(\)|segmentation fault|core dumped|restarted after crash|SIGSEGV|SIGABRT" \
