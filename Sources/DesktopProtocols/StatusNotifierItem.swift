@@ -15,7 +15,9 @@ import Musl
 /// name, which every host takes as the item leaving. Hosts hear of a change of content (the `New*` signals) only
 /// while it is published: a host answers those signals by reading the item, and one (xfce4-panel's systray) reads
 /// into freed memory when the item leaves before the answer comes. Without a watcher it waits quietly for one.
-/// It runs on its connection's event loop.
+/// A watcher that drops the item while it is published is told of it again, a few times at most: GNOME's
+/// AppIndicator extension (version 46, GNOME 43) drops an item now and then at its registration by a race of its
+/// own. It runs on its connection's event loop.
 public final class StatusNotifierItem {
     public static let objectPath: ObjectPath = "/StatusNotifierItem"
     public static let interface: InterfaceName = "org.kde.StatusNotifierItem"
@@ -42,6 +44,10 @@ public final class StatusNotifierItem {
     private let menu: MenuObject
     /// Whether the item is waiting for a watcher, which it has said once and says no more until one comes.
     private var isWaitingForWatcher = false
+    /// How many times the item registered again, since it was published, after a watcher dropped it.
+    private var registrationsAfterDrop = 0
+    /// Past this many, a watcher that keeps dropping the item is taken to mean it.
+    static let maximumRegistrationsAfterDrop = 5
 
     /// Exports the item and its menu on `connection`; it is not in any tray until `publish()`.
     ///
@@ -84,6 +90,12 @@ public final class StatusNotifierItem {
         ) { [unowned self] _ in
             if isPublished { registerWithWatcher() }
         }
+        try connection.subscribe(to: MatchRule(
+            sender: Self.watcherName, path: Self.watcherPath, interface: Self.watcherInterface,
+            member: "StatusNotifierItemUnregistered", arguments: [0: busName.rawValue])
+        ) { [unowned self] _ in
+            registerAfterDrop()
+        }
     }
 
     /// Puts the item in the tray: takes its name and registers it with the watcher, if there is one. Hosts read
@@ -95,6 +107,7 @@ public final class StatusNotifierItem {
             throw DBusError(.failed, "another connection owns \(busName)")
         }
         isPublished = true
+        registrationsAfterDrop = 0
         registerWithWatcher()
     }
 
@@ -144,6 +157,22 @@ public final class StatusNotifierItem {
                 logger.warning("the StatusNotifierWatcher refused \(busName): \(error)")
             }
         }
+    }
+
+    /// A watcher said it no longer has the item. Unless the item left the tray itself, which watchers also announce
+    /// this way, it registers again, up to `maximumRegistrationsAfterDrop` times.
+    private func registerAfterDrop() {
+        guard isPublished else { return }
+        guard registrationsAfterDrop < Self.maximumRegistrationsAfterDrop else {
+            if registrationsAfterDrop == Self.maximumRegistrationsAfterDrop {
+                registrationsAfterDrop += 1
+                logger.warning("the StatusNotifierWatcher keeps dropping \(busName); not registering again")
+            }
+            return
+        }
+        registrationsAfterDrop += 1
+        logger.info("the StatusNotifierWatcher dropped \(busName); registering again")
+        registerWithWatcher()
     }
 
     /// Says once that the wait for a watcher is over, if the item was waiting.

@@ -19,11 +19,7 @@ extension Integration {
                         environment: ["PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"], timeout: timeout)
         }
 
-        /// GNOME is left out until its flake is understood: in about 3 runs of 10 its AppIndicator extension drops
-        /// the item a moment after drawing it ("While initalizing proxy … Argument two may not be null"), though
-        /// `bash Tests/Rendering/tray-in-a-host.sh gnome .build/debug` passes run alone. Its protocol-level rule
-        /// (`Id` and `Menu` readable at once and a second later) is `TrayMenuTests`'.
-        @Test(arguments: ["gtk-sni-tray", "xfce", "lxqt", "waybar", "plasma"])
+        @Test(arguments: ["gtk-sni-tray", "xfce", "lxqt", "waybar", "gnome", "plasma"])
         func theTrayIconShowsItsMenuAndSurvivesChurn(host: String) throws {
             let shots = try temporaryDirectory("shots-\(host)")
             defer { try? FileManager.default.removeItem(at: shots) }

@@ -119,6 +119,62 @@ extension Integration {
             _ = service
         }
 
+        /// GNOME's AppIndicator extension (46) sometimes drops an item at its registration, by a race of its own,
+        /// and says so with `StatusNotifierItemUnregistered`.
+        @Test func registersAgainWhenTheWatcherDropsItAFewTimesAtMost() throws {
+            let scene = try TrayScene("--log-level", "info")
+            let (watcher, tray, client) = (scene.watcher, scene.tray, scene.client)
+            func registrations() -> Int { watcher.calls.filter { $0.member == "RegisterStatusNotifierItem" }.count }
+            func drop() {
+                let signal = Message.signal(path: "/StatusNotifierWatcher",
+                                            interface: "org.kde.StatusNotifierWatcher",
+                                            member: "StatusNotifierItemUnregistered")
+                signal.append(tray.itemName)
+                watcher.connection.send(signal)
+            }
+
+            let mail = try client.begin("mail")
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            // Another item's drop is not this item's.
+            let other = Message.signal(path: "/StatusNotifierWatcher", interface: "org.kde.StatusNotifierWatcher",
+                                       member: "StatusNotifierItemUnregistered")
+            other.append("org.kde.StatusNotifierItem-1-1")
+            watcher.connection.send(other)
+            for _ in 1...5 {
+                drop()
+                let again = try watcher.awaitCall("RegisterStatusNotifierItem")
+                var arguments = again.arguments()
+                #expect(try arguments.read(String.self) == tray.itemName)
+            }
+            #expect(registrations() == 6)
+
+            // A sixth drop is taken to mean it, and said once.
+            drop()
+            try tray.process.awaitStderr("keeps dropping")
+            try watcher.settle()
+            #expect(registrations() == 6)
+            #expect(try tray.isInTray, "the item keeps its name for other hosts")
+
+            // Joining the tray again starts the count afresh; a drop after the item left is not answered.
+            try client.end(mail)
+            try watcher.awaitRelease(of: tray.itemName)
+            let sync = try client.begin("sync")
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            drop()
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            #expect(registrations() == 8)
+            try client.end(sync)
+            try watcher.awaitRelease(of: tray.itemName)
+            drop()
+            // The drop reaches the tray before the news of the next activity, which registers it once.
+            try watcher.settle()
+            _ = try client.begin("news")
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            try watcher.settle()
+            #expect(registrations() == 9)
+            #expect(tray.process.stderr.components(separatedBy: "; registering again").count - 1 == 6)
+        }
+
         @Test func recoversWhenTheServiceRestarts() throws {
             let bus = try PrivateBus()
             let watcher = try TrayProcess.watcher(bus)

@@ -36,6 +36,7 @@ if [ "${1:-}" = --inside ]; then
   within 30 screen_still || fail "the screen did not settle"
   shot before.png
   dbus-monitor --session "path=/MenuBar" >monitor.log 2>&1 &
+  [ -z "${TRAY_DIAGNOSE:-}" ] || dbus-monitor --session >bus.log 2>&1 &
   "$products/netactivityd" --show-delay 0 --hide-delay 0 --min-visible 0 2>netactivityd.log &
   "$products/netactivity-tray" --log-level debug 2>tray.log &
   echo "host up: $host"
@@ -119,8 +120,8 @@ exec_session "$here/tray-in-a-host.sh" --inside "$host" "$products" "$shots" || 
 if [ -n "$shots" ]; then
   [ ! -f "$work/tray-$host.png" ] || { cp "$work/tray-$host.png" "$shots/"; echo "saved $shots/tray-$host.png"; }
   # On failure, every shot of the run, to see what the host drew.
-  if [ "$status" != 0 ]; then
-    mkdir -p "$shots/failed-$host" && cp "$work"/*.png "$shots/failed-$host/" 2>/dev/null || true
+  if [ "$status" != 0 ] || [ -n "${TRAY_DIAGNOSE:-}" ]; then
+    mkdir -p "$shots/failed-$host" && cp "$work"/*.png "$work"/*.log "$shots/failed-$host/" 2>/dev/null || true
     echo "saved the shots in $shots/failed-$host" >&2
   fi
 fi

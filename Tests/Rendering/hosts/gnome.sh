@@ -13,11 +13,22 @@ host_start() {
   gsettings set org.gnome.shell enabled-extensions "['ubuntu-appindicators@ubuntu.com']"
   gsettings set org.gnome.shell disable-user-extensions false
   gsettings set org.gnome.shell welcome-dialog-last-shown-version '999'
-  gnome-shell --x11 --sm-disable >host.log 2>&1 &
+  # Banners (such as "Screen Lock disabled" without GDM) would cover the menu's region for a while.
+  gsettings set org.gnome.desktop.notifications show-banners false
+  G_MESSAGES_DEBUG=${TRAY_DIAGNOSE:+all} gnome-shell --x11 --sm-disable >host.log 2>&1 &
   panel_pid=$!
 }
 
-host_ready() { watcher_ready; }
+# The watcher comes before the shell draws, and the shell starts in the overview, which the test's Escape key would
+# close: ready once the overview is closed (asked over the bus, as often as it takes) and the background (blue) is on
+# screen.
+host_ready() { watcher_ready && overview_closed && drawn_at 640 500; }
+overview_closed() {
+  gdbus call --session --dest org.gnome.Shell --object-path /org/gnome/Shell \
+    --method org.freedesktop.DBus.Properties.Set org.gnome.Shell OverviewActive "<false>" >/dev/null 2>&1
+  gdbus call --session --dest org.gnome.Shell --object-path /org/gnome/Shell \
+    --method org.freedesktop.DBus.Properties.Get org.gnome.Shell OverviewActive 2>/dev/null | grep -q false
+}
 host_alive() { kill -0 "$panel_pid" 2>/dev/null; }
 host_stop() { kill -KILL "$panel_pid" 2>/dev/null; }
 
