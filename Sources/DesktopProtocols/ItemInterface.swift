@@ -27,7 +27,8 @@ extension ItemObject {
         // Hosts learn of changes from the New* signals, not from PropertiesChanged.
         properties: [
             PropertyDeclaration("Category", String.self, announcesChanges: false) { $0.category },
-            PropertyDeclaration("Id", String.self, announcesChanges: false) { $0.id },
+            // Never changed, but said again after a registration (`ItemObject.announceIdentity`).
+            PropertyDeclaration("Id", String.self, announcesChanges: true) { $0.id },
             PropertyDeclaration("Title", String.self, announcesChanges: false) { $0.content.title },
             PropertyDeclaration("Status", String.self, announcesChanges: false) { $0.content.status.rawValue },
             // The item belongs to no window.
@@ -45,7 +46,7 @@ extension ItemObject {
             PropertyDeclaration("ToolTip", ToolTip.self, announcesChanges: false) { $0.content.toolTip },
             // A click is Activate; the menu opens on a right click.
             PropertyDeclaration("ItemIsMenu", Bool.self, announcesChanges: false) { _ in false },
-            PropertyDeclaration("Menu", ObjectPath.self, announcesChanges: false) { _ in MenuObject.path },
+            PropertyDeclaration("Menu", ObjectPath.self, announcesChanges: true) { _ in MenuObject.path },
         ],
         signals: [
             SignalDeclaration("NewTitle"), SignalDeclaration("NewIcon"), SignalDeclaration("NewAttentionIcon"),

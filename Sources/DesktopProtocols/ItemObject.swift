@@ -39,6 +39,15 @@ final class ItemObject {
         if old.status != newContent.status { emit("NewStatus") { $0.append(newContent.status.rawValue) } }
     }
 
+    /// Says `Id` and `Menu` with `PropertiesChanged`, unchanged: GNOME's AppIndicator extension (46) sometimes
+    /// forgets them by a race of its own just after a registration, and then neither shows the item nor drops it;
+    /// the signal fills its cache again.
+    func announceIdentity() {
+        object.emit(object.makePropertiesChanged(of: StatusNotifierItem.interface, [
+            ChangedProperty("Id", id), ChangedProperty("Menu", MenuObject.path),
+        ]))
+    }
+
     private func emit(_ member: MemberName, arguments: (inout MessageWriter) -> Void = { _ in }) {
         let signal = object.makeSignal(member, of: StatusNotifierItem.interface)
         signal.appendArguments(arguments)

@@ -15,9 +15,10 @@ import Musl
 /// name, which every host takes as the item leaving. Hosts hear of a change of content (the `New*` signals) only
 /// while it is published: a host answers those signals by reading the item, and one (xfce4-panel's systray) reads
 /// into freed memory when the item leaves before the answer comes. Without a watcher it waits quietly for one.
-/// A watcher that drops the item while it is published is told of it again, a few times at most: GNOME's
-/// AppIndicator extension (version 46, GNOME 43) drops an item now and then at its registration by a race of its
-/// own. It runs on its connection's event loop.
+/// GNOME's AppIndicator extension (version 46, GNOME 43) has a race of its own at an item's registration, after
+/// which it either drops the item or keeps it without showing it. So a watcher that drops the item while it is
+/// published is told of it again, a few times at most, and a while after each registration the item says its `Id`
+/// and `Menu` again (`fireDueTimers`). It runs on its connection's event loop.
 public final class StatusNotifierItem {
     public static let objectPath: ObjectPath = "/StatusNotifierItem"
     public static let interface: InterfaceName = "org.kde.StatusNotifierItem"
@@ -48,6 +49,11 @@ public final class StatusNotifierItem {
     private var registrationsAfterDrop = 0
     /// Past this many, a watcher that keeps dropping the item is taken to mean it.
     static let maximumRegistrationsAfterDrop = 5
+    /// How long after a registration the item says its `Id` and `Menu` again: after the extension's race, which
+    /// takes a second, and once more in case the shell was busy.
+    static let identityRepeats: [Duration] = [.milliseconds(1500), .seconds(4)]
+    /// When it says them next.
+    private var identityDue: [ContinuousClock.Instant] = []
 
     /// Exports the item and its menu on `connection`; it is not in any tray until `publish()`.
     ///
@@ -116,6 +122,7 @@ public final class StatusNotifierItem {
     public func withdraw() throws(DBusError) {
         guard isPublished else { return }
         isPublished = false
+        identityDue = []
         try connection.releaseName(busName)
         logger.info("released \(busName): out of the tray")
     }
@@ -133,6 +140,17 @@ public final class StatusNotifierItem {
         menu.update(rows, announcing: isPublished)
     }
 
+    /// Says `Id` and `Menu` again if it is time; returns how long the loop may sleep until the next time, nil when
+    /// nothing waits. Called at the end of every turn of the connection's event loop.
+    public func fireDueTimers() -> Duration? {
+        guard isPublished, let next = identityDue.first else { return nil }
+        let now = ContinuousClock.now
+        guard now >= next else { return next - now }
+        identityDue.removeFirst()
+        item.announceIdentity()
+        return identityDue.first.map { max(.zero, $0 - now) }
+    }
+
     private func registerWithWatcher() {
         let call = Message.methodCall(destination: Self.watcherName, path: Self.watcherPath,
                                       interface: Self.watcherInterface,
@@ -145,6 +163,8 @@ public final class StatusNotifierItem {
             switch result {
             case .success:
                 stopWaitingForWatcher()
+                let now = ContinuousClock.now
+                identityDue = Self.identityRepeats.map { now + $0 }
                 logger.info("registered \(busName) with the StatusNotifierWatcher")
             case .failure(let error) where error.name == .serviceUnknown || error.name == .nameHasNoOwner
                 || error.name == .unknownObject || error.name == .unknownMethod:

@@ -53,9 +53,15 @@ final class ActivityTray {
         render()
     }
 
-    /// Leaves the tray once the minimum stay is over, if the indicator still wants it out. Returns how long the
-    /// loop may sleep until then; nil when nothing waits.
+    /// Leaves the tray once the minimum stay is over, if the indicator still wants it out, and fires the item's
+    /// own timers. Returns how long the loop may sleep until the next; nil when nothing waits.
     func fireDueTimers() -> Duration? {
+        let leaving = leaveIfDue()
+        guard let itemTimer = item.fireDueTimers() else { return leaving }
+        return min(leaving ?? itemTimer, itemTimer)
+    }
+
+    private func leaveIfDue() -> Duration? {
         guard presence.isInTray, let leave = presence.earliestLeave, !appearance.isInTray else { return nil }
         let now = ContinuousClock.now
         guard now >= leave else { return leave - now }

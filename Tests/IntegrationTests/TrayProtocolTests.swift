@@ -175,6 +175,47 @@ extension Integration {
             #expect(tray.process.stderr.components(separatedBy: "; registering again").count - 1 == 6)
         }
 
+        /// GNOME's AppIndicator extension (46) may also forget `Id` and `Menu` just after a registration and keep
+        /// the item unshown; the item says them again twice after each registration, and not once it has left.
+        @Test func saysItsIdAndMenuAgainAfterEachRegistration() throws {
+            let scene = try TrayScene()
+            let (watcher, tray, client) = (scene.watcher, scene.tray, scene.client)
+            let host = try FakePeer(scene.bus, owning: "org.example.TestHost", signalsOf: [
+                MatchRule(path: "/StatusNotifierItem", interface: "org.freedesktop.DBus.Properties",
+                          member: "PropertiesChanged"),
+            ], answers: [:])
+            func awaitIdentity() throws {
+                var arguments = try host.awaitSignal("PropertiesChanged").arguments()
+                #expect(try arguments.read(String.self) == "org.kde.StatusNotifierItem")
+                let changed = try arguments.read([String: ReceivedVariant].self)
+                #expect(try changed["Id"]?.decode(String.self) == "netactivity")
+                #expect(try changed["Menu"]?.decode(ObjectPath.self) == "/MenuBar")
+                #expect(changed.count == 2)
+            }
+
+            let mail = try client.begin("mail")
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            try awaitIdentity()
+            try awaitIdentity()
+            try client.end(mail)
+            try watcher.awaitRelease(of: tray.itemName)
+
+            // Joined again, the same; left before the first repeat, none.
+            let sync = try client.begin("sync")
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            try awaitIdentity()
+            try awaitIdentity()
+            try client.end(sync)
+            try watcher.awaitRelease(of: tray.itemName)
+            let news = try client.begin("news")
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            try client.end(news)
+            try watcher.awaitRelease(of: tray.itemName)
+            #expect(throws: (any Error).self, "no PropertiesChanged after the item left") {
+                try host.awaitSignal("PropertiesChanged", timeout: .seconds(5))
+            }
+        }
+
         @Test func recoversWhenTheServiceRestarts() throws {
             let bus = try PrivateBus()
             let watcher = try TrayProcess.watcher(bus)
