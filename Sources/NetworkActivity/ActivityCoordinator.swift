@@ -33,19 +33,22 @@ public struct ActivityCoordinator {
 
     // MARK: Requests
 
-    public mutating func begin(label: String, caller: String) throws(ActivityError) -> ActivityID {
+    /// `userOf` tells the Unix user behind a caller, for the per-user quota (`ActivityTracker`).
+    public mutating func begin(label: String, caller: String, userOf: (String) -> UInt32?) throws(ActivityError)
+        -> ActivityID
+    {
         let now = clock.now()
-        let id = try tracker.begin(label: ActivityLabel(label), caller: caller, at: now)
+        let id = try tracker.begin(label: ActivityLabel(label), caller: caller, at: now, userOf: userOf)
         settle(at: now.monotonic)
         return id
     }
 
-    public mutating func beginTimed(label: String, seconds: UInt32, caller: String, user: UInt32)
-        throws(ActivityError) -> ActivityID
-    {
+    public mutating func beginTimed(
+        label: String, seconds: UInt32, caller: String, user: UInt32, userOf: (String) -> UInt32?
+    ) throws(ActivityError) -> ActivityID {
         let now = clock.now()
         let id = try tracker.beginTimed(
-            label: ActivityLabel(label), caller: caller, user: user, seconds: seconds, at: now)
+            label: ActivityLabel(label), caller: caller, user: user, seconds: seconds, at: now, userOf: userOf)
         settle(at: now.monotonic)
         return id
     }

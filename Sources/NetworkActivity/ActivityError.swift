@@ -6,23 +6,26 @@ public enum ActivityError: Error, Equatable, Sendable, CustomStringConvertible {
     case notOwner(ActivityID)
     /// The caller already holds as many activities as one connection may.
     case callerLimitExceeded(limit: Int)
+    /// The caller's Unix user already holds as many activities as one user may, from all its connections.
+    case userLimitExceeded(limit: Int)
     /// The service already tracks as many activities as it may.
     case totalLimitExceeded(limit: Int)
     /// Every id has been handed out once; ids are never reused while the service runs.
     case idsExhausted
     case invalidLabel(String)
-    case invalidTimeout(seconds: UInt32)
+    case invalidTimeout(seconds: UInt32, maximum: UInt32)
 
     public var description: String {
         switch self {
         case .unknownActivity(let id): "no activity with id \(id) is active"
         case .notOwner(let id): "activity \(id) belongs to another caller"
         case .callerLimitExceeded(let limit): "a caller may hold at most \(limit) activities"
+        case .userLimitExceeded(let limit): "a Unix user may hold at most \(limit) activities, from all its connections"
         case .totalLimitExceeded(let limit): "at most \(limit) activities may be active at once"
         case .idsExhausted: "every activity id has been used; restart the service"
         case .invalidLabel(let reason): "the label \(reason)"
-        case .invalidTimeout(let seconds):
-            "a timeout of \(seconds) s is out of range; give 1 to \(ActivityTracker.maximumTimeoutSeconds) seconds"
+        case .invalidTimeout(let seconds, let maximum):
+            "a timeout of \(seconds) s is out of range; give 1 to \(maximum) seconds"
         }
     }
 }

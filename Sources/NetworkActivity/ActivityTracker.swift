@@ -4,9 +4,14 @@
 /// number of other callers and activities: activities are found by id without hashing (`ActivityTable`), and each
 /// connected caller's activities are linked to one another, newest first, so that a caller that leaves is
 /// cleaned up by following its own list rather than by searching everyone's.
+///
+/// Each Unix user's live activities are counted against `ActivityLimits.perUser`, whatever connection began them.
+/// Learning a caller's user costs the service a call to the bus, so it is learnt only when the quota could be
+/// reached: while fewer activities are live than one user may hold, no user can be at the quota, and a caller's
+/// bound activities are counted as pending, against no one. Once as many are live, every pending caller's user is
+/// asked for (`userOf`) and its activities counted against it, and each new caller's user is asked for at its
+/// first Begin. A timed activity always counts against its creator, whose user is known when it begins.
 public struct ActivityTracker {
-    public static let maximumTimeoutSeconds: UInt32 = 86_400
-
     private struct Entry {
         var activity: TrackedActivity
         /// The neighbours in the owner's list. Followed only while the owner is connected: when it leaves, its
@@ -21,18 +26,33 @@ public struct ActivityTracker {
     private struct CallerList {
         var newest: ActivityID?
         var count = 0
+        var user = CallerUser.pending
+        /// Its bound activities counted against no user yet, while `user` is pending.
+        var pendingBound = 0
 
-        /// Puts `id` at the head, unless the list holds `limit` already; returns the id it goes before.
-        mutating func push(_ id: ActivityID, limit: Int) throws(ActivityError) -> ActivityID? {
-            guard count < limit else { throw .callerLimitExceeded(limit: limit) }
+        /// Puts `id` at the head; returns the id it goes before.
+        mutating func push(_ id: ActivityID) -> ActivityID? {
             defer { newest = id; count += 1 }
             return newest
         }
     }
 
+    /// What is known of the Unix user behind a caller.
+    private enum CallerUser {
+        /// Not asked yet.
+        case pending
+        case known(UInt32)
+        /// The bus could not tell: the caller has left it, and its bound activities end with it.
+        case unknowable
+    }
+
     public let limits: ActivityLimits
     private var activities = ActivityTable<Entry>()
     private var callers: [String: CallerList] = [:]
+    /// Live activities per Unix user, of the users that are known.
+    private var userCounts: [UInt32: Int] = [:]
+    /// Bound activities whose caller's user is pending, of all callers.
+    private var pendingTotal = 0
     private var expiries = ExpiryQueue()
     private var labels = LabelPool()
     private var lastID: UInt32 = 0
@@ -53,41 +73,148 @@ public struct ActivityTracker {
     /// When the earliest timed activity may be due.
     public var nextDeadline: MonotonicTime? { expiries.earliestDeadline }
 
-    /// Starts an activity that ends when `caller` leaves the bus.
-    public mutating func begin(label: ActivityLabel, caller: String, at now: Timestamp) throws(ActivityError)
-        -> ActivityID
-    {
-        try add(label: label, caller: caller, at: now, expiry: nil)
+    /// How many live activities count against `user`.
+    public func count(ofUser user: UInt32) -> Int { userCounts[user, default: 0] }
+
+    /// Starts an activity that ends when `caller` leaves the bus. `userOf` tells the Unix user behind a caller
+    /// (nil when the bus cannot tell), and is asked only near the per-user quota.
+    public mutating func begin(
+        label: ActivityLabel, caller: String, at now: Timestamp, userOf: (String) -> UInt32?
+    ) throws(ActivityError) -> ActivityID {
+        try add(label: label, caller: caller, at: now, expiry: nil, userOf: userOf)
     }
 
-    /// Starts an activity that outlives `caller` and ends by itself `seconds` after `now`.
+    /// Starts an activity that outlives `caller` and ends by itself `seconds` after `now`; it counts against
+    /// `user`, the caller's Unix user.
     public mutating func beginTimed(
-        label: ActivityLabel, caller: String, user: UInt32, seconds: UInt32, at now: Timestamp
+        label: ActivityLabel, caller: String, user: UInt32, seconds: UInt32, at now: Timestamp,
+        userOf: (String) -> UInt32?
     ) throws(ActivityError) -> ActivityID {
-        guard (1...Self.maximumTimeoutSeconds).contains(seconds) else { throw .invalidTimeout(seconds: seconds) }
+        guard (1...limits.maximumTimeoutSeconds).contains(seconds) else {
+            throw .invalidTimeout(seconds: seconds, maximum: limits.maximumTimeoutSeconds)
+        }
         let lifetime = Duration.seconds(Int64(seconds))
         let expiry = TrackedActivity.Expiry(
             deadline: now.monotonic + lifetime,
             wallClockDeadline: now.wallClock + UInt64(lifetime.wholeMicroseconds),
             creatorUser: user)
-        let id = try add(label: label, caller: caller, at: now, expiry: expiry)
+        let id = try add(label: label, caller: caller, at: now, expiry: expiry, userOf: userOf)
         expiries.insert(id, deadline: expiry.deadline)
         return id
     }
 
-    private mutating func add(label: ActivityLabel, caller: String, at now: Timestamp, expiry: TrackedActivity.Expiry?)
-        throws(ActivityError) -> ActivityID
-    {
+    private mutating func add(
+        label: ActivityLabel, caller: String, at now: Timestamp, expiry: TrackedActivity.Expiry?,
+        userOf: (String) -> UInt32?
+    ) throws(ActivityError) -> ActivityID {
         guard activities.count < limits.total else { throw .totalLimitExceeded(limit: limits.total) }
         guard lastID < UInt32.max else { throw .idsExhausted }
+        guard callers[caller]?.count ?? 0 < limits.perCaller else {
+            throw .callerLimitExceeded(limit: limits.perCaller)
+        }
+        if let creator = expiry?.creatorUser, case .pending? = callers[caller]?.user {
+            attribute(caller, to: creator)
+        }
+        let countedUser = try admitUnderUserQuota(caller, timedUser: expiry?.creatorUser, userOf: userOf)
         let id = ActivityID(rawValue: lastID + 1)
-        let older = try callers[caller, default: CallerList()].push(id, limit: limits.perCaller)
+        let older = callers[caller, default: CallerList()].push(id)
+        if let countedUser {
+            userCounts[countedUser, default: 0] += 1
+            if expiry == nil, case .pending = callers[caller]!.user { attribute(caller, to: countedUser) }
+        } else if expiry == nil, case .pending = callers[caller]!.user {
+            callers[caller]!.pendingBound += 1
+            pendingTotal += 1
+        }
         lastID = id.rawValue
         if let older { activities.update(older) { $0.newer = id } }
         let activity = TrackedActivity(id: id, owner: caller, label: labels.intern(label), startedAt: now.wallClock,
                                 expiry: expiry)
         activities.insert(Entry(activity: activity, older: older), for: id)
         return id
+    }
+
+    /// Checks that one more activity of `caller` stays within its user's quota; returns the user it counts against,
+    /// nil when it counts against no one yet (pending, or a user the bus could not tell).
+    private mutating func admitUnderUserQuota(_ caller: String, timedUser: UInt32?, userOf: (String) -> UInt32?)
+        throws(ActivityError) -> UInt32?
+    {
+        var user: UInt32
+        if let timedUser {
+            user = timedUser
+        } else {
+            switch callers[caller]?.user ?? .pending {
+            case .unknowable:
+                return nil
+            case .known(let known):
+                user = known
+            case .pending:
+                // No user can be at the quota while fewer activities are live in all.
+                guard activities.count >= limits.perUser else { return nil }
+                guard let asked = userOf(caller) else {
+                    callers[caller, default: CallerList()].user = .unknowable
+                    return nil
+                }
+                user = asked
+            }
+        }
+        // Pending activities might be this user's: they are counted first when they could make the difference.
+        if userCounts[user, default: 0] + pendingTotal >= limits.perUser { attributePendingCallers(userOf: userOf) }
+        guard userCounts[user, default: 0] < limits.perUser else { throw .userLimitExceeded(limit: limits.perUser) }
+        return user
+    }
+
+    /// Asks for the user of every caller with pending activities, and counts them against it.
+    private mutating func attributePendingCallers(userOf: (String) -> UInt32?) {
+        guard pendingTotal > 0 else { return }
+        for index in callers.indices {
+            guard case .pending = callers.values[index].user, callers.values[index].pendingBound > 0 else { continue }
+            let caller = callers.keys[index]
+            if let user = userOf(caller) {
+                attribute(caller, to: user)
+            } else {
+                pendingTotal -= callers.values[index].pendingBound
+                callers.values[index].pendingBound = 0
+                callers.values[index].user = .unknowable
+            }
+        }
+    }
+
+    /// `caller`'s user is `user` from now on; its pending bound activities count against it.
+    private mutating func attribute(_ caller: String, to user: UInt32) {
+        guard let index = callers.index(forKey: caller) else { return }
+        let pending = callers.values[index].pendingBound
+        if pending > 0 { userCounts[user, default: 0] += pending }
+        pendingTotal -= pending
+        callers.values[index].pendingBound = 0
+        callers.values[index].user = .known(user)
+    }
+
+    /// Takes an activity that ended, one at a time, out of its user's count. A bound activity's owner is still
+    /// connected, so its list says how it was counted.
+    private mutating func uncount(_ activity: TrackedActivity) {
+        if let expiry = activity.expiry {
+            uncount(user: expiry.creatorUser)
+            return
+        }
+        guard let index = callers.index(forKey: activity.owner) else { return }
+        switch callers.values[index].user {
+        case .known(let user):
+            uncount(user: user)
+        case .pending:
+            callers.values[index].pendingBound -= 1
+            pendingTotal -= 1
+        case .unknowable:
+            break
+        }
+    }
+
+    private mutating func uncount(user: UInt32, times: Int = 1) {
+        guard times > 0, let index = userCounts.index(forKey: user) else { return }
+        if userCounts.values[index] > times {
+            userCounts.values[index] -= times
+        } else {
+            userCounts.remove(at: index)
+        }
     }
 
     /// Ends one activity. A bound activity may be ended only by its owner; a timed one by any connection of
@@ -109,18 +236,26 @@ public struct ActivityTracker {
     public mutating func cancel(caller: String) -> [TrackedActivity] {
         guard let index = callers.index(forKey: caller) else { return [] }
         let list = callers.values[index]
-        callers.values[index] = CallerList()
+        callers.values[index] = CallerList(user: list.user)
+        pendingTotal -= list.pendingBound
         var ended: [TrackedActivity] = []
         ended.reserveCapacity(list.count)
         var releases = LabelReleases()
+        var bound = 0
         var next = list.newest
         while let id = next, let entry = activities.remove(id) {
             next = entry.older
             releases.add(entry.activity.label, to: &labels)
-            if entry.activity.expiry != nil { expiries.noteEnded { activities[$0] != nil } }
+            if let expiry = entry.activity.expiry {
+                expiries.noteEnded { activities[$0] != nil }
+                uncount(user: expiry.creatorUser)
+            } else {
+                bound += 1
+            }
             ended.append(entry.activity)
         }
         releases.finish(&labels)
+        if case .known(let user) = list.user { uncount(user: user, times: bound) }
         return ended
     }
 
@@ -128,6 +263,7 @@ public struct ActivityTracker {
     /// how many ended; a caller that crashed may have held hundreds, so each is visited once.
     public mutating func callerLeft(_ caller: String) -> Int {
         guard let list = callers.removeValue(forKey: caller) else { return 0 }
+        pendingTotal -= list.pendingBound
         var ended = 0
         var releases = LabelReleases()
         var next = list.newest
@@ -138,6 +274,7 @@ public struct ActivityTracker {
             ended += 1
         }
         releases.finish(&labels)
+        if case .known(let user) = list.user { uncount(user: user, times: ended) }
         compactCallersIfSparse()
         return ended
     }
@@ -147,6 +284,8 @@ public struct ActivityTracker {
         let ended = all
         activities.removeAll()
         callers = [:]
+        userCounts = [:]
+        pendingTotal = 0
         labels.removeAll()
         expiries.removeAll()
         return ended
@@ -159,6 +298,7 @@ public struct ActivityTracker {
             guard let entry = activities.remove(id) else { return nil }
             unlink(entry)
             labels.release(entry.activity.label)
+            uncount(entry.activity)
             return entry.activity
         }
     }
@@ -167,6 +307,7 @@ public struct ActivityTracker {
         guard let entry = activities.remove(id) else { return }
         unlink(entry)
         labels.release(entry.activity.label)
+        uncount(entry.activity)
         if entry.activity.expiry != nil {
             expiries.noteEnded { activities[$0] != nil }
         }

@@ -8,7 +8,7 @@ extension ActivityError: DBusErrorConvertible {
         switch self {
         case .unknownActivity: DBusError(.unknownActivity, description)
         case .notOwner: DBusError(.notOwner, description)
-        case .callerLimitExceeded, .totalLimitExceeded, .idsExhausted: DBusError(.limitExceeded, description)
+        case .callerLimitExceeded, .userLimitExceeded, .totalLimitExceeded, .idsExhausted: DBusError(.limitExceeded, description)
         case .invalidLabel, .invalidTimeout: DBusError(.invalidArgs, description)
         }
     }

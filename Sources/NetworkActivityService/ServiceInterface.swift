@@ -17,7 +17,8 @@ extension ActivityEndpoint {
                 var arguments = call.arguments()
                 let label = try arguments.read(String.self)
                 let id = try domain { () throws(ActivityError) in
-                    try endpoint.coordinator.begin(label: label, caller: call.callerName)
+                    try endpoint.coordinator.begin(label: label, caller: call.callerName,
+                                                   userOf: endpoint.unixUser(of:))
                 }
                 return endpoint.replyAfterAnnouncing(to: call, with: id.rawValue)
             },
@@ -31,7 +32,7 @@ extension ActivityEndpoint {
                 }
                 let id = try domain { () throws(ActivityError) in
                     try endpoint.coordinator.beginTimed(label: label, seconds: seconds, caller: call.callerName,
-                                                       user: user)
+                                                       user: user, userOf: endpoint.unixUser(of:))
                 }
                 return endpoint.replyAfterAnnouncing(to: call, with: id.rawValue)
             },

@@ -12,6 +12,20 @@ enum DaemonExecutable {
         }
         return executable
     }
+
+    /// Whether the daemon at `executable` has the option `flag`, by its `--help`: a build from before the option
+    /// is measured too, to compare.
+    static func accepts(_ flag: String, _ executable: URL) -> Bool {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["--help"]
+        let output = Pipe()
+        process.standardOutput = output
+        guard (try? process.run()) != nil else { return false }
+        let help = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: help, as: UTF8.self).contains(flag)
+    }
 }
 
 struct BenchFailure: Error, CustomStringConvertible {

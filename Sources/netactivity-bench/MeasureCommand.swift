@@ -62,7 +62,11 @@ struct MeasureCommand: ParsableCommand {
         let executable = try DaemonExecutable.find(daemon).path
         let bus = try PrivateBus()
         let wrapper = daemonWrapper.map { $0.split(separator: " ").map(String.init) } ?? []
-        let daemon = try DaemonProcess(bus: bus, executable: URL(fileURLWithPath: executable), wrapper: wrapper,
+        // Every client of the benchmark is one Unix user, whose quota must hold the crowd.
+        let quota = DaemonExecutable.accepts("--max-per-user", URL(fileURLWithPath: executable))
+            ? ["--max-per-user", "\(max(clients * perClient + 100, 4096))"] : []
+        let daemon = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + quota,
+                                       executable: URL(fileURLWithPath: executable), wrapper: wrapper,
                                        startTimeout: .seconds(wrapper.isEmpty ? 10 : 120))
         let idle = try daemon.residentKiB
         let measure = Measurements(bus: bus, daemon: daemon, duration: .milliseconds(Int64(duration * 1000)))
@@ -86,6 +90,10 @@ struct MeasureCommand: ParsableCommand {
         report.time("seqheld_call_p50_us", "  call latency p50", held.calls.p50)
         report.time("seqheld_call_p99_us", "  call latency p99", held.calls.p99)
         report.cpu("seqheld_cpu_us_per_pair", "  daemon CPU per pair", held.cpuPerPair)
+
+        let firstCalls = try measure.firstCallsOfNewConnections()
+        report.time("first_call_p50_us", "first Begin of a new connection (a dbus-send) p50", firstCalls.p50)
+        report.time("first_call_p99_us", "first Begin of a new connection (a dbus-send) p99", firstCalls.p99)
 
         let concurrent = try measure.concurrentPairs(connections: connections)
         report.rate("conc_pairs_per_s", "Begin+End pairs, \(connections) connections at once", concurrent.pairsPerSecond)

@@ -52,6 +52,20 @@ struct Measurements {
                            cpuPerPair: cpu / max(pairs, 1))
     }
 
+    /// What a one-call client such as `dbus-send` waits for: the first `Begin` of a new connection, which then
+    /// leaves the bus (its activity ends with it). The connection is made before the clock starts.
+    func firstCallsOfNewConnections() throws -> Latencies {
+        var samples: [Duration] = []
+        let started = ContinuousClock.now
+        while started.duration(to: .now) < duration {
+            let client = try RawClient(bus)
+            let t0 = ContinuousClock.now
+            _ = try client.begin(Self.label)
+            samples.append(t0.duration(to: .now))
+        }
+        return Latencies(samples)
+    }
+
     struct PairFigures {
         let calls: Latencies
         let pairsPerSecond: Double

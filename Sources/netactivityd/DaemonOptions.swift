@@ -15,7 +15,9 @@ struct DaemonOptions {
     var hideDelay = 0.2
     var minVisible = 0.5
     var maxPerCaller = 1024
+    var maxPerUser = 4096
     var maxTotal = 65536
+    var maxTimeout: UInt32 = 86_400
     var replace = false
     var logLevel: Logger.Level = .info
 
@@ -24,7 +26,8 @@ struct DaemonOptions {
             bus: address.map(Connection.Bus.address) ?? (system ? .system : .session),
             delays: VisibilityDelays(show: .seconds(showDelay), hide: .seconds(hideDelay),
                                      minimumVisible: .seconds(minVisible)),
-            limits: ActivityLimits(perCaller: maxPerCaller, total: maxTotal),
+            limits: ActivityLimits(perCaller: maxPerCaller, perUser: maxPerUser, total: maxTotal,
+                                   maximumTimeoutSeconds: maxTimeout),
             replace: replace)
     }
 
@@ -125,8 +128,14 @@ extension DaemonOptions {
                help: "Seconds the indicator stays at least, once shown (default 0.5)."),
         Option(name: "--max-per-caller", kind: .value(placeholder: "COUNT", takes: countRange) { assign(parseCount($1), to: &$0.maxPerCaller) },
                help: "Live activities one connection may hold (default 1024)."),
+        Option(name: "--max-per-user", kind: .value(placeholder: "COUNT", takes: countRange) { assign(parseCount($1), to: &$0.maxPerUser) },
+               help: "Live activities one Unix user may hold, from all its connections, timed ones included (default 4096)."),
         Option(name: "--max-total", kind: .value(placeholder: "COUNT", takes: countRange) { assign(parseCount($1), to: &$0.maxTotal) },
                help: "Live activities of all callers together (default 65536)."),
+        Option(name: "--max-timeout", kind: .value(placeholder: "SECONDS", takes: "a whole number of seconds from 1 to 86400") {
+                   assign(parseCount($1).flatMap { $0 <= 86_400 ? UInt32($0) : nil }, to: &$0.maxTimeout)
+               },
+               help: "The longest a timed activity (BeginWithTimeout) may last (default 86400)."),
         Option(name: "--replace", kind: .flag { $0.replace = true },
                help: "Take the name over from a running instance (which allows it)."),
         Option(name: "--log-level", kind: .value(placeholder: "LEVEL", takes: "trace, debug, info, notice, warning, error or critical") {

@@ -64,6 +64,59 @@ extension Integration {
         }
     }
 
+    /// The per-user quota, on a system-like bus: a user who connects again and again, as every `dbus-send` does,
+    /// cannot fill the table; everyone else is still served.
+    @Suite("One user cannot starve another", .enabled(if: geteuid() == 0, "needs root to run callers as other users"))
+    struct UserQuotaTests {
+        @Test func theReconnectAttackEndsAtTheUsersQuota() throws {
+            let bus = try systemLikeBus(including: [systemPolicy])
+            let service = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays
+                + ["--max-per-caller", "10", "--max-per-user", "25", "--max-total", "50"], systemBus: true)
+            let attacker = try ThrowawayUser()
+            var leases = 0
+            var refusal: ToolResult?
+            for _ in 0..<30 {
+                let lease = try dbusSend(as: attacker.name, bus, "BeginWithTimeout", "string:hog", "uint32:86400")
+                guard lease.succeeded else { refusal = lease; break }
+                leases += 1
+            }
+            #expect(leases == 25)
+            let refused = try #require(refusal)
+            #expect(refused.stderr.contains("org.example.NetworkActivity.Error.LimitExceeded"), "\(refused)")
+            #expect(refused.stderr.contains("a Unix user may hold at most 25"), "\(refused)")
+            let bound = try dbusSend(as: attacker.name, bus, "Begin", "string:hog")
+            #expect(bound.stderr.contains("LimitExceeded"), "bound activities count too: \(bound)")
+
+            // Another user, and root, are served, bound and timed.
+            let timed = try dbusSend(as: "nobody", bus, "BeginWithTimeout", "string:mail", "uint32:600")
+            #expect(timed.succeeded, "\(timed)")
+            let nobodyBound = try dbusSend(as: "nobody", bus, "Begin", "string:mail")
+            #expect(nobodyBound.succeeded, "\(nobodyBound)")
+            let root = try RawClient(bus)
+            _ = try root.begin("backup")
+            _ = try root.beginTimed("backup", seconds: 600)
+            #expect(try root.activeCount == 28)
+            _ = service
+        }
+
+        @Test func aUsersLeasesExpireAndFreeItsQuota() throws {
+            let bus = try systemLikeBus(including: [systemPolicy])
+            let service = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + ["--max-per-user", "3"],
+                                            systemBus: true)
+            let user = try ThrowawayUser()
+            let listener = try SignalListener(bus)
+            for _ in 0..<3 {
+                #expect(try dbusSend(as: user.name, bus, "BeginWithTimeout", "string:sync", "uint32:1").succeeded)
+            }
+            let fourth = try dbusSend(as: user.name, bus, "BeginWithTimeout", "string:sync", "uint32:1")
+            #expect(fourth.stderr.contains("LimitExceeded"), "\(fourth)")
+            try listener.awaitVisibility(false)
+            let again = try dbusSend(as: user.name, bus, "BeginWithTimeout", "string:sync", "uint32:600")
+            #expect(again.succeeded, "\(again)")
+            _ = service
+        }
+    }
+
     /// The service's own check, for a system bus whose policy lets everyone call Reset.
     @Suite("Reset's second line", .enabled(if: geteuid() == 0, "needs root to run a caller as another user"))
     struct ResetCheckTests {

@@ -20,7 +20,7 @@ struct ActivityTrackerTests {
 
     /// The tables are rebuilt smaller as a crowd leaves; what remains must stay findable through every rebuild.
     @Test func theActivitiesLeftAfterACrowdHasGoneAreStillFoundAndEnded() throws {
-        var tracker = ActivityTracker(limits: ActivityLimits(perCaller: 10, total: 10_000))
+        var tracker = ActivityTracker(limits: ActivityLimits(perCaller: 10, perUser: 10_000, total: 10_000))
         var kept: [ActivityID] = []
         for caller in 0..<1000 {
             for index in 0..<10 {
@@ -116,7 +116,7 @@ struct ActivityTrackerTests {
     @Test(arguments: [0, 86_401, UInt32.max])
     func timeoutsOutOfRangeAreRefused(seconds: UInt32) throws {
         var tracker = tracker
-        #expect(throws: ActivityError.invalidTimeout(seconds: seconds)) {
+        #expect(throws: ActivityError.invalidTimeout(seconds: seconds, maximum: 86_400)) {
             try tracker.beginTimed(label: label(), caller: ":1.1", user: 0, seconds: seconds, at: clock.now())
         }
         #expect(tracker.count == 0)

@@ -45,11 +45,11 @@ if [ "${1:-}" = --inside ]; then
   "$products/netactivity" begin --label "mail" --timeout 600 >/dev/null
   icon_shown() { box=$(changed_box before.png "$panel_region"); [ -n "$box" ]; }
   within 20 icon_shown || fail "no icon appeared in the panel ($panel_region)"
+  host_active_check || fail "$host_active_problem"
   within 10 screen_still
   icon_shown || fail "the icon did not stay"
   read -r icon_w icon_h icon_x icon_y <<<"$box"
   echo "icon drawn: ${icon_w}x${icon_h} at $icon_x,$icon_y"
-  host_active_check || fail "$host_active_problem"
   shot active.png
 
   click_x=$((icon_x + icon_w / 2)) click_y=$((icon_y + icon_h / 2))
