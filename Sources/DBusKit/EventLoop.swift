@@ -4,15 +4,33 @@ import Glibc
 import Musl
 #endif
 
-/// Runs one connection on the calling thread: a single `poll()` over the bus socket and any other descriptors
-/// the program adds, then dispatch, then sleep until the next message or the next deadline. Nothing wakes it
-/// otherwise, so an idle program uses no CPU.
+/// Runs a connection on the calling thread, and any more the program adds (a service on the session bus that
+/// follows one on the system bus): a single `poll()` over their sockets and any other descriptors the program
+/// adds, then dispatch, then sleep until the next message or the next deadline. Nothing wakes it otherwise, so an
+/// idle program uses no CPU.
 public final class EventLoop {
-    private let connection: Connection
-    private let watches = SocketWatches()
+    /// A connection the loop runs, with the descriptors libdbus asks it to watch.
+    private final class RunConnection {
+        let connection: Connection
+        let watches = SocketWatches()
+        /// For an added connection: called once when it is lost, after which the loop runs it no more.
+        let onDisconnect: (() -> Void)?
+        var disconnected = false
+
+        init(_ connection: Connection, onDisconnect: (() -> Void)?) {
+            precondition(!connection.hasEventLoop, "a connection is run by one event loop")
+            connection.hasEventLoop = true
+            self.connection = connection
+            self.onDisconnect = onDisconnect
+            watches.install(on: connection.raw)
+            connection.router.disconnectHandler = { [unowned self] in disconnected = true }
+        }
+    }
+
+    /// The loop's own connection first: losing it ends `run()`.
+    private var connections: [RunConnection]
     private var sources: [(fd: Int32, onReadable: () -> Void)] = []
     private var isRunning = false
-    private var disconnected = false
 
     /// Called once per turn after every queued message has been dispatched: the place to fire due timers and
     /// to send what was coalesced. Returns how long the loop may sleep at most; nil to wait for I/O only.
@@ -20,11 +38,15 @@ public final class EventLoop {
 
     /// A connection is run by one loop, which it belongs to from then on.
     public init(connection: Connection) {
-        precondition(!connection.hasEventLoop, "a connection is run by one event loop")
-        connection.hasEventLoop = true
-        self.connection = connection
-        connection.router.disconnectHandler = { [unowned self] in disconnected = true }
-        watches.install(on: connection.raw)
+        connections = [RunConnection(connection, onDisconnect: nil)]
+    }
+
+    /// Runs `connection` too, on the loop's thread; when it is lost, `onDisconnect` is called once and the loop
+    /// goes on without it.
+    public func add(_ connection: Connection, onDisconnect: @escaping () -> Void) {
+        let added = RunConnection(connection, onDisconnect: onDisconnect)
+        if isRunning { connection.bindToLoopThread() }
+        connections.append(added)
     }
 
     /// Calls `onReadable` on the loop's thread whenever `fileDescriptor` can be read.
@@ -37,24 +59,36 @@ public final class EventLoop {
         isRunning = false
     }
 
-    /// Runs until `stop()`; throws `Disconnected` when the bus connection is lost. From now on the connection
-    /// may be used on this thread only.
+    /// Runs until `stop()`; throws `Disconnected` when the loop's own connection is lost. From now on the
+    /// connections may be used on this thread only.
     public func run() throws(DBusError) {
-        connection.bindToLoopThread()
+        for run in connections { run.connection.bindToLoopThread() }
         isRunning = true
         var descriptors: [pollfd] = []
         var polledWatches: [OpaquePointer] = []
+        /// For each polled watch, the index of its connection in `connections`.
+        var polledOwners: [Int] = []
         while true {
             // Blocking calls made by handlers may have queued messages; they are dispatched before any sleep.
-            connection.dispatchAll()
-            let sleepLimit = earlier(endOfTurn(), connection.router.expireOverdueReplies())
+            var sleepLimit: Duration?
+            for run in connections {
+                run.connection.dispatchAll()
+                sleepLimit = earlier(sleepLimit, run.connection.router.expireOverdueReplies())
+            }
+            sleepLimit = earlier(endOfTurn(), sleepLimit)
             guard isRunning else { return }
-            guard !disconnected, connection.isConnected else {
+            let own = connections[0]
+            guard !own.disconnected, own.connection.isConnected else {
                 throw DBusError(.disconnected, "the connection to the bus was lost")
             }
+            dropLostConnections()
             descriptors.removeAll(keepingCapacity: true)
             polledWatches.removeAll(keepingCapacity: true)
-            watches.collect(into: &descriptors, polled: &polledWatches)
+            polledOwners.removeAll(keepingCapacity: true)
+            for (index, run) in connections.enumerated() {
+                run.watches.collect(into: &descriptors, polled: &polledWatches)
+                while polledOwners.count < polledWatches.count { polledOwners.append(index) }
+            }
             for source in sources {
                 descriptors.append(pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0))
             }
@@ -66,12 +100,22 @@ public final class EventLoop {
             }
             guard ready > 0 else { continue }
             for (index, watch) in polledWatches.enumerated() where descriptors[index].revents != 0 {
-                watches.handle(watch, revents: descriptors[index].revents)
+                connections[polledOwners[index]].watches.handle(watch, revents: descriptors[index].revents)
             }
             for (index, source) in sources.enumerated() where descriptors[polledWatches.count + index].revents != 0 {
                 source.onReadable()
             }
         }
+    }
+
+    /// Stops running the added connections that were lost, telling each owner once.
+    private func dropLostConnections() {
+        guard connections.count > 1 else { return }
+        for run in connections.dropFirst() where run.disconnected || !run.connection.isConnected {
+            run.disconnected = true
+            run.onDisconnect?()
+        }
+        connections.removeAll { $0.onDisconnect != nil && $0.disconnected }
     }
 }
 

@@ -8,6 +8,9 @@ public enum ActivityNotification: Sendable, Hashable {
 
 /// The service's state: the activities, the visibility policy, and what has been announced of them.
 ///
+/// A service on the session bus also counts the system service's activities (`followSystemActivities`), which it
+/// shows but never ends: they are in `activeCount` and in the policy's view, and an `End` of one is `NotOwner`.
+///
 /// Every request goes through here on one thread, in order. A change of `visible` is announced at once, with
 /// the count; a change of the count alone is coalesced: announced at the end of a turn of the event loop, at
 /// most once per `countAnnouncementInterval`, always ending with the current value.
@@ -21,6 +24,8 @@ public struct ActivityCoordinator {
     private var announcedCount: UInt32 = 0
     private var lastCountAnnouncement: MonotonicTime?
     private var notifications: [ActivityNotification] = []
+    /// The ids of the system service's live activities, as last heard.
+    public private(set) var systemActivityIDs: Set<ActivityID> = []
 
     public init(limits: ActivityLimits, delays: VisibilityDelays, clock: any ActivityClock) {
         tracker = ActivityTracker(limits: limits)
@@ -29,7 +34,8 @@ public struct ActivityCoordinator {
     }
 
     public var isVisible: Bool { policy.isVisible }
-    public var activeCount: UInt32 { UInt32(tracker.count) }
+    /// This service's activities and the system service's.
+    public var activeCount: UInt32 { UInt32(tracker.count + systemActivityIDs.count) }
 
     // MARK: Requests
 
@@ -54,7 +60,18 @@ public struct ActivityCoordinator {
     }
 
     public mutating func end(_ id: ActivityID, caller: String, callerUser: () -> UInt32?) throws(ActivityError) {
-        _ = try tracker.end(id, caller: caller, callerUser: callerUser)
+        do {
+            _ = try tracker.end(id, caller: caller, callerUser: callerUser)
+        } catch .unknownActivity(let id) where systemActivityIDs.contains(id) {
+            throw .notOwner(id)
+        }
+        settle(at: clock.monotonicNow())
+    }
+
+    /// The system service's live activities are now `ids` (none when it is not running).
+    public mutating func followSystemActivities(_ ids: Set<ActivityID>) {
+        guard ids != systemActivityIDs else { return }
+        systemActivityIDs = ids
         settle(at: clock.monotonicNow())
     }
 
@@ -109,6 +126,7 @@ public struct ActivityCoordinator {
     public mutating func shutDown() {
         guard policy.isVisible else { return }
         _ = tracker.reset()
+        systemActivityIDs = []
         policy = VisibilityPolicy(delays: policy.delays)
         notifications.append(.visibilityChanged(false))
         notifications.append(.propertiesChanged(visible: false, activeCount: activeCount != announcedCount ? 0 : nil))
@@ -123,7 +141,8 @@ public struct ActivityCoordinator {
     }
 
     private mutating func settle(at now: MonotonicTime) {
-        guard let visible = policy.update(isBusy: tracker.count > 0, at: now) else { return }
+        guard let visible = policy.update(isBusy: tracker.count > 0 || !systemActivityIDs.isEmpty, at: now)
+        else { return }
         let count = activeCount
         let countChanged = count != announcedCount
         if countChanged { announceCount(at: now) }

@@ -17,6 +17,10 @@ public enum ServiceNames {
         public static let activeCount = "ActiveCount"
     }
 
+    /// Marks, in a session service's `ListActivities`, the system service's activities: their owner is this
+    /// followed by their owner's unique name on the system bus, such as `system::1.42`.
+    public static let systemOwnerPrefix = "system:"
+
     /// The interface's own signal, `VisibilityChanged(b visible)`.
     public static let visibilityChanged: MemberName = "VisibilityChanged"
 

@@ -19,6 +19,8 @@ final class ActivityEndpoint {
     /// Unix users of the callers that have used timed activities; unique names are never reused, so an entry
     /// holds until its name leaves the bus.
     private var unixUsers: [String: UInt32] = [:]
+    /// The system service's activities as `ListActivities` shows them here, their owners marked `system:`.
+    private(set) var systemActivities: [ActivityRecord] = []
     /// Each distinct change signal, built once and sent as copies.
     private var changeSignals = SignalCache<ActivityNotification>()
 
@@ -81,6 +83,18 @@ final class ActivityEndpoint {
         let ended = coordinator.callerLeft(name)
         if ended > 0 { publishNotifications() }
         return ended
+    }
+
+    /// The system service's activities are now `records` (as its `ListActivities` gave them; none when it is not
+    /// running): counted, listed, and announced like this service's own.
+    func followSystemActivities(_ records: [ActivityRecord]) {
+        systemActivities = records.map { record in
+            var marked = record
+            marked.owner = ServiceNames.systemOwnerPrefix + record.owner
+            return marked
+        }
+        coordinator.followSystemActivities(Set(records.map { ActivityID(rawValue: $0.id) }))
+        publishNotifications()
     }
 
     /// The Unix user behind a caller, asked of the bus once per caller.

@@ -17,6 +17,7 @@ public final class NetworkActivityService {
     /// The object at `ServiceNames.objectPath`, with the domain's state.
     private let endpoint: ActivityEndpoint
     private var memory = MemoryReturn()
+    private var systemService: SystemServiceFollower?
     private var exitStatus: Int32 = 0
 
     /// Connects and takes the bus name. In this order, as sd-bus and mako do: the object is registered and
@@ -47,6 +48,18 @@ public final class NetworkActivityService {
         }
         try takeName()
         logger.info("owning \(ServiceNames.busName) as \(connection.uniqueName)")
+        if configuration.followsSystemService { followSystemService() }
+    }
+
+    /// After the name is taken: the first caller waits for no system bus.
+    private func followSystemService() {
+        do {
+            systemService = try SystemServiceFollower(on: loop, logger: logger) { [unowned endpoint] records in
+                endpoint.followSystemActivities(records)
+            }
+        } catch {
+            logger.info("no system bus (\(error.message)); following no system activity")
+        }
     }
 
     private func start() throws(DBusError) {

@@ -9,14 +9,18 @@ public struct ServiceConfiguration: Sendable {
     public var limits: ActivityLimits
     /// Take the name over from a running instance that allows it.
     public var replace: Bool
+    /// Count the system bus's service's activities too (`SystemServiceFollower`): for a service on the session
+    /// bus.
+    public var followsSystemService: Bool
 
     public init(
         bus: Connection.Bus = .session, delays: VisibilityDelays = .standard, limits: ActivityLimits = ActivityLimits(),
-        replace: Bool = false
+        replace: Bool = false, followsSystemService: Bool = false
     ) {
         self.bus = bus
         self.delays = delays
         self.limits = limits
         self.replace = replace
+        self.followsSystemService = followsSystemService
     }
 }

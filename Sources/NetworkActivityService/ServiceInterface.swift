@@ -69,7 +69,8 @@ extension ActivityEndpoint {
             },
             MethodDeclaration("ListActivities", outputs: [.init("activities", [ActivityRecord].dbusSignature)]) {
                 endpoint, call throws(DBusError) in
-                call.makeReturn(with: endpoint.coordinator.tracker.all.map(ActivityRecord.init))
+                call.makeReturn(with: endpoint.coordinator.tracker.all.map(ActivityRecord.init)
+                    + endpoint.systemActivities)
             },
         ],
         properties: [

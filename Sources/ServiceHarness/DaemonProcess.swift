@@ -39,7 +39,9 @@ public final class DaemonProcess {
         process.executableURL = URL(fileURLWithPath: wrapper.isEmpty ? command[0] : "/usr/bin/env")
         process.arguments = wrapper.isEmpty ? Array(command.dropFirst()) : command
         process.environment = ["PATH": "/usr/bin:/bin"]
-        if systemBus { process.environment?["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address }
+        // A service on a session bus follows the system bus's service: never the machine's, unless a test gives one.
+        process.environment?["DBUS_SYSTEM_BUS_ADDRESS"] = systemBus
+            ? bus.address : "unix:path=\(bus.directory.appendingPathComponent("no-system-bus").path)"
         if logToJournal { process.environment?["JOURNAL_STREAM"] = try journalStream(of: logFile) }
         process.environment?.merge(environment) { $1 }
         process.standardError = try FileHandle(forWritingTo: logFile)

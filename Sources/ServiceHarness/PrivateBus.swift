@@ -59,7 +59,11 @@ public final class PrivateBus {
         process.arguments = Array(command.dropFirst())
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: touch(directory.appendingPathComponent("bus.log")))
-        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        // What the bus starts (an activated netactivityd follows the system bus's service) meets no machine's bus.
+        process.environment = [
+            "PATH": "/usr/bin:/bin",
+            "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory.appendingPathComponent("no-system-bus").path)",
+        ].merging(environment) { $1 }
         try process.run()
         // dbus-daemon prints its address once it listens, or exits.
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)

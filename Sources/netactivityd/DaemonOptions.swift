@@ -19,6 +19,7 @@ struct DaemonOptions {
     var maxTotal = 65536
     var maxTimeout: UInt32 = 86_400
     var replace = false
+    var noSystem = false
     var logLevel: Logger.Level = .info
 
     var configuration: ServiceConfiguration {
@@ -28,7 +29,7 @@ struct DaemonOptions {
                                      minimumVisible: .seconds(minVisible)),
             limits: ActivityLimits(perCaller: maxPerCaller, perUser: maxPerUser, total: maxTotal,
                                    maximumTimeoutSeconds: maxTimeout),
-            replace: replace)
+            replace: replace, followsSystemService: !system && !noSystem)
     }
 
     /// What the command line asks for.
@@ -136,6 +137,8 @@ extension DaemonOptions {
                    assign(parseCount($1).flatMap { $0 <= 86_400 ? UInt32($0) : nil }, to: &$0.maxTimeout)
                },
                help: "The longest a timed activity (BeginWithTimeout) may last (default 86400)."),
+        Option(name: "--no-system", kind: .flag { $0.noSystem = true },
+               help: "On the session bus, do not count the system bus's service's activities too."),
         Option(name: "--replace", kind: .flag { $0.replace = true },
                help: "Take the name over from a running instance (which allows it)."),
         Option(name: "--log-level", kind: .value(placeholder: "LEVEL", takes: "trace, debug, info, notice, warning, error or critical") {

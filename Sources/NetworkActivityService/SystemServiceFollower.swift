@@ -1,0 +1,84 @@
+import DBusKit
+import Logging
+import NetworkActivityInterface
+
+/// Follows the system bus's `org.example.NetworkActivity` for a service on the session bus, so that the user's
+/// indicator shows what root's backups and updates do.
+///
+/// It never starts the system service and never polls: it follows the name's owner, and whenever the system
+/// service announces a change (`VisibilityChanged`, `PropertiesChanged`) it asks for its activities, without
+/// waiting: a system service that never answers leaves this one free. One question is in flight at a time;
+/// changes heard meanwhile ask once more when it is answered. When the system service leaves, its activities
+/// leave with it at once.
+final class SystemServiceFollower {
+    private let connection: Connection
+    private let logger: Logger
+    /// Called on the event loop's thread with the system service's activities, none when it is not running.
+    private let onChange: ([ActivityRecord]) -> Void
+    /// The system service's unique name, "" while it is not running.
+    private var owner = ""
+    private var isAsking = false
+    private var askAgain = false
+
+    /// Connects to the system bus and starts following; throws when there is no system bus.
+    init(on loop: EventLoop, logger: Logger, onChange: @escaping ([ActivityRecord]) -> Void) throws(DBusError) {
+        connection = try Connection(bus: .system)
+        self.logger = logger
+        self.onChange = onChange
+        loop.add(connection) { [unowned self] in
+            logger.notice("lost the system bus; following the system service no more")
+            ownerChanged(to: "")
+        }
+        try connection.followOwner(of: ServiceNames.busName) { [unowned self] newOwner in ownerChanged(to: newOwner) }
+        for member: MemberName in ["VisibilityChanged", "PropertiesChanged"] {
+            try connection.subscribe(to: MatchRule(sender: ServiceNames.busName, path: ServiceNames.objectPath,
+                                                   member: member)) { [unowned self] _ in askForActivities() }
+        }
+        // Whoever owns the name now; from here on, NameOwnerChanged tells.
+        ownerChanged(to: (try? connection.nameOwner(of: ServiceNames.busName)) ?? "")
+        if owner.isEmpty { logger.info("following \(ServiceNames.busName) on the system bus; it is not running") }
+    }
+
+    private func ownerChanged(to newOwner: String) {
+        guard newOwner != owner else { return }
+        if !owner.isEmpty {
+            logger.info("the system service \(owner) left; its activities leave the count")
+            onChange([])
+        }
+        owner = newOwner
+        guard !owner.isEmpty else { return }
+        logger.info("following the system service \(owner)")
+        askForActivities()
+    }
+
+    private func askForActivities() {
+        guard let destination = try? BusName(owner) else { return }
+        guard !isAsking else {
+            askAgain = true
+            return
+        }
+        isAsking = true
+        let asked = owner
+        let call = Message.methodCall(destination: destination, path: ServiceNames.objectPath,
+                                      interface: ServiceNames.interface, member: "ListActivities")
+        call.autoStart = false
+        connection.send(call, timeout: .seconds(5)) { [unowned self] result in
+            isAsking = false
+            // An answer from a system service that has left since, or been replaced, tells nothing now.
+            guard asked == owner else {
+                askForActivities()
+                return
+            }
+            switch result {
+            case .success(var reply):
+                if let records = try? reply.read([ActivityRecord].self) { onChange(records) }
+            case .failure(let error):
+                logger.warning("the system service did not list its activities: \(error)")
+            }
+            if askAgain {
+                askAgain = false
+                askForActivities()
+            }
+        }
+    }
+}

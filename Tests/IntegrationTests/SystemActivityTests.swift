@@ -1,0 +1,167 @@
+import DBusKit
+import Foundation
+import NetworkActivityInterface
+import ServiceHarness
+import Testing
+
+extension Integration {
+    /// A netactivityd on a session bus also counts the activities of the one on the system bus: a private
+    /// system-like bus with the project's policy and a private session bus, each with its own netactivityd.
+    /// Waits for the session service to announce `count` activities (`PropertiesChanged`).
+    static func awaitActiveCount(_ count: UInt32, _ listener: SignalListener) throws {
+        let announced = try listener.next { message in
+            guard message.member == "PropertiesChanged" else { return false }
+            var arguments = message.arguments()
+            arguments.skip()
+            let changed = (try? arguments.read([String: ReceivedVariant].self)) ?? [:]
+            return (try? changed[ServiceNames.Property.activeCount]?.decode(UInt32.self)) == count
+        }
+        guard announced != nil else { throw TestFailure("ActiveCount \(count) was not announced") }
+    }
+
+    @Suite("System activity in the user's indicator")
+    struct SystemActivityTests {
+        let system: PrivateBus
+        let session: PrivateBus
+
+        init() throws {
+            system = try systemLikeBus(including: [systemPolicy])
+            session = try PrivateBus()
+        }
+
+        func systemService() throws -> DaemonProcess {
+            try DaemonProcess(bus: system, systemBus: true)
+        }
+
+        func sessionService(_ arguments: [String] = []) throws -> DaemonProcess {
+            try DaemonProcess(bus: session, arguments: DaemonProcess.noDelays + arguments,
+                              environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+        }
+
+        @Test func rootsActivityOnTheSystemBusShowsInTheSessionsIndicatorAndIsNotEndedThere() throws {
+            let systemDaemon = try systemService()
+            let sessionDaemon = try sessionService()
+            let listener = try SignalListener(session)
+            let root = try RawClient(system)
+            let user = try RawClient(session)
+
+            let update = try root.beginTimed("apt-get update", seconds: 600)
+            try listener.awaitVisibility(true)
+            #expect(try user.activeCount == 1)
+            let listed = try user.list()
+            #expect(listed.count == 1)
+            let record = try #require(listed.first)
+            #expect(record.id == update && record.label == "apt-get update")
+            #expect(record.owner == "system:" + root.connection.uniqueName)
+
+            // Counted with the session's own.
+            let mine = try user.begin("mail")
+            #expect(try user.activeCount == 2)
+            #expect(Set(try user.list().map(\.owner)) == ["system:" + root.connection.uniqueName,
+                                                          user.connection.uniqueName])
+
+            // Never ended from the session bus.
+            let refused = try dbusSend(session, "End", "uint32:\(update)")
+            #expect(refused.stderr.contains("org.example.NetworkActivity.Error.NotOwner"), "\(refused)")
+            #expect(try user.cancel() == 1)
+            var reset = try user.call("Reset")
+            #expect(try reset.read(UInt32.self) == 0)
+            #expect(try user.activeCount == 1)
+            #expect(try user.property(ServiceNames.Property.visible, as: Bool.self))
+
+            // Ended on the system bus, it leaves the session's count.
+            try root.end(update)
+            try listener.awaitVisibility(false)
+            #expect(try user.activeCount == 0)
+            #expect(sessionDaemon.log.contains("following the system service"), "\(sessionDaemon.log)")
+            _ = (systemDaemon, mine)
+        }
+
+        @Test func theSystemServiceMayStartStopRestartOrDieAtAnyTime() throws {
+            // The session service first: the system service is not running.
+            let sessionDaemon = try sessionService()
+            let listener = try SignalListener(session)
+            let user = try RawClient(session)
+            var systemDaemon: DaemonProcess? = try systemService()
+            var root: RawClient? = try RawClient(system)
+            _ = try root?.begin("backup")
+            try listener.awaitVisibility(true)
+            #expect(try user.activeCount == 1)
+
+            // Stopped while holding an activity: it leaves the count at once.
+            systemDaemon?.send(SIGTERM)
+            try listener.awaitVisibility(false)
+            #expect(try user.activeCount == 0)
+            root = nil
+            systemDaemon = nil
+
+            // Restarted; then killed while holding two.
+            systemDaemon = try systemService()
+            root = try RawClient(system)
+            _ = try root?.begin("backup")
+            _ = try root?.beginTimed("sync", seconds: 600)
+            try listener.awaitVisibility(true)
+            try Integration.awaitActiveCount(2, listener)
+            systemDaemon?.send(SIGKILL)
+            try listener.awaitVisibility(false)
+            #expect(try user.activeCount == 0)
+
+            let log = sessionDaemon.log
+            #expect(log.components(separatedBy: "following the system service :").count - 1 == 2, "\(log)")
+            #expect(log.components(separatedBy: "its activities leave the count").count - 1 == 2, "\(log)")
+            _ = root
+        }
+
+        @Test func withoutASystemBusTheSessionServiceWorksAlone() throws {
+            let sessionDaemon = try DaemonProcess(bus: session)
+            let user = try RawClient(session)
+            _ = try user.begin("mail")
+            #expect(try user.activeCount == 1)
+            #expect(sessionDaemon.log.contains("no system bus"), "\(sessionDaemon.log)")
+        }
+
+        @Test func noSystemTurnsTheFollowingOff() throws {
+            let systemDaemon = try systemService()
+            let root = try RawClient(system)
+            _ = try root.begin("backup")
+            let sessionDaemon = try sessionService(["--no-system"])
+            let user = try RawClient(session)
+            #expect(try user.activeCount == 0)
+            #expect(!sessionDaemon.log.contains("system"), "\(sessionDaemon.log)")
+            _ = systemDaemon
+        }
+
+        /// A system service that owns the name and never answers leaves the session service free.
+        @Test func aSystemServiceThatNeverAnswersLeavesTheSessionServiceResponsive() throws {
+            let silent = try system.connect()
+            #expect(try silent.requestName(ServiceNames.busName, flags: .doNotQueue) == .primaryOwner)
+            let sessionDaemon = try sessionService()
+            let user = try RawClient(session)
+            for _ in 0..<20 {
+                let started = ContinuousClock.now
+                _ = try user.call("Ping", interface: "org.freedesktop.DBus.Peer")
+                let took = started.duration(to: .now)
+                #expect(took < .milliseconds(10), "Ping took \(took)")
+                _ = try user.begin("mail")
+            }
+            #expect(try user.activeCount == 20)
+            _ = (silent, sessionDaemon)
+        }
+
+        @Test func statusShowsBothKindsMarked() throws {
+            let systemDaemon = try systemService()
+            let sessionDaemon = try sessionService()
+            let listener = try SignalListener(session)
+            let root = try RawClient(system)
+            _ = try root.begin("unattended-upgrades")
+            try listener.awaitVisibility(true)
+            let user = try RawClient(session)
+            _ = try user.begin("mail")
+            let status = try netactivity(session, "status")
+            #expect(status.stdout.contains("active: 2"), "\(status)")
+            #expect(status.stdout.contains("system:" + root.connection.uniqueName), "\(status)")
+            #expect(status.stdout.contains("unattended-upgrades") && status.stdout.contains("mail"), "\(status)")
+            _ = (systemDaemon, sessionDaemon)
+        }
+    }
+}
