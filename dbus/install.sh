@@ -19,10 +19,13 @@ root="$DESTDIR$PREFIX"
 fill() { sed "s|@bindir@|$PREFIX/bin|g" "$1"; }
 install -Dm755 "${programs[@]/#/$PRODUCTS/}" -t "$root/bin"
 install -d "$root/share/dbus-1/services" "$root/share/dbus-1/interfaces" "$root/share/dbus-1/system.d" \
-  "$root/lib/systemd/user"
+  "$root/share/dbus-1/system-services" "$root/lib/systemd/user" "$root/lib/systemd/system"
 fill dbus/org.example.NetworkActivity.service >"$root/share/dbus-1/services/org.example.NetworkActivity.service"
 fill dbus/netactivityd.service >"$root/lib/systemd/user/netactivityd.service"
 fill dbus/netactivity-tray.service >"$root/lib/systemd/user/netactivity-tray.service"
+fill dbus/org.example.NetworkActivity.system-service \
+  >"$root/share/dbus-1/system-services/org.example.NetworkActivity.service"
+fill dbus/netactivityd-system.service >"$root/lib/systemd/system/netactivityd.service"
 install -m644 dbus/org.example.NetworkActivity.xml "$root/share/dbus-1/interfaces/"
 install -m644 dbus/org.example.NetworkActivity.conf "$root/share/dbus-1/system.d/"
 

@@ -33,7 +33,8 @@ struct MemoryCommand: ParsableCommand {
         let bus = try PrivateBus()
         let perClient = (peak + clients - 1) / clients
         let service = try DaemonProcess(
-            bus: bus, arguments: DaemonProcess.noDelays + ["--max-total", "\(peak)", "--max-per-caller", "\(perClient)"],
+            bus: bus, arguments: DaemonProcess.noDelays + ["--max-total", "\(peak)", "--max-per-caller", "\(perClient)",
+                                                       "--max-per-user", "\(peak)"],
             executable: try DaemonExecutable.find(daemon))
         let probe = try ServiceProbe(bus)
         let before = try service.residentKiB

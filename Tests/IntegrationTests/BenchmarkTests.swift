@@ -9,7 +9,7 @@ extension Integration {
             "startup_ms", "rss_idle_kib", "getid_rtt_p50_us", "getid_rtt_p99_us", "getid_calls_per_s",
             "seq_pairs_per_s", "seq_call_p50_us", "seq_call_p99_us", "seq_cpu_us_per_pair",
             "seqheld_pairs_per_s", "seqheld_call_p50_us", "seqheld_call_p99_us", "seqheld_cpu_us_per_pair",
-            "conc_pairs_per_s", "conc_cpu_us_per_pair",
+            "first_call_p50_us", "first_call_p99_us", "conc_pairs_per_s", "conc_cpu_us_per_pair",
             "sig_on_p50_us", "sig_on_p99_us", "sig_off_p50_us", "sig_off_p99_us", "cleanup_p50_us", "cleanup_p99_us",
             "unread_call_p50_us", "unread_call_p99_us",
             "rss_held_kib", "loaded_pairs_per_s", "loaded_cpu_us_per_pair", "teardown_ms", "rss_after_kib",

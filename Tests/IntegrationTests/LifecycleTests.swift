@@ -33,18 +33,19 @@ extension Integration {
             #expect(result.stdout.isEmpty)
         }
 
-        @Test func helpListsEveryFlagOfTheREADME() throws {
+        @Test func helpListsEveryFlagOfItsPage() throws {
             let bus = try PrivateBus()
             let result = try runTool(Paths.daemon.path, ["--help"], bus: bus)
             #expect(result.status == 0)
-            let readme = try String(contentsOf: Paths.repository.appendingPathComponent("README.md"), encoding: .utf8)
-            let section = try #require(readme.components(separatedBy: "## netactivityd's flags").last?
+            let page = try String(contentsOf: Paths.repository.appendingPathComponent("docs/netactivityd.md"),
+                                  encoding: .utf8)
+            let section = try #require(page.components(separatedBy: "## Flags").last?
                 .components(separatedBy: "\n## ").first)
             let flags = section.split(separator: "\n").compactMap { line -> String? in
                 guard line.hasPrefix("| `--") else { return nil }
                 return String(line.dropFirst(3).prefix { $0 != " " && $0 != "`" })
             }
-            #expect(flags.count == 10)
+            #expect(flags.count == 13)
             for flag in flags {
                 #expect(result.stdout.contains("  \(flag)"), "\(flag) is missing from --help")
             }
