@@ -55,7 +55,9 @@ open_screen() {
   chmod 755 "$work"
   screen_pids=()
   trap close_screen EXIT
-  Xvfb -displayfd 3 -screen 0 "$1" -nolisten tcp 3>"$work/display" 2>"$work/xvfb.log" &
+  # -noreset: the server would reset each time its last client leaves, such as a screenshot taken while a panel
+  # connects, and the panel would meet a server going away.
+  Xvfb -displayfd 3 -screen 0 "$1" -nolisten tcp -noreset 3>"$work/display" 2>"$work/xvfb.log" &
   screen_pids+=($!)
   within 10 test -s "$work/display" || { echo "Xvfb did not start" >&2; exit 1; }
   export DISPLAY=":$(cat "$work/display")"
