@@ -109,20 +109,28 @@ public struct ActivityTracker {
     ) throws(ActivityError) -> ActivityID {
         guard activities.count < limits.total else { throw .totalLimitExceeded(limit: limits.total) }
         guard lastID < UInt32.max else { throw .idsExhausted }
-        guard callers[caller]?.count ?? 0 < limits.perCaller else {
+        // One lookup of the caller's list for the whole Begin; a new caller's empty list stays until it leaves.
+        let index: Dictionary<String, CallerList>.Index
+        if let found = callers.index(forKey: caller) {
+            index = found
+        } else {
+            callers[caller] = CallerList()
+            index = callers.index(forKey: caller)!
+        }
+        guard callers.values[index].count < limits.perCaller else {
             throw .callerLimitExceeded(limit: limits.perCaller)
         }
-        if let creator = expiry?.creatorUser, case .pending? = callers[caller]?.user {
-            attribute(caller, to: creator)
+        if let creator = expiry?.creatorUser, case .pending = callers.values[index].user {
+            attribute(at: index, to: creator)
         }
-        let countedUser = try admitUnderUserQuota(caller, timedUser: expiry?.creatorUser, userOf: userOf)
+        let countedUser = try admitUnderUserQuota(at: index, timedUser: expiry?.creatorUser, userOf: userOf)
         let id = ActivityID(rawValue: lastID + 1)
-        let older = callers[caller, default: CallerList()].push(id)
+        let older = callers.values[index].push(id)
         if let countedUser {
             userCounts[countedUser, default: 0] += 1
-            if expiry == nil, case .pending = callers[caller]!.user { attribute(caller, to: countedUser) }
-        } else if expiry == nil, case .pending = callers[caller]!.user {
-            callers[caller]!.pendingBound += 1
+            if case .pending = callers.values[index].user { attribute(at: index, to: countedUser) }
+        } else if expiry == nil, case .pending = callers.values[index].user {
+            callers.values[index].pendingBound += 1
             pendingTotal += 1
         }
         lastID = id.rawValue
@@ -135,14 +143,14 @@ public struct ActivityTracker {
 
     /// Checks that one more activity of `caller` stays within its user's quota; returns the user it counts against,
     /// nil when it counts against no one yet (pending, or a user the bus could not tell).
-    private mutating func admitUnderUserQuota(_ caller: String, timedUser: UInt32?, userOf: (String) -> UInt32?)
-        throws(ActivityError) -> UInt32?
-    {
+    private mutating func admitUnderUserQuota(
+        at index: Dictionary<String, CallerList>.Index, timedUser: UInt32?, userOf: (String) -> UInt32?
+    ) throws(ActivityError) -> UInt32? {
         var user: UInt32
         if let timedUser {
             user = timedUser
         } else {
-            switch callers[caller]?.user ?? .pending {
+            switch callers.values[index].user {
             case .unknowable:
                 return nil
             case .known(let known):
@@ -150,8 +158,8 @@ public struct ActivityTracker {
             case .pending:
                 // No user can be at the quota while fewer activities are live in all.
                 guard activities.count >= limits.perUser else { return nil }
-                guard let asked = userOf(caller) else {
-                    callers[caller, default: CallerList()].user = .unknowable
+                guard let asked = userOf(callers.keys[index]) else {
+                    callers.values[index].user = .unknowable
                     return nil
                 }
                 user = asked
@@ -168,9 +176,8 @@ public struct ActivityTracker {
         guard pendingTotal > 0 else { return }
         for index in callers.indices {
             guard case .pending = callers.values[index].user, callers.values[index].pendingBound > 0 else { continue }
-            let caller = callers.keys[index]
-            if let user = userOf(caller) {
-                attribute(caller, to: user)
+            if let user = userOf(callers.keys[index]) {
+                attribute(at: index, to: user)
             } else {
                 pendingTotal -= callers.values[index].pendingBound
                 callers.values[index].pendingBound = 0
@@ -179,9 +186,8 @@ public struct ActivityTracker {
         }
     }
 
-    /// `caller`'s user is `user` from now on; its pending bound activities count against it.
-    private mutating func attribute(_ caller: String, to user: UInt32) {
-        guard let index = callers.index(forKey: caller) else { return }
+    /// The user of the caller at `index` is `user` from now on; its pending bound activities count against it.
+    private mutating func attribute(at index: Dictionary<String, CallerList>.Index, to user: UInt32) {
         let pending = callers.values[index].pendingBound
         if pending > 0 { userCounts[user, default: 0] += pending }
         pendingTotal -= pending

@@ -125,21 +125,18 @@ extension Integration {
             let scene = try TrayScene("--log-level", "info")
             let (watcher, tray, client) = (scene.watcher, scene.tray, scene.client)
             func registrations() -> Int { watcher.calls.filter { $0.member == "RegisterStatusNotifierItem" }.count }
-            func drop() {
+            func drop(_ item: String? = nil) {
                 let signal = Message.signal(path: "/StatusNotifierWatcher",
                                             interface: "org.kde.StatusNotifierWatcher",
                                             member: "StatusNotifierItemUnregistered")
-                signal.append(tray.itemName)
+                signal.append(item ?? tray.itemName)
                 watcher.connection.send(signal)
             }
 
             let mail = try client.begin("mail")
             try watcher.awaitCall("RegisterStatusNotifierItem")
             // Another item's drop is not this item's.
-            let other = Message.signal(path: "/StatusNotifierWatcher", interface: "org.kde.StatusNotifierWatcher",
-                                       member: "StatusNotifierItemUnregistered")
-            other.append("org.kde.StatusNotifierItem-1-1")
-            watcher.connection.send(other)
+            drop("org.kde.StatusNotifierItem-1-1")
             for _ in 1...5 {
                 drop()
                 let again = try watcher.awaitCall("RegisterStatusNotifierItem")
