@@ -3,6 +3,7 @@
 # it is there. Tests/run.sh (the README's test command) runs it first, and so does .ci/run.
 #   to build: libdbus-1-dev and pkg-config;
 #   real D-Bus clients: dbus-daemon, dbus-send, gdbus, busctl, dbus-python; runuser for the two-user checks;
+#   for the README's recipes: apt-config, systemd-analyze, unshare and nsenter;
 #   on screen: a virtual X screen (Xvfb), screenshots (ImageMagick), the pointer (xdotool), and the real
 #   desktops' programs: GNOME Shell with the AppIndicator extension, KDE Plasma, xfce4-panel, lxqt-panel, sway with
 #   waybar, gtk-sni-tray, polybar, i3blocks and the notification server dunst;
@@ -13,7 +14,8 @@ set -euo pipefail
 missing=()
 pkg-config --exists dbus-1 2>/dev/null || missing+=(libdbus-1-dev pkg-config)
 for tool_package in dbus-daemon:dbus-daemon dbus-send:dbus-bin gdbus:libglib2.0-bin busctl:systemd \
-                    runuser:util-linux Xvfb:xvfb import:imagemagick xdotool:xdotool \
+                    runuser:util-linux nsenter:util-linux unshare:util-linux systemd-analyze:systemd apt-config:apt \
+                    Xvfb:xvfb import:imagemagick xdotool:xdotool \
                     gtk-sni-tray-standalone:haskell-gtk-sni-tray-utils dpkg-shlibdeps:dpkg-dev lintian:lintian \
                     man:man-db zsh:zsh fish:fish dbus-run-session:dbus-daemon dbus-monitor:dbus-bin \
                     gnome-shell:gnome-shell plasmashell:plasma-workspace kded5:kded5 xfce4-panel:xfce4-panel \

@@ -41,7 +41,7 @@ extension Integration {
 
         @Test(arguments: panels)
         func theREADMECommandPrintsWhatThePanelReads(panel: Panel) throws {
-            let command = try panel.command(try firstCodeBlock(after: panel.heading))
+            let command = try panel.command(try readmeCodeBlock(after: panel.heading))
             #expect(command.hasPrefix("netactivity watch"), "\(command)")
             let bus = try PrivateBus()
             let service = try DaemonProcess(bus: bus)
@@ -58,7 +58,7 @@ extension Integration {
         }
 
         @Test func theREADMECommandIntrospectsTheTrayItem() throws {
-            let block = try firstCodeBlock(after: "### The tray icon: netactivity-tray", skipping: 1)
+            let block = try readmeCodeBlock(after: "### The tray icon: netactivity-tray", skipping: 1)
             let command = try #require(block.split(separator: "\n").first { $0.hasPrefix("busctl") })
             let scene = try TrayScene()
             _ = try scene.client.begin("mail")
@@ -72,18 +72,6 @@ extension Integration {
             _ = scene
         }
     }
-}
-
-/// The contents of the first fenced code block (after skipping `skipping` of them) that follows `heading` in the
-/// README.
-private func firstCodeBlock(after heading: String, skipping: Int = 0) throws -> String {
-    let readme = try String(contentsOf: Paths.repository.appendingPathComponent("README.md"), encoding: .utf8)
-    let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
-    let start = try #require(lines.firstIndex { $0 == heading }, "no \(heading) in the README")
-    var fences = lines[start...].indices.filter { lines[$0].hasPrefix("```") }
-    fences.removeFirst(2 * skipping)
-    guard fences.count >= 2 else { throw TestFailure("no code block after \(heading)") }
-    return lines[(fences[0] + 1)..<fences[1]].joined(separator: "\n")
 }
 
 /// `key<separator>value` lines, as polybar's and i3blocks' config files write them.

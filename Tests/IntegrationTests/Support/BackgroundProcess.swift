@@ -11,14 +11,18 @@ final class BackgroundProcess {
     /// Every line read so far, for failure messages.
     private(set) var lines: [String] = []
 
-    /// - Parameter path: the command's `PATH`.
-    init(_ executable: URL, _ arguments: [String], bus: PrivateBus, path: String = "/usr/bin:/bin") throws {
+    /// - Parameters:
+    ///   - path: the command's `PATH`.
+    ///   - environment: added to its environment, which otherwise holds `PATH` and the session bus's address.
+    init(_ executable: URL, _ arguments: [String], bus: PrivateBus, path: String = "/usr/bin:/bin",
+         environment: [String: String] = [:]) throws {
         let pipe = Pipe()
         errorFile = try touch(bus.directory.appendingPathComponent("stderr-\(UUID().uuidString.prefix(6))"))
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ["PATH": path, "DBUS_SESSION_BUS_ADDRESS": bus.address]
+        process.environment?.merge(environment) { $1 }
         process.standardOutput = pipe
         process.standardError = try FileHandle(forWritingTo: errorFile)
         process.standardInput = FileHandle.nullDevice
