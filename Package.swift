@@ -48,7 +48,7 @@ let package = Package(
         // A safe Swift layer over libdbus; knows nothing of activities.
         .target(
             name: "DBusKit",
-            dependencies: ["CDBus"],
+            dependencies: ["CDBus", "CGlibcExtras"],
             swiftSettings: leanDaemonCode
         ),
         // The domain: activities, owners, deadlines, limits and the visibility policy. No C, no D-Bus.

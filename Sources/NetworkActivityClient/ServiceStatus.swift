@@ -1,4 +1,4 @@
-import NetworkActivityInterface
+internal import NetworkActivityInterface
 
 /// The service's state as `NetworkActivityClient.status()` read it.
 public struct ServiceStatus: Sendable, Equatable {
@@ -16,7 +16,7 @@ public struct ServiceStatus: Sendable, Equatable {
 public struct ActivityStatus: Sendable, Equatable {
 
     /// The id that `Begin` or `BeginWithTimeout` returned.
-    public var id: UInt32
+    public var id: ActivityID
     /// What the activity is, for people.
     public var label: String
     /// The unique bus name of the connection that began it, such as `:1.42`.
@@ -31,6 +31,18 @@ public struct ActivityStatus: Sendable, Equatable {
     /// When it ends by itself, in microseconds since the Unix epoch; nil for one without a deadline.
     public var deadline: UInt64?
 
+    /// An activity with these values.
+    public init(id: ActivityID, label: String, owner: String, ownerProcessID: UInt32?, ownerCommand: String?,
+                startedAt: UInt64, deadline: UInt64?) {
+        self.id = id
+        self.label = label
+        self.owner = owner
+        self.ownerProcessID = ownerProcessID
+        self.ownerCommand = ownerCommand
+        self.startedAt = startedAt
+        self.deadline = deadline
+    }
+
     /// How long it has been active at `time` (microseconds since the Unix epoch).
     public func age(at time: UInt64) -> Duration {
         .microseconds(Int64(time) - Int64(startedAt))
@@ -43,9 +55,10 @@ public struct ActivityStatus: Sendable, Equatable {
 }
 
 extension ActivityStatus {
-    /// An activity as `ListActivities` tells it, without its owner's process.
-    init(_ record: ActivityRecord) {
-        self.init(id: record.id, label: record.label, owner: record.owner, ownerProcessID: nil, ownerCommand: nil,
+    /// An activity as `ListActivities` tells it, with its owner's process where that is known.
+    init(_ record: ActivityRecord, ownerProcessID: UInt32? = nil) {
+        self.init(id: ActivityID(rawValue: record.id), label: record.label, owner: record.owner,
+                  ownerProcessID: ownerProcessID, ownerCommand: ownerProcessID.flatMap(commandName(ofProcess:)),
                   startedAt: record.startedAt, deadline: record.deadline)
     }
 }

@@ -42,7 +42,7 @@ struct TrayCommand: ParsableCommand {
     func run() throws {
         StandardErrorLogging.bootstrap(level: logLevel)
         let logger = Logger(label: "netactivity-tray")
-        let monitor = try NetworkActivityMonitor(bus: .session)
+        let monitor = try IndicatorMonitor(bus: .session)
         let tray = try ActivityTray(connection: monitor.connection, idleMode: idle,
                                     notifyAfter: notifyAfter.map { .seconds($0) }, logger: logger)
         monitor.endOfTurn = { tray.fireDueTimers() }

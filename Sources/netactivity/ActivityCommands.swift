@@ -1,7 +1,7 @@
 import ArgumentParser
 import NetworkActivityClient
 
-struct BeginCommand: ParsableCommand {
+struct BeginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "begin",
         abstract: "Begin a timed activity and print its id.",
@@ -18,15 +18,15 @@ struct BeginCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds after which the activity ends by itself: 1 to 86400.", valueName: "seconds"))
     var timeout: UInt32
 
-    func run() throws {
-        let id = try reportingFailure { () throws(NetworkActivityError) in
-            try busOptions.connect().beginTimed(label: label, seconds: timeout).detach()
+    func run() async throws {
+        let id = try await reportingFailure { () async throws(NetworkActivityError) in
+            try await busOptions.connect().beginTimed(label, seconds: timeout).detach()
         }
         print(id)
     }
 }
 
-struct EndCommand: ParsableCommand {
+struct EndCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "end",
         abstract: "End an activity that `netactivity begin` printed the id of.")
@@ -34,14 +34,14 @@ struct EndCommand: ParsableCommand {
     @OptionGroup var busOptions: BusOptions
 
     @Argument(help: "The activity's id.", completion: ActivityIDCompletion.kind)
-    var id: UInt32
+    var id: ActivityID
 
-    func run() throws {
-        try reportingFailure { () throws(NetworkActivityError) in try busOptions.connect().end(id: id) }
+    func run() async throws {
+        try await reportingFailure { () async throws(NetworkActivityError) in try await busOptions.connect().end(id) }
     }
 }
 
-struct ResetCommand: ParsableCommand {
+struct ResetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reset",
         abstract: "End every activity of every program, and print how many ended.",
@@ -49,8 +49,12 @@ struct ResetCommand: ParsableCommand {
 
     @OptionGroup var busOptions: BusOptions
 
-    func run() throws {
-        let ended = try reportingFailure { () throws(NetworkActivityError) in try busOptions.connect().reset() }
+    func run() async throws {
+        let ended = try await reportingFailure { () async throws(NetworkActivityError) in
+            try await busOptions.connect().reset()
+        }
         print(ended)
     }
 }
+
+extension ActivityID: ExpressibleByArgument {}

@@ -10,9 +10,9 @@ import NetworkActivityClient
 enum ActivityIDCompletion {
     static let kind = CompletionKind.custom { words, _, prefix in
         guard let client = try? NetworkActivityClient(bus: bus(in: words), timeout: .seconds(1)),
-              let ids = try? client.timedActivityIDs()
+              let ids = try? await client.timedActivityIDs()
         else { return [] }
-        return ids.map(String.init).filter { $0.hasPrefix(prefix) }
+        return ids.map(\.description).filter { $0.hasPrefix(prefix) }
     }
 
     /// The bus that `--system` or `--address` among the words typed so far chooses, as `BusOptions` would.

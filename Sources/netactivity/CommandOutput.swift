@@ -7,9 +7,11 @@ import ArgumentParser
 import NetworkActivityClient
 
 /// Runs `body`; a D-Bus error becomes one line on stderr, its name and message, and exit status 1.
-func reportingFailure<Result>(_ body: () throws(NetworkActivityError) -> Result) throws(ExitCode) -> Result {
+func reportingFailure<Result>(
+    _ body: () async throws(NetworkActivityError) -> Result
+) async throws(ExitCode) -> Result {
     do {
-        return try body()
+        return try await body()
     } catch {
         printError("\(error)")
         throw ExitCode.failure

@@ -2,7 +2,7 @@ import ArgumentParser
 import PackageVersion
 
 @main
-struct NetActivityCommand: ParsableCommand {
+struct NetActivityCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "netactivity",
         abstract: "Tells the network-activity service what this desktop does on the network, and shows its state.",

@@ -1,7 +1,7 @@
 import ArgumentParser
 import NetworkActivityClient
 
-struct RunCommand: ParsableCommand {
+struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run a command as one network activity.",
@@ -35,11 +35,11 @@ struct RunCommand: ParsableCommand {
         guard !command.isEmpty else { throw ValidationError("Missing the command to run, e.g. netactivity run -- curl -O URL.") }
     }
 
-    func run() throws {
+    func run() async throws {
         let label = label ?? String(command[0].split(separator: "/").last ?? "")
         let activity: Activity?
-        do {
-            activity = try busOptions.connect().begin(label: label)
+        do throws(NetworkActivityError) {
+            activity = try await busOptions.connect().begin(label)
         } catch {
             if strict {
                 printError("\(error)")
@@ -57,7 +57,7 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(error.exitStatus)
         }
         let status = child.waitForExit()
-        try? activity?.end()
+        try? await activity?.end()
         if notify {
             RunNotification(command: command, label: label, duration: .now - started, status: status).show()
         }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import NetworkActivityClient
 
-struct StatusCommand: ParsableCommand {
+struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show whether the indicator is visible and every active activity.",
@@ -17,8 +17,10 @@ struct StatusCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
-    func run() throws {
-        let status = try reportingFailure { () throws(NetworkActivityError) in try busOptions.connect().status() }
+    func run() async throws {
+        let status = try await reportingFailure { () async throws(NetworkActivityError) in
+            try await busOptions.connect().status()
+        }
         print(json ? StatusReport.json(status) : StatusReport.table(status))
     }
 }

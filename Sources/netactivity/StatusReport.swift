@@ -11,7 +11,7 @@ enum StatusReport {
         guard !status.activities.isEmpty else { return lines.joined(separator: "\n") }
         let rows = [["ID", "AGE", "LEFT", "PID", "COMMAND", "OWNER", "LABEL"]] + status.activities.map { activity in
             [
-                String(activity.id),
+                activity.id.description,
                 format(activity.age(at: status.takenAt)),
                 activity.timeLeft(at: status.takenAt).map(format) ?? "-",
                 activity.ownerProcessID.map(String.init) ?? "-",
@@ -34,7 +34,7 @@ enum StatusReport {
             visible: status.isVisible, activeCount: status.activeCount,
             activities: status.activities.map { activity in
                 ActivityJSON(
-                    id: activity.id, label: activity.label, owner: activity.owner, pid: activity.ownerProcessID,
+                    id: activity.id.rawValue, label: activity.label, owner: activity.owner, pid: activity.ownerProcessID,
                     command: activity.ownerCommand, ageSeconds: seconds(activity.age(at: status.takenAt)),
                     timeLeftSeconds: activity.timeLeft(at: status.takenAt).map(seconds))
             }))

@@ -1,7 +1,7 @@
 import ArgumentParser
 import NetworkActivityClient
 
-struct WatchCommand: ParsableCommand {
+struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Print the indicator's state now and a line for each change, for panels and scripts.",
@@ -25,23 +25,18 @@ struct WatchCommand: ParsableCommand {
     @Flag(help: "In waybar, polybar and i3blocks: keep the module on screen while idle, in grey, instead of hiding it.")
     var showIdle = false
 
-    func run() throws {
-        let monitor = try reportingFailure { () throws(NetworkActivityError) in
-            try NetworkActivityMonitor(bus: busOptions.bus, readsActivities: format.showsLabels)
-        }
+    func run() async throws {
+        let client = try await reportingFailure { () async throws(NetworkActivityError) in try busOptions.connect() }
         var lastLine: String?
-        var readerLeft = false
-        try reportingFailure { () throws(NetworkActivityError) in
-            try monitor.run { state in
-                let line = format.render(state, showsIdle: showIdle)
-                guard line != lastLine else { return }
-                lastLine = line
-                if !printLine(line) {
-                    readerLeft = true
-                    monitor.stop()
-                }
-            }
+        for await state in client.indicatorStates(readsActivities: format.showsLabels) {
+            let line = format.render(state, showsIdle: showIdle)
+            guard line != lastLine else { continue }
+            lastLine = line
+            // The reader went away.
+            guard printLine(line) else { throw ExitCode.failure }
         }
-        if readerLeft { throw ExitCode.failure }
+        // The states end only when the bus goes away.
+        printError("\(NetworkActivityError.disconnected(message: "the connection to the bus was lost"))")
+        throw ExitCode.failure
     }
 }

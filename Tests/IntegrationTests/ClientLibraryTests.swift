@@ -1,7 +1,8 @@
 import DBusKit
 import Foundation
-import ServiceHarness
 import NetworkActivityClient
+import NetworkActivityInterface
+import ServiceHarness
 import Synchronization
 import Testing
 
@@ -16,185 +17,414 @@ extension Integration {
             service = try DaemonProcess(bus: bus)
         }
 
-        @Test func aTokenEndsItsActivityWhenEndedAndEndingTwiceDoesNothing() throws {
-            let client = try NetworkActivityClient(bus: .address(bus.address))
-            let activity = try client.begin(label: "upload")
-            let status = try client.status()
+        func client(timeout: Duration = .seconds(5)) throws -> NetworkActivityClient {
+            try NetworkActivityClient(address: bus.address, timeout: timeout)
+        }
+
+        @Test func aTokenEndsItsActivityWhenEndedAndEndingTwiceDoesNothing() async throws {
+            let client = try client()
+            let activity = try await client.begin("upload")
+            let status = try await client.status()
             #expect(status.activities.map(\.id) == [activity.id])
             #expect(status.activities.first?.label == "upload")
             #expect(status.activities.first?.ownerProcessID == UInt32(getpid()))
             #expect(status.activities.first?.ownerCommand == ownCommandName())
-            try activity.end()
-            try activity.end()
-            #expect(try client.status().activeCount == 0)
+            try await activity.end()
+            try await activity.end()
+            #expect(try await client.status().activeCount == 0)
         }
 
         /// A D-Bus string ends at NUL: such a label would reach the service cut short, so the library refuses it.
-        @Test func aLabelWithNULIsRefusedBeforeItIsSent() throws {
-            let client = try NetworkActivityClient(bus: .address(bus.address))
+        @Test func aLabelWithNULIsRefusedBeforeItIsSent() async throws {
+            let client = try client()
             for label in ["a\u{0}b", "\u{0}"] {
-                #expect {
-                    _ = try client.begin(label: label)
-                } throws: { ($0 as? DBusError)?.name == .invalidArgs }
-                #expect {
-                    _ = try client.beginTimed(label: label, seconds: 60)
-                } throws: { ($0 as? DBusError)?.name == .invalidArgs }
+                await #expect { _ = try await client.begin(label) } throws: { isInvalidLabel($0) }
+                await #expect { _ = try await client.beginTimed(label, seconds: 60) } throws: { isInvalidLabel($0) }
             }
-            #expect(try client.status().activeCount == 0)
+            #expect(try await client.status().activeCount == 0)
         }
 
-        @Test func releasingTheTokenEndsTheActivity() throws {
-            let client = try NetworkActivityClient(bus: .address(bus.address))
-            let kept = try client.begin(label: "kept")
+        @Test func releasingTheTokenEndsTheActivity() async throws {
+            let client = try client()
+            let kept = try await client.begin("kept")
             do {
-                let released = try client.begin(label: "released")
-                #expect(try client.status().activeCount == 2, "\(released.id)")
+                let released = try await client.begin("released")
+                #expect(try await client.status().activeCount == 2, "\(released.id)")
             }
-            #expect(try client.status().activities.map(\.label) == ["kept"])
+            #expect(try await client.status().activities.map(\.label) == ["kept"])
             _ = kept
         }
 
-        @Test func aDetachedTimedActivityOutlivesItsTokenAndAnotherClientEndsIt() throws {
-            var first: NetworkActivityClient? = try NetworkActivityClient(bus: .address(bus.address))
-            let id = try #require(first).beginTimed(label: "handed over", seconds: 60).detach()
+        @Test func aDetachedTimedActivityOutlivesItsTokenAndAnotherClientEndsIt() async throws {
+            var first: NetworkActivityClient? = try client()
+            let id: ActivityID = try await #require(first).beginTimed("handed over", seconds: 60).detach()
             first = nil
-            let second = try NetworkActivityClient(bus: .address(bus.address))
-            let listed = try second.status().activities
+            let second = try client()
+            let listed = try await second.status().activities
             #expect(listed.map(\.id) == [id])
             #expect(listed.first?.deadline != nil)
-            try second.end(id: id)
-            #expect(throws: NetworkActivityError.self) { try second.end(id: id) }
+            try await second.end(id)
+            await #expect { try await second.end(id) } throws: { error in
+                guard case .unknownActivity = error as? NetworkActivityError else { return false }
+                return true
+            }
         }
 
-        @Test func aScopeEndsItsOwnActivitiesOnCancelAndWhatIsLeftWhenReleased() throws {
-            let client = try NetworkActivityClient(bus: .address(bus.address))
-            let outside = try client.begin(label: "outside")
-            var scope: ActivityScope? = ActivityScope(client: client)
-            try scope?.begin(label: "screen 1")
-            try scope?.beginTimed(label: "screen 2", seconds: 60)
-            #expect(try client.status().activeCount == 3, "dropping the tokens a scope returns ends nothing")
-            #expect(scope?.cancel() == 2)
-            #expect(try client.status().activities.map(\.label) == ["outside"])
+        @Test func anActivityIDReadsAndWritesAsItsNumber() throws {
+            let id = ActivityID(rawValue: 41)
+            #expect(id.description == "41" && ActivityID("41") == id && ActivityID("x") == nil)
+            #expect(String(decoding: try JSONEncoder().encode([id]), as: UTF8.self) == "[41]")
+            #expect(try JSONDecoder().decode([ActivityID].self, from: Data("[41]".utf8)) == [id])
+        }
 
-            let ended = try #require(scope).begin(label: "ended early")
-            let leftOver = try #require(scope).begin(label: "left over")
-            try ended.end()
+        @Test func aScopeEndsItsOwnActivitiesOnCancelAndWhatIsLeftWhenReleased() async throws {
+            let client = try client()
+            let outside = try await client.begin("outside")
+            var scope: ActivityScope? = ActivityScope(client: client)
+            try await scope?.begin("screen 1")
+            try await scope?.beginTimed("screen 2", seconds: 60)
+            #expect(try await client.status().activeCount == 3, "dropping the tokens a scope returns ends nothing")
+            #expect(scope?.cancel() == 2)
+            #expect(try await client.status().activities.map(\.label) == ["outside"])
+
+            let ended = try await #require(scope).begin("ended early")
+            let leftOver = try await #require(scope).begin("left over")
+            try await ended.end()
             #expect(scope?.count == 1)
             scope = nil
-            #expect(try client.status().activities.map(\.label) == ["outside"], "even with \(leftOver.id) held")
-            #expect(throws: Never.self) { try leftOver.end() }
-            try outside.end()
+            #expect(try await client.status().activities.map(\.label) == ["outside"], "even with \(leftOver.id) held")
+            await #expect(throws: Never.self) { try await leftOver.end() }
+            try await outside.end()
         }
 
-        @Test func cancelAllEndsEveryActivityOfTheClientAndNoOneElses() throws {
-            let client = try NetworkActivityClient(bus: .address(bus.address))
+        @Test func cancelAllEndsEveryActivityOfTheClientAndNoOneElses() async throws {
+            let client = try client()
             let other = try RawClient(bus)
             _ = try other.begin("other's")
-            let token = try client.begin(label: "a")
-            _ = try client.beginTimed(label: "b", seconds: 60).detach()
-            #expect(try client.cancelAll() == 2)
-            #expect(try client.status().activities.map(\.label) == ["other's"])
-            #expect(throws: NetworkActivityError.self) { try token.end() }
+            let token = try await client.begin("a")
+            _ = try await client.beginTimed("b", seconds: 60).detach()
+            #expect(try await client.cancelAll() == 2)
+            #expect(try await client.status().activities.map(\.label) == ["other's"])
+            await #expect(throws: NetworkActivityError.self) { try await token.end() }
         }
 
         @Test func withNetworkActivityEndsTheActivityWhenTheBodyReturns() async throws {
-            let client = try NetworkActivityClient(bus: .address(bus.address))
-            let seen = try await client.withNetworkActivity(label: "sync") {
-                try client.status().activities.map(\.label)
+            let client = try client()
+            let seen = try await client.withNetworkActivity("sync") {
+                try await client.status().activities.map(\.label)
             }
             #expect(seen == ["sync"])
-            #expect(try client.status().activeCount == 0)
+            #expect(try await client.status().activeCount == 0)
         }
 
         @Test func withNetworkActivityEndsTheActivityWhenTheBodyThrows() async throws {
-            let client = try NetworkActivityClient(bus: .address(bus.address))
+            let client = try client()
             struct Failed: Error {}
             await #expect(throws: Failed.self) {
-                try await client.withNetworkActivity(label: "sync") {
-                    #expect(try client.status().activeCount == 1)
+                try await client.withNetworkActivity("sync") {
+                    #expect(try await client.status().activeCount == 1)
                     throw Failed()
                 }
             }
-            #expect(try client.status().activeCount == 0)
+            #expect(try await client.status().activeCount == 0)
         }
 
         @Test func withNetworkActivityEndsTheActivityWhenTheTaskIsCancelled() async throws {
-            let client = try NetworkActivityClient(bus: .address(bus.address))
+            let client = try client()
             let (started, didStart) = AsyncStream.makeStream(of: Void.self)
             let task = Task {
-                try await client.withNetworkActivity(label: "long") {
+                try await client.withNetworkActivity("long") {
                     didStart.yield()
                     try await Task.sleep(for: .seconds(60))
                 }
             }
             var iterator = started.makeAsyncIterator()
             await iterator.next()
-            #expect(try client.status().activities.map(\.label) == ["long"])
+            #expect(try await client.status().activities.map(\.label) == ["long"])
             task.cancel()
             await #expect(throws: CancellationError.self) { try await task.value }
-            #expect(try client.status().activeCount == 0)
+            #expect(try await client.status().activeCount == 0)
         }
 
         @Test func withNetworkActivityRunsTheBodyWithoutTheServiceUnlessStrict() async throws {
             let bus = try PrivateBus()  // without the service
-            let client = try NetworkActivityClient(bus: .address(bus.address))
-            let ran = try await client.withNetworkActivity(label: "work") { true }
+            let client = try NetworkActivityClient(address: bus.address)
+            let ran = try await client.withNetworkActivity("work") { true }
             #expect(ran)
             let error = await #expect(throws: NetworkActivityError.self) {
-                try await client.withNetworkActivity(label: "work", strict: true) {
+                try await client.withNetworkActivity("work", strict: true) {
                     Issue.record("the body ran")
                 }
             }
-            #expect(error?.name == .serviceUnknown)
+            #expect(error?.name == ErrorName.serviceUnknown.rawValue)
         }
 
-        @Test func tokensMayBeUsedFromManyThreadsAtOnce() throws {
-            let client = try NetworkActivityClient(bus: .address(bus.address))
-            let ids = Mutex<[UInt32]>([])
-            let failures = Mutex<[String]>([])
-            DispatchQueue.concurrentPerform(iterations: 8) { _ in
-                for _ in 0..<50 {
-                    do {
-                        let activity = try client.begin(label: "parallel")
-                        ids.withLock { $0.append(activity.id) }
-                        if activity.id % 2 == 0 { try activity.end() }
-                    } catch {
-                        failures.withLock { $0.append("\(error)") }
+        /// 100 tasks begin and end at once on one client, each call suspending rather than holding a thread; a
+        /// listener on the bus sees the count reach 100 and come back to 0.
+        @Test func aHundredTasksShareOneClient() async throws {
+            let client = try client()
+            let listener = try SignalListener(bus)
+            let gate = Gate()
+            let ids = try await withThrowingTaskGroup(of: ActivityID.self) { group in
+                for index in 0..<100 {
+                    group.addTask {
+                        let activity = try await client.begin("task \(index)")
+                        await gate.pass()
+                        try await activity.end()
+                        return activity.id
                     }
                 }
+                try Integration.awaitActiveCount(100, listener)
+                await gate.open()
+                return try await group.reduce(into: Set<ActivityID>()) { $0.insert($1) }
             }
-            #expect(failures.withLock { $0 }.isEmpty)
-            #expect(Set(ids.withLock { $0 }).count == 400)
-            #expect(try client.status().activeCount == 0)
+            #expect(ids.count == 100)
+            try Integration.awaitActiveCount(0, listener)
+            #expect(try await client.status().activeCount == 0)
         }
 
-        @Test func withoutTheServiceEveryCallThrowsAtOnce() throws {
+        /// A `begin` whose task is cancelled while the service has not answered throws `cancelled` at once; when
+        /// the answer comes anyway, the client ends that activity. Played by a service that answers when told.
+        @Test func aBeginCancelledInFlightLeavesNoActivityBehind() async throws {
+            let bus = try PrivateBus()
+            let slow = try Connection(bus: .address(bus.address))
+            #expect(try slow.requestName(ServiceNames.busName, flags: .doNotQueue) == .primaryOwner)
+            let client = try NetworkActivityClient(address: bus.address)
+
+            let task = Task { try await client.begin("late") }
+            let call = try #require(try awaitCall("Begin", on: slow))
+            task.cancel()
+            await #expect { _ = try await task.value } throws: { error in
+                guard case .cancelled = error as? NetworkActivityError else { return false }
+                return true
+            }
+            slow.send(call.makeReturn(with: UInt32(7)))
+            let end = try #require(try awaitCall("End", on: slow))
+            var arguments = end.arguments()
+            #expect(try arguments.read(UInt32.self) == 7)
+        }
+
+        /// The same against the real service, cancelling 50 begins at every moment of their flight.
+        @Test func cancelledBeginsNeverLeaveActivitiesBehind() async throws {
+            let client = try client()
+            for delay in 0..<50 {
+                let task = Task { try await client.begin("maybe \(delay)") }
+                if delay > 0 { try await Task.sleep(for: .microseconds(delay * 10)) }
+                task.cancel()
+                _ = try? await task.value
+            }
+            // Replies come in order, and the `End` of a late one is sent before the next reply is read.
+            #expect(try await client.status().activities.isEmpty)
+        }
+
+        @Test func indicatorStatesFollowTheServiceAcrossStopsKillsAndRestartsAndLeaveNoThread() async throws {
+            let bus = try PrivateBus()
+            var daemon: DaemonProcess? = try DaemonProcess(bus: bus)
+            var client: NetworkActivityClient? = try NetworkActivityClient(address: bus.address)
+            let user = try RawClient(bus)
+            let (seen, record) = AsyncStream.makeStream(of: IndicatorState.self, bufferingPolicy: .unbounded)
+            let following = try #require(client).indicatorStates()
+            let consumer = Task {
+                for await state in following { record.yield(state) }
+                record.finish()
+            }
+            var states = seen.makeAsyncIterator()
+            func next() async throws -> IndicatorState {
+                try #require(await states.next(), "the stream ended")
+            }
+
+            #expect(try await next() == IndicatorState(isServiceRunning: true, isVisible: false, activeCount: 0,
+                                                       activities: []))
+            _ = try user.begin("mail")
+            var state = try await next()
+            #expect(state.isVisible && state.labels == ["mail"])
+            daemon?.send(SIGTERM)
+            _ = daemon?.exitStatus()
+            #expect(try await next() == .serviceStopped)
+
+            daemon = try DaemonProcess(bus: bus)
+            state = try await next()
+            #expect(state.isServiceRunning && !state.isVisible)
+            let again = try RawClient(bus)
+            _ = try again.begin("backup")
+            state = try await next()
+            #expect(state.isVisible && state.labels == ["backup"])
+            daemon?.send(SIGKILL)
+            _ = daemon?.exitStatus()
+            #expect(try await next() == .serviceStopped)
+            daemon = try DaemonProcess(bus: bus)
+            #expect(try await next().isServiceRunning)
+
+            consumer.cancel()
+            await consumer.value
+            #expect(await states.next() == nil, "the stream finishes with its consumer")
+            #expect(loopThreads() == 1, "the client's own, while it lives")
+            _ = (user, again)
+            client = nil
+            try await awaitNoLoopThread()
+        }
+
+        @Test func withoutTheServiceEveryCallThrowsAtOnce() async throws {
             let bus = try PrivateBus()  // without the service
-            let client = try NetworkActivityClient(bus: .address(bus.address), timeout: .seconds(30))
+            let client = try NetworkActivityClient(address: bus.address, timeout: .seconds(30))
             let started = ContinuousClock.now
-            let error = #expect(throws: NetworkActivityError.self) { try client.begin(label: "x") }
-            #expect(error?.name == .serviceUnknown)
-            #expect(throws: NetworkActivityError.self) { try client.status() }
+            await #expect { _ = try await client.begin("x") } throws: { error in
+                guard case .serviceUnavailable(let name, _) = error as? NetworkActivityError else { return false }
+                return name == ErrorName.serviceUnknown.rawValue
+            }
+            await #expect(throws: NetworkActivityError.self) { try await client.status() }
             #expect(ContinuousClock.now - started < .seconds(10), "the bus answers for a missing service")
         }
 
-        @Test func aServiceThatDoesNotAnswerGivesNoReplyWithinTheTimeout() throws {
-            let bus = try PrivateBus()  // without the service
-            let silent = try Connection(bus: .address(bus.address))
-            #expect(try silent.requestName(busName, flags: .doNotQueue) == .primaryOwner)
-            let client = try NetworkActivityClient(bus: .address(bus.address), timeout: .milliseconds(300))
+        @Test func aServiceThatDoesNotAnswerGivesNoReplyWithinTheTimeoutAndTheClientGoesOn() async throws {
+            let bus = try PrivateBus()
+            var silent: Connection? = try Connection(bus: .address(bus.address))
+            #expect(try silent?.requestName(ServiceNames.busName, flags: .doNotQueue) == .primaryOwner)
+            let client = try NetworkActivityClient(address: bus.address, timeout: .milliseconds(300))
             let started = ContinuousClock.now
-            let error = #expect(throws: NetworkActivityError.self) { try client.begin(label: "x") }
-            #expect(error?.name == .noReply)
+            await #expect { _ = try await client.begin("x") } throws: { error in
+                guard case .noReply = error as? NetworkActivityError else { return false }
+                return true
+            }
             #expect(ContinuousClock.now - started < .seconds(10))
+
+            silent = nil
+            let service = try DaemonProcess(bus: bus)
+            let activity = try await client.begin("after")
+            #expect(try await client.status().activities.map(\.label) == ["after"])
+            _ = (service, activity)
+        }
+
+        /// Each refusal of the real service, and of the bus, arrives as its own case.
+        @Test func everyErrorHasItsCase() async throws {
+            let limited = try PrivateBus()
+            let limitedService = try DaemonProcess(bus: limited, arguments: DaemonProcess.noDelays
+                                                   + ["--max-per-caller", "1"])
+            let client = try NetworkActivityClient(address: limited.address, timeout: .seconds(2))
+            let other = try RawClient(limited)
+            let othersID = ActivityID(rawValue: try other.begin("other's"))
+
+            func expectCase(_ matches: (NetworkActivityError) -> Bool,
+                            _ call: () async throws(NetworkActivityError) -> Void) async {
+                do throws(NetworkActivityError) {
+                    try await call()
+                    Issue.record("no error")
+                } catch {
+                    #expect(matches(error), "\(error)")
+                }
+            }
+            await expectCase({ if case .unknownActivity = $0 { true } else { false } }) { () async throws(NetworkActivityError) in
+                try await client.end(ActivityID(rawValue: 999))
+            }
+            await expectCase({ if case .notOwner = $0 { true } else { false } }) { () async throws(NetworkActivityError) in
+                try await client.end(othersID)
+            }
+            let held = try await client.begin("one")
+            await expectCase({ if case .limitExceeded = $0 { true } else { false } }) { () async throws(NetworkActivityError) in
+                _ = try await client.begin("two")
+            }
+            try await held.end()
+            await expectCase({ if case .invalidLabel = $0 { true } else { false } }) { () async throws(NetworkActivityError) in
+                _ = try await client.begin(String(repeating: "x", count: 300))
+            }
+            await expectCase({ if case .invalidArguments = $0 { true } else { false } }) { () async throws(NetworkActivityError) in
+                _ = try await client.beginTimed("zero", seconds: 0)
+            }
+            let cancelled = await Task { () async -> NetworkActivityError? in
+                withUnsafeCurrentTask { $0?.cancel() }
+                do throws(NetworkActivityError) {
+                    _ = try await client.begin("cancelled")
+                    return nil
+                } catch {
+                    return error
+                }
+            }.value
+            #expect(cancelled == .cancelled)
+
+            // What only a peer can be made to say: the service played by a connection with set answers.
+            let played = try PrivateBus()
+            let peer = try FakePeer(played, owning: ServiceNames.busName, answers: [
+                "Reset": { $0.makeErrorReply(DBusError(.accessDenied, "only root may")) },
+                "Cancel": { $0.makeErrorReply(DBusError(.failed, "something else")) },
+            ])
+            let playedClient = try NetworkActivityClient(address: played.address)
+            let resetting = Task { () async -> NetworkActivityError? in
+                do throws(NetworkActivityError) { _ = try await playedClient.reset() } catch { return error }
+                return nil
+            }
+            try peer.awaitCall("Reset")
+            #expect(await resetting.value == .accessDenied(message: "only root may"))
+            let cancelling = Task { () async -> NetworkActivityError? in
+                do throws(NetworkActivityError) { _ = try await playedClient.cancelAll() } catch { return error }
+                return nil
+            }
+            try peer.awaitCall("Cancel")
+            #expect(await cancelling.value == .other(name: ErrorName.failed.rawValue, message: "something else"))
+
+            limited.kill()
+            await expectCase({ if case .disconnected = $0 { true } else { false } }) { () async throws(NetworkActivityError) in
+                _ = try await client.status()
+            }
+            _ = limitedService
         }
 
         @Test func withoutABusTheClientCannotBeMade() throws {
             let directory = try temporaryDirectory("no-bus")
             defer { try? FileManager.default.removeItem(at: directory) }
-            #expect(throws: NetworkActivityError.self) {
-                try NetworkActivityClient(bus: .address("unix:path=\(directory.path)/socket"))
+            #expect {
+                try NetworkActivityClient(address: "unix:path=\(directory.path)/socket")
+            } throws: { error in
+                guard case .serviceUnavailable = error as? NetworkActivityError else { return false }
+                return true
             }
         }
+    }
+}
+
+private func isInvalidLabel(_ error: any Error) -> Bool {
+    guard case .invalidLabel = error as? NetworkActivityError else { return false }
+    return true
+}
+
+/// Reads messages on `connection` until a call of `member` comes; nil when none does within ten seconds.
+private func awaitCall(_ member: String, on connection: Connection) throws -> Message? {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while let message = try connection.nextMessage(timeout: ContinuousClock.now.duration(to: deadline)) {
+        if message.type == .methodCall, message.member == member { return message }
+    }
+    return nil
+}
+
+/// How many threads of shared connections this process has (their name in `/proc/self/task/*/comm`).
+private func loopThreads() -> Int {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    return tasks.filter { task in
+        (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.hasPrefix("dbus-shared") == true
+    }.count
+}
+
+/// Waits, up to ten seconds, until no shared connection's thread is left: a thread ends a moment after it is told.
+private func awaitNoLoopThread() async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while loopThreads() > 0 {
+        guard ContinuousClock.now < deadline else { throw TestFailure("\(loopThreads()) loop threads are left") }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+}
+
+/// Holds tasks at `pass()` until `open()`.
+private actor Gate {
+    private var isOpen = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func pass() async {
+        guard !isOpen else { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func open() {
+        isOpen = true
+        for continuation in waiting { continuation.resume() }
+        waiting.removeAll()
     }
 }

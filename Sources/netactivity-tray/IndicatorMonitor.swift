@@ -1,15 +1,18 @@
-public import DBusKit
+import DBusKit
+import NetworkActivityClient
 import NetworkActivityInterface
 
-/// Follows the indicator's state for panel widgets and tray icons, across restarts of the service.
+/// Follows the indicator's state for the tray, across restarts of the service, on the connection that serves the
+/// tray's own objects: one connection and one thread for both, where the library's `indicatorStates()` would add
+/// a second of each.
 ///
 /// It reads the state when it starts and again whenever the service announces a change (`PropertiesChanged`)
 /// or comes onto the bus (`NameOwnerChanged`); while the service is not running the state is idle. It never
 /// starts the service itself. A monitor runs on the thread that calls `run`, sleeping between changes.
-public final class NetworkActivityMonitor {
+final class IndicatorMonitor {
     /// The monitor's own connection, which `run` serves: a program may export its objects on it too (a tray
     /// icon), to be served by the same loop.
-    public let connection: Connection
+    let connection: Connection
     private let loop: EventLoop
     private let readsActivities: Bool
     private let timeout: Duration
@@ -22,7 +25,7 @@ public final class NetworkActivityMonitor {
     ///   - readsActivities: whether each state carries the activities (labels and start times), at the cost of one
     ///     more call per change.
     ///   - timeout: how long each read waits for the service; one that does not answer counts as not running.
-    public init(bus: NetworkActivityClient.Bus = .session, readsActivities: Bool = true, timeout: Duration = .seconds(5))
+    init(bus: Connection.Bus = .session, readsActivities: Bool = true, timeout: Duration = .seconds(5))
         throws(DBusError)
     {
         connection = try Connection(bus: bus)
@@ -46,7 +49,7 @@ public final class NetworkActivityMonitor {
     /// until `stop()`.
     ///
     /// - Throws: `Disconnected` when the bus itself goes away.
-    public func run(onChange: @escaping (IndicatorState) -> Void) throws(DBusError) {
+    func run(onChange: @escaping (IndicatorState) -> Void) throws(DBusError) {
         self.onChange = onChange
         state = nil
         refresh()
@@ -55,13 +58,13 @@ public final class NetworkActivityMonitor {
 
     /// Called on `run`'s thread once per turn of its loop, after the messages that came in: the place for a
     /// program's timers. Returns how long the loop may sleep at most; nil to wait for the bus only.
-    public var endOfTurn: () -> Duration? {
+    var endOfTurn: () -> Duration? {
         get { loop.endOfTurn }
         set { loop.endOfTurn = newValue }
     }
 
     /// Makes `run` return once the current change has been handled; call it from `onChange`.
-    public func stop() {
+    func stop() {
         loop.stop()
     }
 
@@ -71,7 +74,7 @@ public final class NetworkActivityMonitor {
             var activities: [ActivityStatus] = []
             if readsActivities {
                 var reply = try connection.callService("ListActivities", timeout: timeout, autoStart: false)
-                activities = try reply.read([ActivityRecord].self).map(ActivityStatus.init)
+                activities = try reply.read([ActivityRecord].self).map(ActivityStatus.init(listed:))
             }
             publish(IndicatorState(isServiceRunning: true, isVisible: properties.isVisible,
                                    activeCount: properties.activeCount, activities: activities))

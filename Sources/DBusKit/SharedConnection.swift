@@ -1,0 +1,155 @@
+internal import CDBus
+internal import CGlibcExtras
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A connection that every thread and task may share, served by an event loop on a thread of its own.
+///
+/// A call is sent from the caller's thread (libdbus locks the connection for that) and suspends its task until the
+/// loop's thread dispatches the reply, so no thread waits for the bus; its timeout is libdbus's own, fired by the
+/// loop. Work that needs the `Connection` itself (subscribing to signals) is handed to the loop's thread. The
+/// thread ends when the connection is released or the bus goes away.
+public final class SharedConnection: Sendable {
+    /// Used off the loop's thread only through libdbus's calls that take the connection's lock: sending, and the
+    /// unique name.
+    private let raw: UnsafeSendable<OpaquePointer>
+    /// Touched only on the loop's thread, through `onLoop`, and released with this object.
+    private let served: UnsafeSendable<(connection: Connection, loop: EventLoop)>
+    private let jobs = LoopJobs()
+    private let loopEnded = Flag()
+    private nonisolated(unsafe) var thread = pthread_t()
+
+    /// Connects and registers with the bus, then starts the loop's thread. `setUp` runs first, on the calling
+    /// thread, with the connection: the place to subscribe to signals before any can arrive unseen.
+    public init(bus: Connection.Bus,
+                setUp: (Connection) throws(DBusError) -> Void = { _ in }) throws(DBusError) {
+        let connection = try Connection(bus: bus)
+        try setUp(connection)
+        raw = UnsafeSendable(connection.raw)
+        let ended = loopEnded
+        let timeouts = CallTimeouts()
+        timeouts.install(on: connection.raw)
+        let loop = EventLoop(connection: connection)
+        loop.watch(fileDescriptor: timeouts.fileDescriptor) { timeouts.handleDue() }
+        loop.watch(fileDescriptor: jobs.fileDescriptor) { [jobs] in jobs.runQueued() }
+        served = UnsafeSendable((connection, loop))
+        let body = LoopThreadBody {
+            _ = cglibc_name_this_thread("dbus-shared")
+            // The loop ends when it is stopped or the bus is lost; either way nothing more is sent.
+            _ = try? loop.run()
+            ended.raise()
+        }
+        let started = pthread_create(&thread, nil, runLoopThread, Unmanaged.passRetained(body).toOpaque())
+        precondition(started == 0, "pthread_create failed: \(started)")
+    }
+
+    deinit {
+        jobs.post { [served] in served.value.loop.stop() }
+        if pthread_equal(thread, pthread_self()) != 0 {
+            pthread_detach(thread)
+        } else {
+            pthread_join(thread, nil)
+        }
+    }
+
+    /// This connection's unique name on the bus, such as `:1.42`.
+    public var uniqueName: String { uniqueBusName(of: raw.value) }
+
+    /// Whether the loop still runs: false once the bus has gone away.
+    public var isOpen: Bool { !loopEnded.isRaised }
+
+    /// Sends a method call and suspends until its reply, which `decode` reads on the loop's thread.
+    ///
+    /// - Parameter onAbandoned: given the decoded reply when the task was cancelled before it came, on the loop's
+    ///   thread: to undo what the peer did anyway.
+    /// - Throws: `CallFailure.bus` with the peer's error reply, `NoReply` after `timeout`, or `Disconnected`;
+    ///   `CallFailure.cancelled` at once when the task is cancelled.
+    public func call<Value: Sendable>(
+        _ message: Message, timeout: Duration,
+        decode: @escaping @Sendable (inout MessageReader) throws(DBusError) -> Value,
+        onAbandoned: (@Sendable (Value) -> Void)? = nil
+    ) async throws(CallFailure) -> Value {
+        guard !Task.isCancelled else { throw .cancelled }
+        let call = InFlightCall<Value>(onAbandoned: onAbandoned)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                guard call.start(continuation) else { return }
+                let sent = send(message, timeout: timeout) { [raw] reply in
+                    if var error = reply.error {
+                        // libdbus answers the calls still waiting when the connection goes with NoReply.
+                        if error.name == .noReply, dbus_connection_get_is_connected(raw.value) == 0 {
+                            error = DBusError(.disconnected, "the connection to the bus was lost")
+                        }
+                        return call.finish(.failure(.bus(error)))
+                    }
+                    var reader = reply.arguments()
+                    do throws(DBusError) {
+                        call.finish(.success(try decode(&reader)))
+                    } catch {
+                        call.finish(.failure(.bus(error)))
+                    }
+                }
+                if !sent { call.finish(.failure(.bus(DBusError(.disconnected, "the connection to the bus is closed")))) }
+            }
+        } onCancel: {
+            call.abandon()
+        }
+        return try result.get()
+    }
+
+    /// Sends a message that wants no reply and writes it out before returning, from any thread: it still reaches
+    /// the peer before any later call of this connection.
+    public func sendWithoutReply(_ message: Message) {
+        guard isOpen else { return }
+        message.expectsReply = false
+        _ = DBusKit.send(message, on: raw.value)
+        dbus_connection_flush(raw.value)
+    }
+
+    /// Runs `job` on the loop's thread with the connection, in the order posted.
+    public func onLoop(_ job: @escaping @Sendable (Connection) -> Void) {
+        jobs.post { [served] in job(served.value.connection) }
+    }
+
+    /// Sends `message` with a reply expected, for `onReply`, which gets the reply or an error reply (`NoReply`
+    /// when the timeout passed); false when the connection is closed.
+    private func send(_ message: Message, timeout: Duration, onReply: @escaping @Sendable (Message) -> Void) -> Bool {
+        var pending: OpaquePointer?
+        guard isOpen,
+              dbus_connection_send_with_reply(raw.value, message.raw, &pending,
+                                              Int32(clamping: timeout.milliseconds)) != 0,
+              let pending
+        else { return false }
+        ReplyNotification(deliver: onReply).attach(to: pending)
+        return true
+    }
+}
+
+/// A flag any thread may raise and read.
+final class Flag: Sendable {
+    private let raised = Atomic(false)
+    var isRaised: Bool { raised.load(ordering: .acquiring) }
+    func raise() { raised.store(true, ordering: .releasing) }
+}
+
+/// A value that is shared between threads by a rule the compiler cannot see, which the holder states.
+struct UnsafeSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// What the loop's thread runs, boxed for `pthread_create`.
+private final class LoopThreadBody {
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
+}
+
+private func runLoopThread(_ box: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let box else { return nil }
+    Unmanaged<LoopThreadBody>.fromOpaque(box).takeRetainedValue().run()
+    return nil
+}

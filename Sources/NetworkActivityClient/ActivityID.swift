@@ -1,0 +1,31 @@
+/// The id the service gives an activity: unique among the activities it has begun since it started.
+///
+/// An `Activity` carries its id; `NetworkActivityClient.end(_:)` takes one, for a timed activity that another
+/// program (or an earlier run of this one) began. It reads and writes as the bare number, in text and in JSON.
+public struct ActivityID: RawRepresentable, Sendable, Hashable, Codable, Comparable, LosslessStringConvertible {
+    /// The number the service uses on the bus.
+    public let rawValue: UInt32
+
+    public init(rawValue: UInt32) {
+        self.rawValue = rawValue
+    }
+
+    /// The id written as a decimal number, as `netactivity begin` prints it; nil for anything else.
+    public init?(_ description: String) {
+        guard let value = UInt32(description) else { return nil }
+        rawValue = value
+    }
+
+    public var description: String { String(rawValue) }
+
+    public static func < (lhs: ActivityID, rhs: ActivityID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(UInt32.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}

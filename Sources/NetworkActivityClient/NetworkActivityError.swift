@@ -1,0 +1,94 @@
+internal import DBusKit
+internal import NetworkActivityInterface
+
+/// What every call of this library throws: the service's refusals, the bus's failures, and cancellation, each a
+/// case to switch over. Each carries the message the service or the bus gave; `name` is the D-Bus error's name.
+public enum NetworkActivityError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `End` of an id that is not active (`…Error.UnknownActivity`).
+    case unknownActivity(message: String)
+    /// `End` of another connection's activity, or of another user's timed one (`…Error.NotOwner`).
+    case notOwner(message: String)
+    /// A `begin` past one of the service's limits: per connection, per Unix user, or in all (`…Error.LimitExceeded`).
+    case limitExceeded(message: String)
+    /// A call this caller may not make, such as `reset()` from another user (`AccessDenied`).
+    case accessDenied(message: String)
+    /// A label the service refuses: over 256 bytes, or with control characters. The message says which.
+    case invalidLabel(String)
+    /// Other arguments the service refuses, such as a timeout out of its range (`InvalidArgs`).
+    case invalidArguments(message: String)
+    /// No service answers to the name and none can be started, or no bus can be reached; `name` tells which.
+    case serviceUnavailable(name: String, message: String)
+    /// The service did not answer within the client's timeout (`NoReply`).
+    case noReply(message: String)
+    /// The connection to the bus is lost (`Disconnected`); the client can do nothing more.
+    case disconnected(message: String)
+    /// The task was cancelled while it waited, Swift's `CancellationError` under this library's one error type.
+    /// A `begin` cancelled this way leaves no activity behind.
+    case cancelled
+    /// Any other error the bus or the service gave.
+    case other(name: String, message: String)
+
+    /// The D-Bus error's name, such as `org.example.NetworkActivity.Error.UnknownActivity`.
+    public var name: String {
+        switch self {
+        case .unknownActivity: ErrorName.unknownActivity.rawValue
+        case .notOwner: ErrorName.notOwner.rawValue
+        case .limitExceeded: ErrorName.limitExceeded.rawValue
+        case .accessDenied: ErrorName.accessDenied.rawValue
+        case .invalidLabel, .invalidArguments: ErrorName.invalidArgs.rawValue
+        case .noReply: ErrorName.noReply.rawValue
+        case .disconnected: ErrorName.disconnected.rawValue
+        case .cancelled: "org.example.NetworkActivity.Client.Cancelled"
+        case .serviceUnavailable(let name, _), .other(let name, _): name
+        }
+    }
+
+    /// What the service or the bus said.
+    public var message: String {
+        switch self {
+        case .unknownActivity(let message), .notOwner(let message), .limitExceeded(let message),
+             .accessDenied(let message), .invalidLabel(let message), .invalidArguments(let message),
+             .noReply(let message), .disconnected(let message), .serviceUnavailable(_, let message),
+             .other(_, let message):
+            message
+        case .cancelled: "the task was cancelled"
+        }
+    }
+
+    /// The name and the message, as `netactivity` prints them.
+    public var description: String { "\(name): \(message)" }
+}
+
+extension NetworkActivityError {
+    /// The case for a D-Bus error.
+    init(_ error: DBusError) {
+        let message = error.message
+        switch error.name {
+        case .unknownActivity: self = .unknownActivity(message: message)
+        case .notOwner: self = .notOwner(message: message)
+        case .limitExceeded: self = .limitExceeded(message: message)
+        case .accessDenied: self = .accessDenied(message: message)
+        case .invalidArgs where message.hasPrefix("the label "): self = .invalidLabel(message)
+        case .invalidArgs: self = .invalidArguments(message: message)
+        case .noReply: self = .noReply(message: message)
+        case .disconnected: self = .disconnected(message: message)
+        case .serviceUnknown, .nameHasNoOwner, .noServer, .fileNotFound:
+            self = .serviceUnavailable(name: error.name.rawValue, message: message)
+        case _ where error.name.rawValue.hasPrefix("org.freedesktop.DBus.Error.Spawn."):
+            self = .serviceUnavailable(name: error.name.rawValue, message: message)
+        default: self = .other(name: error.name.rawValue, message: message)
+        }
+    }
+
+    init(_ failure: CallFailure) {
+        switch failure {
+        case .bus(let error): self.init(error)
+        case .cancelled: self = .cancelled
+        }
+    }
+}
+
+extension ErrorName {
+    /// The bus's address names a socket that does not exist: no bus is running there.
+    static let fileNotFound: ErrorName = "org.freedesktop.DBus.Error.FileNotFound"
+}
