@@ -23,12 +23,11 @@ public final class SharedConnection: Sendable {
     private let loopEnded = Flag()
     private nonisolated(unsafe) var thread = pthread_t()
 
-    /// Connects and registers with the bus, then starts the loop's thread. `setUp` runs first, on the calling
-    /// thread, with the connection: the place to subscribe to signals before any can arrive unseen.
-    public init(bus: Connection.Bus,
-                setUp: (Connection) throws(DBusError) -> Void = { _ in }) throws(DBusError) {
+    /// Connects and registers with the bus, then starts the loop's thread, which inherits the calling thread's
+    /// signal mask. `onLoss` runs on the loop's thread when the bus goes away, after which every call throws
+    /// `Disconnected`.
+    public init(bus: Connection.Bus, onLoss: @escaping @Sendable () -> Void = {}) throws(DBusError) {
         let connection = try Connection(bus: bus)
-        try setUp(connection)
         raw = UnsafeSendable(connection.raw)
         let ended = loopEnded
         let timeouts = CallTimeouts()
@@ -40,8 +39,9 @@ public final class SharedConnection: Sendable {
         let body = LoopThreadBody {
             _ = cglibc_name_this_thread("dbus-shared")
             // The loop ends when it is stopped or the bus is lost; either way nothing more is sent.
-            _ = try? loop.run()
+            let lost = (try? loop.run()) == nil
             ended.raise()
+            if lost { onLoss() }
         }
         let started = pthread_create(&thread, nil, runLoopThread, Unmanaged.passRetained(body).toOpaque())
         precondition(started == 0, "pthread_create failed: \(started)")

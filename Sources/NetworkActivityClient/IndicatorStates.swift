@@ -99,7 +99,7 @@ final class StateTriggers: Sendable {
         _ = registry.withLock { $0.triggers.removeValue(forKey: id) }
     }
 
-    private func fireAll() {
+    func fireAll() {
         registry.withLock { registry in
             for trigger in registry.triggers.values { trigger.yield() }
         }

@@ -30,7 +30,8 @@ public final class NetworkActivityClient: Sendable {
     /// first call, which starts it if the bus can activate it.
     public init(bus: Bus = .session, timeout: Duration = .seconds(5)) throws(NetworkActivityError) {
         do throws(DBusError) {
-            connection = try SharedConnection(bus: bus.connectionBus)
+            // Every stream of states reads again, finds the bus gone, and finishes.
+            connection = try SharedConnection(bus: bus.connectionBus) { [stateTriggers] in stateTriggers.fireAll() }
         } catch {
             throw NetworkActivityError(error)
         }

@@ -21,20 +21,14 @@ struct ChildProcess {
     }
 
     private let processID: pid_t
-    private var awaitedSignals: sigset_t
 
     /// Starts `arguments[0]`, looked up in `PATH`, with the other elements as its arguments.
     ///
-    /// The forwarded signals and `SIGCHLD` are blocked here first, so that from now on they queue for
-    /// `waitForExit()` instead of killing this process. The child starts with no signal blocked, as
-    /// `systemd-inhibit` starts its command, and with the actions this process inherited: a signal ignored
-    /// here, as `nohup` ignores SIGHUP, stays ignored there.
+    /// From then on the forwarded signals, sent here with `kill`, go on to the child: a handler passes them on,
+    /// whichever of this process's threads the kernel gives them to. A signal ignored here, as `nohup` ignores
+    /// SIGHUP, gets no handler and stays ignored in the child too; the child starts with the others at their
+    /// default actions and with no signal blocked, as `systemd-inhibit` starts its command.
     init(_ arguments: [String]) throws(SpawnFailure) {
-        awaitedSignals = sigset_t()
-        sigemptyset(&awaitedSignals)
-        for signal in Self.forwardedSignals + [SIGCHLD] { sigaddset(&awaitedSignals, signal) }
-        sigprocmask(SIG_BLOCK, &awaitedSignals, nil)
-
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -49,24 +43,29 @@ struct ChildProcess {
         let result = posix_spawnp(&child, arguments[0], nil, &attributes, argv, environ)
         guard result == 0 else { throw SpawnFailure(command: arguments[0], errorNumber: result) }
         processID = child
+        forwardingTarget = child
+        for signal in Self.forwardedSignals { Self.passOn(signal) }
     }
 
-    /// Waits for the child to exit, passing on the forwarded signals meanwhile; returns its exit status, or
-    /// 128+N when signal N killed it, as a shell reports them.
-    ///
-    /// A signal that the terminal sent (Ctrl-C, a hang-up) went to the whole foreground process group, the child
-    /// included, so it is not sent a second time.
-    mutating func waitForExit() -> Int32 {
-        var info = siginfo_t()
-        while true {
-            let signal = sigwaitinfo(&awaitedSignals, &info)
-            if signal == SIGCHLD {
-                var status: Int32 = 0
-                if waitpid(processID, &status, WNOHANG) == processID { return Self.shellStatus(status) }
-            } else if signal > 0, info.si_code != SI_KERNEL {
-                kill(processID, signal)
-            }
-        }
+    /// Waits for the child to exit; returns its exit status, or 128+N when signal N killed it, as a shell reports
+    /// them.
+    func waitForExit() -> Int32 {
+        var status: Int32 = 0
+        while waitpid(processID, &status, 0) < 0, errno == EINTR {}
+        return Self.shellStatus(status)
+    }
+
+    /// Installs the handler that passes `signal` on, unless the signal is ignored.
+    private static func passOn(_ signal: Int32) {
+        var current = sigaction()
+        sigaction(signal, nil, &current)
+        let ignored = unsafeBitCast(SIG_IGN, to: Int.self)
+        guard current.__sigaction_handler.sa_handler.map({ unsafeBitCast($0, to: Int.self) }) != ignored else { return }
+        var action = sigaction()
+        action.__sigaction_handler.sa_sigaction = passOnToChild
+        action.sa_flags = SA_SIGINFO | SA_RESTART
+        sigemptyset(&action.sa_mask)
+        sigaction(signal, &action, nil)
     }
 
     /// The `waitpid` status as a shell's `$?`: the exit code, or 128 plus the number of the killing signal.
@@ -74,4 +73,14 @@ struct ChildProcess {
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
+}
+
+/// The child that signals are passed on to, set once before the handler is installed; read by the handler only.
+nonisolated(unsafe) private var forwardingTarget: pid_t = 0
+
+/// A signal that the terminal sent (Ctrl-C, a hang-up, `si_code` SI_KERNEL) went to the whole foreground process
+/// group, the child included, so it is not sent a second time. Async-signal-safe: it only calls `kill`.
+private func passOnToChild(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _: UnsafeMutableRawPointer?) {
+    guard let info, info.pointee.si_code != SI_KERNEL else { return }
+    kill(forwardingTarget, signal)
 }
