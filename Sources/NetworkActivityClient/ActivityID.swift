@@ -6,6 +6,7 @@ public struct ActivityID: RawRepresentable, Sendable, Hashable, Codable, Compara
     /// The number the service uses on the bus.
     public let rawValue: UInt32
 
+    /// The id the service gave as this number.
     public init(rawValue: UInt32) {
         self.rawValue = rawValue
     }
@@ -16,14 +17,18 @@ public struct ActivityID: RawRepresentable, Sendable, Hashable, Codable, Compara
         rawValue = value
     }
 
+    /// The number in decimal, as `netactivity` prints it.
     public var description: String { String(rawValue) }
 
+    /// Ids in the order the service gave them.
     public static func < (lhs: ActivityID, rhs: ActivityID) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// Reads the bare number.
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(UInt32.self)
     }
 
+    /// Writes the bare number.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)

@@ -1,4 +1,4 @@
-/// What a panel widget or tray icon shows, as `NetworkActivityMonitor` follows it.
+/// What a panel widget or tray icon shows, as `NetworkActivityClient.indicatorStates()` follows it.
 public struct IndicatorState: Sendable, Equatable {
     /// Whether the service owns its name on the bus; when it does not, nothing is active.
     public var isServiceRunning: Bool

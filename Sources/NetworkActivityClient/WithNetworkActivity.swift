@@ -7,6 +7,8 @@ extension NetworkActivityClient {
     ///   - strict: false (the default) runs `body` even when the activity cannot begin, as `netactivity run` does:
     ///     the indicator serves the work, it is not a condition of it. True throws that failure instead, and `body`
     ///     does not run.
+    ///   - isolation: the caller's actor, on which `body` runs; filled in by the compiler.
+    ///   - body: the work.
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws; `CancellationError` when the task is cancelled before `body` starts.
     public func withNetworkActivity<Result>(
