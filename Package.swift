@@ -141,6 +141,7 @@ let package = Package(
             name: "netactivity-bench",
             dependencies: [
                 "DBusKit",
+                "NetworkActivityClient",
                 "NetworkActivityInterface",
                 "PackageVersion",
                 "ServiceHarness",

@@ -2,12 +2,12 @@ import ArgumentParser
 import PackageVersion
 
 @main
-struct BenchCommand: ParsableCommand {
+struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "netactivity-bench",
         abstract: "Measures and tests netactivityd on a private bus of its own: speed, memory, load, faults, fuzzing.",
         version: PackageVersion.current,
         subcommands: [MeasureCommand.self, StressCommand.self, MemoryCommand.self, FuzzCommand.self,
-                      StressClientCommand.self, HoldCommand.self],
+                      StressClientCommand.self, HoldCommand.self, LibraryCommand.self],
         defaultSubcommand: MeasureCommand.self)
 }
