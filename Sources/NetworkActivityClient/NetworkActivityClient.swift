@@ -92,7 +92,7 @@ public final class NetworkActivityClient: Sendable {
         let records = try await listActivities(autoStart: true)
         var processes: [String: UInt32] = [:]
         for owner in Set(records.map(\.owner)) {
-            processes[owner] = try? await processID(of: owner)
+            processes[owner] = await processID(of: owner)
         }
         return ServiceStatus(
             isVisible: properties.isVisible, activeCount: properties.activeCount,
@@ -146,14 +146,14 @@ public final class NetworkActivityClient: Sendable {
         return try await call(message) { reply throws(DBusError) in try reply.read([ActivityRecord].self) }
     }
 
-    /// The process behind a unique bus name (`GetConnectionUnixProcessID`); throws for an owner that is not on this
-    /// bus, such as a system activity's.
-    private func processID(of owner: String) async throws(NetworkActivityError) -> UInt32 {
-        guard let name = try? BusName(owner) else { throw .other(name: "", message: "not a bus name: \(owner)") }
+    /// The process behind a unique bus name (`GetConnectionUnixProcessID`); nil for an owner that has left the bus
+    /// or is not on it, such as a system activity's (`system:…`).
+    private func processID(of owner: String) async -> UInt32? {
+        guard let name = try? BusName(owner) else { return nil }
         let message = Message.methodCall(destination: Connection.busDriverName, path: Connection.busDriverPath,
                                          interface: Connection.busDriverInterface, member: "GetConnectionUnixProcessID")
         message.appendArguments { $0.append(name.rawValue) }
-        return try await call(message) { reply throws(DBusError) in try reply.read(UInt32.self) }
+        return try? await call(message) { reply throws(DBusError) in try reply.read(UInt32.self) }
     }
 
     private func call<Value: Sendable>(
