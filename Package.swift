@@ -119,6 +119,7 @@ let package = Package(
         .executableTarget(
             name: "netactivity-tray",
             dependencies: [
+                "CGlibcExtras",
                 "DBusKit",
                 "DesktopProtocols",
                 "IndicatorPresentation",

@@ -75,12 +75,14 @@ public final class EventLoop {
                 run.connection.dispatchAll()
                 sleepLimit = earlier(sleepLimit, run.connection.router.expireOverdueReplies())
             }
-            sleepLimit = earlier(endOfTurn(), sleepLimit)
-            guard isRunning else { return }
             let own = connections[0]
             guard !own.disconnected, own.connection.isConnected else {
                 throw DBusError(.disconnected, "the connection to the bus was lost")
             }
+            // The loop takes no connection lock from here until it sleeps, so what the end of the turn wakes (a
+            // task awaiting its reply) does not wait for one.
+            sleepLimit = earlier(endOfTurn(), sleepLimit)
+            guard isRunning else { return }
             dropLostConnections()
             descriptors.removeAll(keepingCapacity: true)
             polledWatches.removeAll(keepingCapacity: true)

@@ -20,6 +20,7 @@ public final class SharedConnection: Sendable {
     /// Touched only on the loop's thread, through `onLoop`, and released with this object.
     private let served: UnsafeSendable<(connection: Connection, loop: EventLoop)>
     private let jobs = LoopJobs()
+    private let resumes = TurnEndResumes()
     private let loopEnded = Flag()
     private nonisolated(unsafe) var thread = pthread_t()
 
@@ -35,9 +36,14 @@ public final class SharedConnection: Sendable {
         let loop = EventLoop(connection: connection)
         loop.watch(fileDescriptor: timeouts.fileDescriptor) { timeouts.handleDue() }
         loop.watch(fileDescriptor: jobs.fileDescriptor) { [jobs] in jobs.runQueued() }
+        loop.endOfTurn = { [resumes] in
+            resumes.resumeHeld()
+            return nil
+        }
         served = UnsafeSendable((connection, loop))
-        let body = LoopThreadBody {
+        let body = LoopThreadBody { [resumes] in
             _ = cglibc_name_this_thread("dbus-shared")
+            resumes.bindToCurrentThread()
             // The loop ends when it is stopped or the bus is lost; either way nothing more is sent.
             let lost = (try? loop.run()) == nil
             ended.raise()
@@ -62,43 +68,28 @@ public final class SharedConnection: Sendable {
     /// Whether the loop still runs: false once the bus has gone away.
     public var isOpen: Bool { !loopEnded.isRaised }
 
-    /// Sends a method call and suspends until its reply, which `decode` reads on the loop's thread.
+    /// Sends a method call and suspends until its reply, which the calling task alone reads from then on.
     ///
-    /// - Parameter onAbandoned: given the decoded reply when the task was cancelled before it came, on the loop's
-    ///   thread: to undo what the peer did anyway.
+    /// - Parameter onAbandoned: given the reply when the task was cancelled before it came, on the loop's thread: to
+    ///   undo what the peer did anyway.
     /// - Throws: `CallFailure.bus` with the peer's error reply, `NoReply` after `timeout`, or `Disconnected`;
     ///   `CallFailure.cancelled` at once when the task is cancelled.
-    public func call<Value: Sendable>(
-        _ message: Message, timeout: Duration,
-        decode: @escaping @Sendable (inout MessageReader) throws(DBusError) -> Value,
-        onAbandoned: (@Sendable (Value) -> Void)? = nil
-    ) async throws(CallFailure) -> Value {
+    public func call(
+        _ message: Message, timeout: Duration, onAbandoned: (@Sendable (Message) -> Void)? = nil
+    ) async throws(CallFailure) -> Message {
         guard !Task.isCancelled else { throw .cancelled }
-        let call = InFlightCall<Value>(onAbandoned: onAbandoned)
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+        let call = InFlightCall(on: raw, resumes: resumes, onAbandoned: onAbandoned)
+        let outcome = await withTaskCancellationHandler {
+            await withUnsafeContinuation { continuation in
                 guard call.start(continuation) else { return }
-                let sent = send(message, timeout: timeout) { [raw] reply in
-                    if var error = reply.error {
-                        // libdbus answers the calls still waiting when the connection goes with NoReply.
-                        if error.name == .noReply, dbus_connection_get_is_connected(raw.value) == 0 {
-                            error = DBusError(.disconnected, "the connection to the bus was lost")
-                        }
-                        return call.finish(.failure(.bus(error)))
-                    }
-                    var reader = reply.arguments()
-                    do throws(DBusError) {
-                        call.finish(.success(try decode(&reader)))
-                    } catch {
-                        call.finish(.failure(.bus(error)))
-                    }
+                if !send(message, timeout: timeout, for: call) {
+                    call.finish(.failure(.bus(DBusError(.disconnected, "the connection to the bus is closed"))))
                 }
-                if !sent { call.finish(.failure(.bus(DBusError(.disconnected, "the connection to the bus is closed")))) }
             }
         } onCancel: {
             call.abandon()
         }
-        return try result.get()
+        return try outcome.get().value
     }
 
     /// Sends a message that wants no reply and writes it out before returning, from any thread: it still reaches
@@ -115,16 +106,15 @@ public final class SharedConnection: Sendable {
         jobs.post { [served] in job(served.value.connection) }
     }
 
-    /// Sends `message` with a reply expected, for `onReply`, which gets the reply or an error reply (`NoReply`
-    /// when the timeout passed); false when the connection is closed.
-    private func send(_ message: Message, timeout: Duration, onReply: @escaping @Sendable (Message) -> Void) -> Bool {
+    /// Sends `message` with a reply expected, for `call`; false when the connection is closed.
+    private func send(_ message: Message, timeout: Duration, for call: InFlightCall) -> Bool {
         var pending: OpaquePointer?
         guard isOpen,
               dbus_connection_send_with_reply(raw.value, message.raw, &pending,
                                               Int32(clamping: timeout.milliseconds)) != 0,
               let pending
         else { return false }
-        ReplyNotification(deliver: onReply).attach(to: pending)
+        call.attach(to: pending)
         return true
     }
 }

@@ -119,8 +119,10 @@ public final class NetworkActivityClient: Sendable {
             arguments.append(label)
             if let seconds { arguments.append(seconds) }
         }
-        return try await call(message, onAbandoned: { [connection] id in
-            connection.sendWithoutReply(.serviceCall("End") { $0.append(id.rawValue) })
+        return try await call(message, onAbandoned: { [connection] reply in
+            var arguments = reply.arguments()
+            guard let id = try? arguments.read(UInt32.self) else { return }
+            connection.sendWithoutReply(.serviceCall("End") { $0.append(id) })
         }) { reply throws(DBusError) in ActivityID(rawValue: try reply.read(UInt32.self)) }
     }
 
@@ -156,12 +158,17 @@ public final class NetworkActivityClient: Sendable {
         return try? await call(message) { reply throws(DBusError) in try reply.read(UInt32.self) }
     }
 
-    private func call<Value: Sendable>(
-        _ message: Message, onAbandoned: (@Sendable (Value) -> Void)? = nil,
-        decode: @escaping @Sendable (inout MessageReader) throws(DBusError) -> Value
+    private func call<Value>(
+        _ message: Message, onAbandoned: (@Sendable (Message) -> Void)? = nil,
+        decode: (inout MessageReader) throws(DBusError) -> Value
     ) async throws(NetworkActivityError) -> Value {
         do throws(CallFailure) {
-            return try await connection.call(message, timeout: timeout, decode: decode, onAbandoned: onAbandoned)
+            var reply = try await connection.call(message, timeout: timeout, onAbandoned: onAbandoned).arguments()
+            do throws(DBusError) {
+                return try decode(&reply)
+            } catch {
+                throw .bus(error)
+            }
         } catch {
             throw NetworkActivityError(error)
         }

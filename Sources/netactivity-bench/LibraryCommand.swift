@@ -26,7 +26,12 @@ struct LibraryCommand: AsyncParsableCommand {
     @Option(help: "Seconds each measurement runs.") var duration = 2.0
     @Option(help: "Tasks sharing one connection in the second measurement.") var tasks = 8
     @Option(help: "Times each measurement is repeated, alternating the ways.") var rounds = 3
+    @Option(help: "Which ways to measure: both, or only async or blocking (to profile one).") var way = Way.both
     @Flag(help: "Print the figures as JSON.") var json = false
+
+    enum Way: String, ExpressibleByArgument, CaseIterable {
+        case both, async, blocking
+    }
 
     func run() async throws {
         let bus = try PrivateBus()
@@ -38,10 +43,14 @@ struct LibraryCommand: AsyncParsableCommand {
         var samples: [String: [Double]] = [:]
         for _ in 0..<rounds {
             for taskCount in [1, tasks] {
-                samples["async_\(taskCount)_pairs_per_s", default: []]
-                    .append(try await pairsPerSecond(tasks: taskCount, for: seconds) { try await client.pair() })
-                samples["blocking_\(taskCount)_pairs_per_s", default: []]
-                    .append(try await pairsPerSecond(tasks: taskCount, for: seconds) { try blocking.pair() })
+                if way != .blocking {
+                    samples["async_\(taskCount)_pairs_per_s", default: []]
+                        .append(try await pairsPerSecond(tasks: taskCount, for: seconds) { try await client.pair() })
+                }
+                if way != .async {
+                    samples["blocking_\(taskCount)_pairs_per_s", default: []]
+                        .append(try await pairsPerSecond(tasks: taskCount, for: seconds) { try blocking.pair() })
+                }
             }
         }
         let figures = samples.mapValues(median)

@@ -19,6 +19,8 @@ final class ActivityTray {
     /// Activities that lasted at least this long are announced with a notification when they end; nil: none are.
     private let notifyAfter: Duration?
     private let connection: Connection
+    /// Ends every activity for the menu's "End all".
+    private let client: NetworkActivityClient
     private let logger: Logger
     private var item: StatusNotifierItem!
     private let notifier: DesktopNotifier
@@ -29,10 +31,12 @@ final class ActivityTray {
     /// The pixmaps of each look, drawn once.
     private let pixmaps: [IndicatorLook: [IconPixmap]] = [.active: drawn(.active), .idle: drawn(.idle)]
 
-    init(connection: Connection, idleMode: IdleMode, notifyAfter: Duration?, logger: Logger) throws(DBusError) {
+    init(connection: Connection, client: NetworkActivityClient, idleMode: IdleMode, notifyAfter: Duration?,
+         logger: Logger) throws(DBusError) {
         self.idleMode = idleMode
         self.notifyAfter = notifyAfter
         self.connection = connection
+        self.client = client
         self.logger = logger
         notifier = DesktopNotifier(connection: connection, logger: logger)
         let appearance = TrayAppearance(isVisible: false, activeCount: 0, labels: [], idleMode: idleMode)
@@ -152,13 +156,11 @@ final class ActivityTray {
     }
 
     private func endAll() {
-        let call = Message.serviceCall("Reset")
-        call.autoStart = false
-        connection.send(call) { [logger] result in
-            switch result {
-            case .success(var reply):
-                logger.notice("ended every activity (\((try? reply.read(UInt32.self)) ?? 0)) from the menu")
-            case .failure(let error):
+        Task { [client, logger] in
+            do throws(NetworkActivityError) {
+                let ended = try await client.reset()
+                logger.notice("ended every activity (\(ended)) from the menu")
+            } catch {
                 logger.warning("could not end every activity: \(error)")
             }
         }

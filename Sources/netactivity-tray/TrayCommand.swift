@@ -1,4 +1,5 @@
 import ArgumentParser
+import DBusKit
 import IndicatorPresentation
 import Logging
 import NetworkActivityClient
@@ -42,11 +43,28 @@ struct TrayCommand: ParsableCommand {
     func run() throws {
         StandardErrorLogging.bootstrap(level: logLevel)
         let logger = Logger(label: "netactivity-tray")
-        let monitor = try IndicatorMonitor(bus: .session)
-        let tray = try ActivityTray(connection: monitor.connection, idleMode: idle,
+        // The library follows the indicator on a connection and a thread of its own; the tray's objects are
+        // served on this thread's connection, with the tray's timers at the end of each turn.
+        let client = try NetworkActivityClient(bus: .session)
+        let connection = try Connection(bus: .session)
+        let loop = EventLoop(connection: connection)
+        let tray = try ActivityTray(connection: connection, client: client, idleMode: idle,
                                     notifyAfter: notifyAfter.map { .seconds($0) }, logger: logger)
-        monitor.endOfTurn = { tray.fireDueTimers() }
-        try monitor.run { state in tray.show(state) }
+        let mailbox = StateMailbox()
+        loop.watch(fileDescriptor: mailbox.fileDescriptor) {
+            let (states, isClosed) = mailbox.take()
+            for state in states { tray.show(state) }
+            if isClosed { loop.stop() }
+        }
+        loop.endOfTurn = { tray.fireDueTimers() }
+        let following = Task.detached {
+            for await state in client.indicatorStates() { mailbox.post(state) }
+            mailbox.finish()
+        }
+        defer { following.cancel() }
+        try loop.run()
+        // Stopped: the library's connection to the bus was lost.
+        throw DBusError(.disconnected, "the connection to the bus was lost")
     }
 }
 

@@ -236,6 +236,16 @@ extension Integration {
             #expect(try tray.property("ToolTip").decode(ReceivedToolTip.self).text == "1 active: backup")
         }
 
+        @Test func exitsWithStatusOneWhenTheBusGoesAway() throws {
+            let bus = try PrivateBus()
+            let watcher = try TrayProcess.watcher(bus)
+            let tray = try TrayProcess(bus, arguments: ["--idle", "show"])
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            bus.kill()
+            #expect(tray.process.exitStatus() == 1)
+            #expect(tray.process.stderr.contains("org.freedesktop.DBus.Error.Disconnected"), "\(tray.process.stderr)")
+        }
+
         @Test func passiveStaysInTheTrayWithStatusPassive() throws {
             let scene = try TrayScene("--idle", "passive")
             let (watcher, tray, client) = (scene.watcher, scene.tray, scene.client)
