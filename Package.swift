@@ -11,6 +11,14 @@ let leanDaemonLinking = [
     "-Xlinker", "--no-warn-symbol-ordering",
 ]
 
+/// The command and the tray are linked the same way, without an ordering file: swift-argument-parser brings in
+/// FoundationEssentials, whose static archive needs two of its own archives named.
+let leanClientLinking = [
+    "-static-stdlib", "-use-ld=lld",
+    "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+    "-l_FoundationCollections", "-l_FoundationCShims",
+]
+
 /// The daemon's code runs on one thread and every test runs it with Swift's dynamic exclusivity checks on (debug
 /// builds); the release build leaves them out, since they cost about a tenth of its own instructions per call.
 let leanDaemonCode: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
@@ -107,7 +115,8 @@ let package = Package(
                 "NetworkActivityClient",
                 "PackageVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            linkerSettings: [.unsafeFlags(leanClientLinking, .when(configuration: .release))]
         ),
         // The desktop's protocols a tray icon speaks: StatusNotifierItem and Notifications. Knows nothing of
         // activities.
@@ -129,7 +138,8 @@ let package = Package(
                 "StandardErrorLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            linkerSettings: [.unsafeFlags(leanClientLinking, .when(configuration: .release))]
         ),
         // What the tests and the benchmark run the daemon with: a private bus, the daemon's launcher, a raw client
         // and a signal listener.

@@ -8,7 +8,8 @@
 #   desktops' programs: GNOME Shell with the AppIndicator extension, KDE Plasma, xfce4-panel, lxqt-panel, sway with
 #   waybar, gtk-sni-tray, polybar, i3blocks and the notification server dunst;
 #   the Debian package: dpkg-shlibdeps, lintian, and man to render the manual pages;
-#   the completions: bash-completion's helpers, zsh and fish.
+#   the completions: bash-completion's helpers, zsh and fish;
+#   the benchmark's clients measurement: GNU time, for a short program's peak memory.
 set -euo pipefail
 
 missing=()
@@ -24,6 +25,8 @@ for tool_package in dbus-daemon:dbus-daemon dbus-send:dbus-bin gdbus:libglib2.0-
   command -v "${tool_package%%:*}" >/dev/null || missing+=("${tool_package#*:}")
 done
 [ -f /usr/share/bash-completion/bash_completion ] || missing+=(bash-completion)
+# Not `command -v`: the shell's own `time` keyword would answer.
+[ -x /usr/bin/time ] || missing+=(time)
 # What the desktops need beside their own programs (docs/testing.md): the AppIndicator extension and the xauth
 # GNOME wants; Plasma's activity manager (without it: "Aborting shell load"), its models and desktop; lxqt's theme.
 for package in gnome-shell-extension-appindicator gnome-shell-extension-prefs dbus-x11 xauth plasma-desktop \

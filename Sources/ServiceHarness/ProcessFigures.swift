@@ -1,9 +1,15 @@
 import Foundation
 
-/// What the kernel says of the daemon's use of the machine, for the benchmark.
-extension DaemonProcess {
-    /// User plus system CPU time the daemon has used (`/proc/PID/stat`, in clock ticks of usually 10 ms).
-    public var cpuTime: Duration {
+/// What the kernel says of a process's use of the machine (`/proc/PID`), for the benchmark.
+public struct ProcessFigures: Sendable {
+    public let processID: Int32
+
+    public init(processID: Int32) {
+        self.processID = processID
+    }
+
+    /// User plus system CPU time used so far, in clock ticks (usually 10 ms).
+    public var cpuTicks: Int64 {
         get throws {
             let stat = try String(contentsOfFile: "/proc/\(processID)/stat", encoding: .utf8)
             // The command name, in parentheses, may contain spaces; the fields after it are numbers.
@@ -12,8 +18,13 @@ extension DaemonProcess {
             guard fields.count > 13, let user = Int64(fields[11]), let system = Int64(fields[12]) else {
                 throw HarnessFailure("cannot read /proc/\(processID)/stat")
             }
-            return .microseconds((user + system) * 1_000_000 / Int64(sysconf(Int32(_SC_CLK_TCK))))
+            return user + system
         }
+    }
+
+    /// User plus system CPU time used so far.
+    public var cpuTime: Duration {
+        get throws { .microseconds(try cpuTicks * 1_000_000 / Int64(sysconf(Int32(_SC_CLK_TCK)))) }
     }
 
     /// Resident memory in KiB (`VmRSS` of `/proc/PID/status`).
@@ -32,5 +43,25 @@ extension DaemonProcess {
               let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
         else { throw HarnessFailure("cannot read \(field) of /proc/\(processID)/status") }
         return kib
+    }
+}
+
+extension DaemonProcess {
+    /// The daemon's figures.
+    public var figures: ProcessFigures { ProcessFigures(processID: Int32(processID)) }
+
+    /// User plus system CPU time the daemon has used.
+    public var cpuTime: Duration {
+        get throws { try figures.cpuTime }
+    }
+
+    /// Resident memory in KiB.
+    public var residentKiB: Int {
+        get throws { try figures.residentKiB }
+    }
+
+    /// The highest resident memory since it started, in KiB.
+    public var peakResidentKiB: Int {
+        get throws { try figures.peakResidentKiB }
     }
 }

@@ -53,6 +53,22 @@ extension Integration {
             for key in keys { #expect((figures[key] ?? 0) > 0, "\(key)") }
         }
 
+        /// The programs as processes, at a tiny size: every command and its dbus-send equivalent ran, the waiting
+        /// programs were measured, and a waiting program used no CPU (a tick is 10 ms; they sleep in `poll()`).
+        @Test func theClientsMeasurementReportsEveryProgram() throws {
+            let run = try runBench(["clients", "--runs", "1", "--idle", "1", "--json"])
+            #expect(run.status == 0, "\(run)")
+            let figures = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Double])
+            let commands = ["dbus_send_begin", "dbus_send_end", "netactivity_begin", "netactivity_end",
+                            "netactivity_run_true"]
+            let sizes = ["watch_idle_rss_kb", "tray_idle_rss_kb", "tray_50_activities_rss_kb"]
+            let keys = commands.flatMap { ["\($0)_wall_ms", "\($0)_peak_rss_kb"] } + sizes
+            #expect(Set(figures.keys) == Set(keys + ["watch_idle_ticks", "tray_idle_ticks"]))
+            for key in keys { #expect((figures[key] ?? 0) > 0, "\(key)") }
+            #expect(figures["watch_idle_ticks"] == 0)
+            #expect(figures["tray_idle_ticks"] == 0)
+        }
+
         private func runBench(_ arguments: [String]) throws -> ToolResult {
             let bus = try PrivateBus()
             return try runTool(Paths.products.appendingPathComponent("netactivity-bench").path, arguments, bus: bus,

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import ServiceHarness
+
+/// The programs people run most, as whole processes: `netactivity begin`, `end` and `run -- true` against the
+/// `dbus-send` call that does the same, and `netactivity watch` and `netactivity-tray` while they wait
+/// (docs/performance.md).
+struct ClientsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clients",
+        abstract: "Measures netactivity and netactivity-tray as processes, against dbus-send.",
+        discussion: """
+            Starts a dbus-daemon and a netactivityd (delays 0) of its own. Each command runs --runs times, \
+            alternating with its dbus-send equivalent: the wall time from spawning it until it is reaped, and its \
+            peak resident memory (the kernel's ru_maxrss); the medians are printed. Then netactivity watch and \
+            netactivity-tray start, and once they have settled, their resident memory and the CPU ticks they use in \
+            --idle seconds; last the tray's memory with 50 activities in its tooltip. Pin it with taskset to compare \
+            runs. The programs are the ones beside this one; build them with swift build -c release.
+            """)
+
+    @Option(help: ArgumentHelp("The netactivityd to run (default: the one beside this program).", valueName: "path"))
+    var daemon: String?
+    @Option(help: "Times each command runs.") var runs = 20
+    @Option(help: "Seconds over which the waiting programs' CPU ticks are counted.") var idle = 10.0
+    @Flag(help: "Print the figures as JSON.") var json = false
+
+    func run() throws {
+        let bus = try PrivateBus()
+        let service = try DaemonProcess(bus: bus, executable: try DaemonExecutable.find(daemon))
+        let spawner = Spawner(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let command = BuiltProducts.program("netactivity").path
+        let dbusSend = ["/usr/bin/dbus-send", "--session", "--print-reply", "--dest=org.example.NetworkActivity",
+                        "/org/example/NetworkActivity"]
+
+        let client = try RawClient(bus)
+        var samples: [String: [Double]] = [:]
+        /// Runs the command `arguments()` makes twice, for its wall time and for its peak memory.
+        func measure(_ name: String, _ arguments: () throws -> [String]) throws {
+            samples["\(name)_wall_ms", default: []].append(try spawner.run(arguments()).wall.seconds * 1000)
+            samples["\(name)_peak_rss_kb", default: []].append(Double(try spawner.peakResidentKiB(arguments())))
+        }
+        // A timed activity of this user, which any of its programs may end.
+        func timedActivity() throws -> String { String(try client.beginTimed("bench", seconds: 600)) }
+        for _ in 0..<runs {
+            try measure("dbus_send_begin") {
+                dbusSend + ["org.example.NetworkActivity.BeginWithTimeout", "string:bench", "uint32:600"]
+            }
+            try measure("dbus_send_end") { dbusSend + ["org.example.NetworkActivity.End", "uint32:\(try timedActivity())"] }
+            try measure("netactivity_begin") { [command, "begin", "--timeout", "600", "--label", "bench"] }
+            try measure("netactivity_end") { [command, "end", try timedActivity()] }
+            try measure("netactivity_run_true") { [command, "run", "--", "/bin/true"] }
+            // What the begins left behind, so that every run finds the service as the first did.
+            _ = try client.call("Reset")
+        }
+        var figures = samples.mapValues(median)
+
+        let watch = try spawner.start([command, "watch"])
+        let tray = try spawner.start([BuiltProducts.program("netactivity-tray").path])
+        defer {
+            for process in [watch, tray] { kill(process, SIGTERM) }
+            for process in [watch, tray] { _ = reap(process) }
+        }
+        // Both read the state once and then sleep: a settled process's memory no longer grows.
+        Thread.sleep(forTimeInterval: 2)
+        let (watchFigures, trayFigures) = (ProcessFigures(processID: watch), ProcessFigures(processID: tray))
+        let ticksBefore = (try watchFigures.cpuTicks, try trayFigures.cpuTicks)
+        Thread.sleep(forTimeInterval: idle)
+        figures["watch_idle_rss_kb"] = Double(try watchFigures.residentKiB)
+        figures["watch_idle_ticks"] = Double(try watchFigures.cpuTicks - ticksBefore.0)
+        figures["tray_idle_rss_kb"] = Double(try trayFigures.residentKiB)
+        figures["tray_idle_ticks"] = Double(try trayFigures.cpuTicks - ticksBefore.1)
+        for number in 1...50 { _ = try client.beginTimed("download \(number) of a long list of files", seconds: 600) }
+        Thread.sleep(forTimeInterval: 1)
+        figures["tray_50_activities_rss_kb"] = Double(try trayFigures.residentKiB)
+        _ = service
+
+        if json {
+            print(String(decoding: try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys]),
+                         as: UTF8.self))
+        } else {
+            print(ClientsReport(figures: figures, runs: runs, idle: idle).text)
+        }
+    }
+}
+
+/// The text form of the `clients` figures.
+struct ClientsReport {
+    let figures: [String: Double]
+    let runs: Int
+    let idle: Double
+
+    var text: String {
+        func value(_ key: String) -> Double { figures[key] ?? 0 }
+        var lines = ["netactivity-bench clients: medians of \(runs) runs: wall time, peak resident memory"]
+        for reference in ["dbus_send_begin", "dbus_send_end"] {
+            lines.append(reference.padding(toLength: 21, withPad: " ", startingAt: 0)
+                         + String(format: "%6.2f ms                              %6.0f KiB",
+                                  value("\(reference)_wall_ms"), value("\(reference)_peak_rss_kb")))
+        }
+        for (ours, reference) in [("netactivity_begin", "dbus_send_begin"), ("netactivity_end", "dbus_send_end"),
+                                  ("netactivity_run_true", "dbus_send_begin")] {
+            let wall = value("\(ours)_wall_ms"), referenceWall = value("\(reference)_wall_ms")
+            let rss = value("\(ours)_peak_rss_kb"), referenceRSS = value("\(reference)_peak_rss_kb")
+            let name = ours.padding(toLength: 21, withPad: " ", startingAt: 0)
+            lines.append(name + String(format: "%6.2f ms (× %.2f of %@)   %6.0f KiB (%+6.0f KiB)", wall,
+                                       wall / referenceWall, reference, rss, rss - referenceRSS))
+        }
+        lines.append(String(format: "watch idle: %.0f KiB, %.0f ticks in %.0f s", value("watch_idle_rss_kb"),
+                            value("watch_idle_ticks"), idle))
+        lines.append(String(format: "tray idle:  %.0f KiB, %.0f ticks in %.0f s; with 50 activities %.0f KiB",
+                            value("tray_idle_rss_kb"), value("tray_idle_ticks"), idle,
+                            value("tray_50_activities_rss_kb")))
+        return lines.joined(separator: "\n")
+    }
+}
+
+private func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
