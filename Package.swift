@@ -128,7 +128,6 @@ let package = Package(
         .executableTarget(
             name: "netactivity-tray",
             dependencies: [
-                "CGlibcExtras",
                 "DBusKit",
                 "DesktopProtocols",
                 "IndicatorPresentation",

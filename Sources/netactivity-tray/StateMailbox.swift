@@ -1,11 +1,6 @@
-internal import CGlibcExtras
+import DBusKit
 import NetworkActivityClient
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Carries the indicator's states from the task that follows them (the library's `indicatorStates()`) to the
 /// tray's event loop, which polls `fileDescriptor` and takes them in order: the tray's objects live on the loop's
@@ -17,42 +12,28 @@ final class StateMailbox: Sendable {
     }
 
     private let contents = Mutex(Contents())
+    private let wakeUp = WakeUpSignal()
     /// Readable while states wait or once the mailbox is closed.
-    let fileDescriptor: Int32
-
-    init() {
-        fileDescriptor = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-        precondition(fileDescriptor >= 0, "eventfd failed: errno \(errno)")
-    }
-
-    deinit {
-        close(fileDescriptor)
-    }
+    var fileDescriptor: Int32 { wakeUp.fileDescriptor }
 
     func post(_ state: IndicatorState) {
         contents.withLock { $0.states.append(state) }
-        wake()
+        wakeUp.raise()
     }
 
     /// No state will follow: the stream finished, since the bus went away.
     func finish() {
         contents.withLock { $0.isClosed = true }
-        wake()
+        wakeUp.raise()
     }
 
     /// On the loop's thread, when `fileDescriptor` is readable: the states posted since the last time, and whether
     /// the mailbox is closed.
     func take() -> (states: [IndicatorState], isClosed: Bool) {
-        var count: UInt64 = 0
-        _ = read(fileDescriptor, &count, MemoryLayout<UInt64>.size)
+        wakeUp.clear()
         return contents.withLock { contents in
             defer { contents.states = [] }
             return (contents.states, contents.isClosed)
         }
-    }
-
-    private func wake() {
-        var one: UInt64 = 1
-        _ = write(fileDescriptor, &one, MemoryLayout<UInt64>.size)
     }
 }
