@@ -18,12 +18,9 @@ struct BeginCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds after which the activity ends by itself: 1 to 86400.", valueName: "seconds"))
     var timeout: UInt32
 
-    func run() async throws {
-        let id = try await reportingFailure { () async throws(NetworkActivityError) in
-            try await busOptions.connect().beginTimed(label, seconds: timeout).detach()
-        }
-        print(id)
-    }
+    var action: BeginAction { BeginAction(bus: busOptions.bus, label: label, timeout: timeout) }
+
+    func run() async throws { try await action.run() }
 }
 
 struct EndCommand: AsyncParsableCommand {
@@ -36,9 +33,9 @@ struct EndCommand: AsyncParsableCommand {
     @Argument(help: "The activity's id.", completion: ActivityIDCompletion.kind)
     var id: ActivityID
 
-    func run() async throws {
-        try await reportingFailure { () async throws(NetworkActivityError) in try await busOptions.connect().end(id) }
-    }
+    var action: EndAction { EndAction(bus: busOptions.bus, id: id) }
+
+    func run() async throws { try await action.run() }
 }
 
 struct ResetCommand: AsyncParsableCommand {
@@ -53,7 +50,7 @@ struct ResetCommand: AsyncParsableCommand {
         let ended = try await reportingFailure { () async throws(NetworkActivityError) in
             try await busOptions.connect().reset()
         }
-        print(ended)
+        _ = printLine(String(ended))
     }
 }
 

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import ArgumentParser
 import PackageVersion
 
@@ -16,4 +21,17 @@ struct NetActivityCommand: AsyncParsableCommand {
             RunCommand.self, BeginCommand.self, EndCommand.self, StatusCommand.self, WatchCommand.self,
             ResetCommand.self,
         ])
+
+    /// The plain forms of `begin`, `end` and `run` skip swift-argument-parser (`PlainInvocation`).
+    static func main() async {
+        guard let action = PlainInvocation.action(for: CommandLine.arguments.dropFirst()) else {
+            await main(nil)
+            return
+        }
+        do throws(ExitCode) {
+            try await action.run()
+        } catch {
+            Glibc.exit(error.rawValue)
+        }
+    }
 }

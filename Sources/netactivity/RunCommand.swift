@@ -35,32 +35,9 @@ struct RunCommand: AsyncParsableCommand {
         guard !command.isEmpty else { throw ValidationError("Missing the command to run, e.g. netactivity run -- curl -O URL.") }
     }
 
-    func run() async throws {
-        let label = label ?? String(command[0].split(separator: "/").last ?? "")
-        let activity: Activity?
-        do throws(NetworkActivityError) {
-            activity = try await busOptions.connect().begin(label)
-        } catch {
-            if strict {
-                printError("\(error)")
-                throw ExitCode.failure
-            }
-            printError("warning: running \(command[0]) without an activity: \(error)")
-            activity = nil
-        }
-        let started = ContinuousClock.now
-        var child: ChildProcess
-        do {
-            child = try ChildProcess(command)
-        } catch {
-            printError(error.description)
-            throw ExitCode(error.exitStatus)
-        }
-        let status = child.waitForExit()
-        try? await activity?.end()
-        if notify {
-            RunNotification(command: command, label: label, duration: .now - started, status: status).show()
-        }
-        if status != 0 { throw ExitCode(status) }
+    var action: RunAction {
+        RunAction(bus: busOptions.bus, label: label, strict: strict, notify: notify, command: command)
     }
+
+    func run() async throws { try await action.run() }
 }
