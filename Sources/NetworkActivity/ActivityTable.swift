@@ -3,7 +3,8 @@
 /// An id's slot is found from its low bits, so ids begun one after another fall in neighbouring slots and a lookup
 /// is a mask and a compare, with no hashing; ids that share low bits take the next free slot (linear probing), and
 /// a removal shifts the slots after it back, so that no tombstones build up. Slots hold the index of a dense array
-/// of entries, 4 bytes each, and a removed entry's place is taken by the last one. The table doubles when half full
+/// of entries, 4 bytes each, and a removed entry's place is taken by the last one. The entries' ids are kept apart
+/// from their values, so that a lookup reads only ids: reading the id of a whole entry copied its value. The table doubles when half full
 /// and is rebuilt at a quarter of its size when less than an eighth full, so that memory follows the live count; it
 /// keeps up to `keptSlotCount` slots (4 KB), so that a client coming and going with a hundred activities costs no
 /// rebuilds.
@@ -11,40 +12,42 @@ struct ActivityTable<Value> {
     static var minimumSlotCount: Int { 16 }
     static var keptSlotCount: Int { 1024 }
 
-    private(set) var entries: [(id: ActivityID, value: Value)] = []
+    private(set) var ids: [ActivityID] = []
+    private(set) var values: [Value] = []
     /// An entry's index plus one; 0 is a free slot.
     private var slots = [UInt32](repeating: 0, count: minimumSlotCount)
     /// No entry lies further than this from its own slot: how far a removal must look for entries to move back.
     /// Ids begun in sequence lie in their own slots, in one long run, and a removal looks at none of it.
     private(set) var longestProbe = 0
 
-    var count: Int { entries.count }
+    var count: Int { ids.count }
     var slotCount: Int { slots.count }
 
     subscript(id: ActivityID) -> Value? {
         guard case .occupied(_, let index) = find(id) else { return nil }
-        return entries[index].value
+        return values[index]
     }
 
     /// What `read` finds in the value of `id`, read in place; nil when `id` is not in the table.
     func read<Result>(_ id: ActivityID, _ read: (borrowing Value) -> Result) -> Result? {
         guard case .occupied(_, let index) = find(id) else { return nil }
-        return read(entries[index].value)
+        return read(values[index])
     }
 
     /// Changes the value of `id` in place; returns nil, changing nothing, when `id` is not in the table.
     @discardableResult
     mutating func update<Result>(_ id: ActivityID, _ change: (inout Value) -> Result) -> Result? {
         guard case .occupied(_, let index) = find(id) else { return nil }
-        return change(&entries[index].value)
+        return change(&values[index])
     }
 
     /// Adds `value` for `id`, which must not be in the table.
     mutating func insert(_ value: Value, for id: ActivityID) {
-        if (entries.count + 1) * 2 > slots.count { rebuild(slotCount: slots.count * 2) }
+        if (ids.count + 1) * 2 > slots.count { rebuild(slotCount: slots.count * 2) }
         guard case .free(let slot) = find(id) else { preconditionFailure("activity \(id) is in the table already") }
-        entries.append((id, value))
-        slots[slot] = UInt32(entries.count)
+        ids.append(id)
+        values.append(value)
+        slots[slot] = UInt32(ids.count)
         longestProbe = max(longestProbe, (slot - Int(id.rawValue)) & (slots.count - 1))
     }
 
@@ -53,14 +56,17 @@ struct ActivityTable<Value> {
     mutating func remove(_ id: ActivityID) -> Value? {
         guard case .occupied(let slot, let index) = find(id) else { return nil }
         vacate(slot)
-        let last = entries.count - 1
+        let last = ids.count - 1
         if index != last {
-            guard case .occupied(let movedSlot, _) = find(entries[last].id) else { preconditionFailure() }
+            guard case .occupied(let movedSlot, _) = find(ids[last]) else { preconditionFailure() }
             slots[movedSlot] = UInt32(index + 1)
-            entries.swapAt(index, last)
+            ids[index] = ids[last]
         }
-        let removed = entries.removeLast().value
-        if slots.count > Self.keptSlotCount, entries.count * 8 < slots.count {
+        ids.removeLast()
+        // The last value moves into the hole by a swap of memory; `swapAt` copied both through their value witnesses.
+        var removed = values.removeLast()
+        if index != last { swap(&removed, &values[index]) }
+        if slots.count > Self.keptSlotCount, ids.count * 8 < slots.count {
             rebuild(slotCount: max(slots.count / 4, Self.keptSlotCount))
         }
         return removed
@@ -81,7 +87,7 @@ struct ActivityTable<Value> {
         var slot = Int(id.rawValue) & mask
         while slots[slot] != 0 {
             let index = Int(slots[slot]) - 1
-            if entries[index].id == id { return .occupied(slot: slot, index: index) }
+            if ids[index] == id { return .occupied(slot: slot, index: index) }
             slot = (slot + 1) & mask
         }
         return .free(slot: slot)
@@ -95,7 +101,7 @@ struct ActivityTable<Value> {
         var hole = hole
         var next = (hole + 1) & mask
         while slots[next] != 0, (next - hole) & mask <= longestProbe {
-            let home = Int(entries[Int(slots[next]) - 1].id.rawValue) & mask
+            let home = Int(ids[Int(slots[next]) - 1].rawValue) & mask
             if (next - home) & mask >= (next - hole) & mask {
                 slots[hole] = slots[next]
                 hole = next
@@ -109,19 +115,25 @@ struct ActivityTable<Value> {
     /// array keeps its capacity when emptied.
     private mutating func rebuild(slotCount: Int) {
         if slotCount < slots.count {
-            var compacted: [(id: ActivityID, value: Value)] = []
-            compacted.reserveCapacity(entries.count)
-            compacted.append(contentsOf: entries)
-            entries = compacted
+            ids = compacted(ids)
+            values = compacted(values)
         }
         slots = [UInt32](repeating: 0, count: slotCount)
         longestProbe = 0
         let mask = slotCount - 1
-        for (index, entry) in entries.enumerated() {
-            var slot = Int(entry.id.rawValue) & mask
+        for (index, id) in ids.enumerated() {
+            var slot = Int(id.rawValue) & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = UInt32(index + 1)
-            longestProbe = max(longestProbe, (slot - Int(entry.id.rawValue)) & mask)
+            longestProbe = max(longestProbe, (slot - Int(id.rawValue)) & mask)
         }
+    }
+
+    /// The same elements in storage of their own size.
+    private func compacted<Element>(_ elements: [Element]) -> [Element] {
+        var compacted: [Element] = []
+        compacted.reserveCapacity(elements.count)
+        compacted.append(contentsOf: elements)
+        return compacted
     }
 }

@@ -68,7 +68,7 @@ public struct ActivityTracker {
     public subscript(id: ActivityID) -> TrackedActivity? { activities[id]?.activity }
 
     /// Every live activity, ordered by id.
-    public var all: [TrackedActivity] { activities.entries.map(\.value.activity).sorted { $0.id < $1.id } }
+    public var all: [TrackedActivity] { activities.values.map(\.activity).sorted { $0.id < $1.id } }
 
     /// When the earliest timed activity may be due.
     public var nextDeadline: MonotonicTime? { expiries.earliestDeadline }
