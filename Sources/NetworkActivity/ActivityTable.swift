@@ -4,10 +4,10 @@
 /// is a mask and a compare, with no hashing; ids that share low bits take the next free slot (linear probing), and
 /// a removal shifts the slots after it back, so that no tombstones build up. Slots hold the index of a dense array
 /// of entries, 4 bytes each, and a removed entry's place is taken by the last one. The entries' ids are kept apart
-/// from their values, so that a lookup reads only ids: reading the id of a whole entry copied its value. The table doubles when half full
-/// and is rebuilt at a quarter of its size when less than an eighth full, so that memory follows the live count; it
-/// keeps up to `keptSlotCount` slots (4 KB), so that a client coming and going with a hundred activities costs no
-/// rebuilds.
+/// from their values, so that a lookup reads only ids: reading the id of a whole entry copied its value. The table
+/// doubles when half full and is rebuilt at a quarter of its size when less than an eighth full, so that memory
+/// follows the live count; it keeps up to `keptSlotCount` slots (4 KB), so that a client coming and going with a
+/// hundred activities costs no rebuilds.
 struct ActivityTable<Value> {
     static var minimumSlotCount: Int { 16 }
     static var keptSlotCount: Int { 1024 }
