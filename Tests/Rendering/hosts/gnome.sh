@@ -37,7 +37,7 @@ host_stop() { kill -KILL "$panel_pid" 2>/dev/null; }
 # its own it sometimes drops the item then, and the tray registers it again. Settled: the watcher's last word on
 # items is a registration 2 s old or more, and the item is among its registered items.
 host_active_check() {
-  host_active_problem="the AppIndicator extension did not keep the item: $(grep -i "initalizing proxy\|has no property" host.log | tail -3)"
+  host_active_problem="the AppIndicator extension did not keep the item: $(grep -i "initalizing proxy\|has no property\|basic properties\|may not respond\|unhandled promise\|JS ERROR" host.log | tail -4)"
   within 15 item_settled
 }
 item_settled() {
