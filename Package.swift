@@ -29,6 +29,14 @@ let leanClientLinking = staticLibstdcxx + [
 /// builds); the release build leaves them out, since they cost about a tenth of its own instructions per call.
 let leanDaemonCode: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
+/// The code the clients run as they start reaches a concrete generic type's metadata through its accessor, not
+/// by its mangled name: the runtime's demangler then searches every protocol conformance in the program for the
+/// type's requirements, a fifth of a `netactivity begin` (docs/performance.md). Costs a little code size.
+let directMetadata: [SwiftSetting] = [
+    .unsafeFlags(
+        ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release)),
+]
+
 let package = Package(
     name: "netactivity",
     products: [
@@ -65,7 +73,7 @@ let package = Package(
         .target(
             name: "DBusKit",
             dependencies: ["CDBus", "CGlibcExtras"],
-            swiftSettings: leanDaemonCode
+            swiftSettings: leanDaemonCode + directMetadata
         ),
         // The domain: activities, owners, deadlines, limits and the visibility policy. No C, no D-Bus.
         .target(
@@ -108,10 +116,11 @@ let package = Package(
         // The Swift programs' way to the service: activity tokens, scopes and a state monitor.
         .target(
             name: "NetworkActivityClient",
-            dependencies: ["DBusKit", "NetworkActivityInterface"]
+            dependencies: ["DBusKit", "NetworkActivityInterface"],
+            swiftSettings: directMetadata
         ),
         // What people see of the indicator: summaries, the tray's appearance and its self-drawn icon. No D-Bus.
-        .target(name: "IndicatorPresentation"),
+        .target(name: "IndicatorPresentation", swiftSettings: directMetadata),
         .executableTarget(
             name: "netactivity",
             dependencies: [
@@ -122,6 +131,7 @@ let package = Package(
                 "PackageVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: directMetadata,
             linkerSettings: [.unsafeFlags(leanClientLinking, .when(configuration: .release))]
         ),
         // The desktop's protocols a tray icon speaks: StatusNotifierItem and Notifications. Knows nothing of
@@ -129,7 +139,8 @@ let package = Package(
         .target(
             name: "DesktopProtocols",
             dependencies: ["DBusKit", .product(name: "Logging", package: "swift-log")],
-            resources: [.embedInCode("org.kde.StatusNotifierItem.xml"), .embedInCode("com.canonical.dbusmenu.xml")]
+            resources: [.embedInCode("org.kde.StatusNotifierItem.xml"), .embedInCode("com.canonical.dbusmenu.xml")],
+            swiftSettings: directMetadata
         ),
         .executableTarget(
             name: "netactivity-tray",
@@ -144,6 +155,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: directMetadata,
             linkerSettings: [.unsafeFlags(leanClientLinking, .when(configuration: .release))]
         ),
         // What the tests and the benchmark run the daemon with: a private bus, the daemon's launcher, a raw client

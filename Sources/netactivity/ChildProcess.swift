@@ -66,6 +66,12 @@ struct ChildProcess {
         action.sa_flags = SA_SIGINFO | SA_RESTART
         sigemptyset(&action.sa_mask)
         sigaction(signal, &action, nil)
+        // A parent that spawns from a thread blocking the signal leaves it blocked here, and the thread waiting
+        // for the child must take it.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        sigaddset(&handled, signal)
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
     }
 
     /// The `waitpid` status as a shell's `$?`: the exit code, or 128 plus the number of the killing signal.

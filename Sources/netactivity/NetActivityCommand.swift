@@ -1,12 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import ArgumentParser
 import PackageVersion
 
-@main
 struct NetActivityCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "netactivity",
@@ -21,17 +15,4 @@ struct NetActivityCommand: AsyncParsableCommand {
             RunCommand.self, BeginCommand.self, EndCommand.self, StatusCommand.self, WatchCommand.self,
             ResetCommand.self,
         ])
-
-    /// The plain forms of `begin`, `end` and `run` skip swift-argument-parser (`PlainInvocation`).
-    static func main() async {
-        guard let action = PlainInvocation.action(for: CommandLine.arguments.dropFirst()) else {
-            await main(nil)
-            return
-        }
-        do throws(ExitCode) {
-            try await action.run()
-        } catch {
-            Glibc.exit(error.rawValue)
-        }
-    }
 }

@@ -14,8 +14,8 @@ import NetworkActivityClient
 enum PlainInvocation {
     static func action(for arguments: ArraySlice<String>) -> ActivityAction? {
         var words = arguments
-        guard let subcommand = words.popFirst(), let accepted = options[subcommand] else { return nil }
-        var given: [String: String] = [:]
+        guard let subcommand = words.popFirst(), ["begin", "end", "run"].contains(subcommand) else { return nil }
+        var given = GivenOptions()
         var operands: [String] = []
         var command: [String]?
         while let word = words.popFirst() {
@@ -29,49 +29,69 @@ enum PlainInvocation {
                 continue
             }
             let (name, inlineValue) = split(word)
-            guard let takesValue = accepted[name], given[name] == nil else { return nil }
+            guard let takesValue = takesValue(name, in: subcommand), given.value(of: name) == nil else { return nil }
             if takesValue {
                 // A value that looks like an option, or is empty, is left to swift-argument-parser's rules.
                 guard let value = inlineValue ?? words.popFirst(), !value.isEmpty, !value.hasPrefix("-") else {
                     return nil
                 }
-                given[name] = value
+                given.record(name, value)
             } else {
                 guard inlineValue == nil else { return nil }
-                given[name] = ""
+                given.record(name, "")
             }
         }
-        if given["system"] != nil, given["address"] != nil { return nil }
-        let bus: NetworkActivityClient.Bus = given["address"].map { .address($0) }
-            ?? (given["system"] != nil ? .system : .session)
+        if given.value(of: "system") != nil, given.value(of: "address") != nil { return nil }
+        let bus: NetworkActivityClient.Bus = given.value(of: "address").map { .address($0) }
+            ?? (given.value(of: "system") != nil ? .system : .session)
 
         switch subcommand {
         case "begin":
-            guard operands.isEmpty, command == nil, let timeout = given["timeout"].flatMap({ UInt32(argument: $0) })
+            guard operands.isEmpty, command == nil, let timeout = given.value(of: "timeout").flatMap({ UInt32(argument: $0) })
             else { return nil }
-            return .begin(BeginAction(bus: bus, label: given["label"] ?? "", timeout: timeout))
+            return .begin(BeginAction(bus: bus, label: given.value(of: "label") ?? "", timeout: timeout))
         case "end":
             guard operands.count == 1, command == nil, let id = ActivityID(argument: operands[0]) else { return nil }
             return .end(EndAction(bus: bus, id: id))
         default:
             guard operands.isEmpty, let command, !command.isEmpty else { return nil }
-            return .run(RunAction(bus: bus, label: given["label"], strict: given["strict"] != nil,
-                                  notify: given["notify"] != nil, command: command))
+            return .run(RunAction(bus: bus, label: given.value(of: "label"), strict: given.value(of: "strict") != nil,
+                                  notify: given.value(of: "notify") != nil, command: command))
         }
     }
 
-    /// Each plain subcommand's options, and whether each takes a value.
-    private static let busOptions = ["system": false, "address": true]
-    private static let options: [String: [String: Bool]] = [
-        "begin": busOptions.merging(["timeout": true, "label": true]) { $1 },
-        "end": busOptions,
-        "run": busOptions.merging(["label": true, "strict": false, "notify": false]) { $1 },
-    ]
+    /// Whether a plain subcommand's option takes a value; nil for an option it does not have. A `switch` rather
+    /// than a table: a dictionary keyed by strings costs the runtime a search of every conformance in the program
+    /// the first time, more than the rest of the reading.
+    private static func takesValue(_ option: String, in subcommand: String) -> Bool? {
+        switch (subcommand, option) {
+        case (_, "system"): false
+        case (_, "address"): true
+        case ("begin", "timeout"), ("begin", "label"), ("run", "label"): true
+        case ("run", "strict"), ("run", "notify"): false
+        default: nil
+        }
+    }
 
     /// `--name=value` into `("name", "value")`, `--name` into `("name", nil)`.
     private static func split(_ word: String) -> (name: String, value: String?) {
         let body = word.dropFirst(2)
         guard let equals = body.firstIndex(of: "=") else { return (String(body), nil) }
         return (String(body[..<equals]), String(body[body.index(after: equals)...]))
+    }
+}
+
+/// The options given so far, by name: a flag's value is empty.
+private struct GivenOptions {
+    private var names: [String] = []
+    private var values: [String] = []
+
+    func value(of name: String) -> String? {
+        names.firstIndex(of: name).map { values[$0] }
+    }
+
+    mutating func record(_ name: String, _ value: String) {
+        names.append(name)
+        values.append(value)
     }
 }

@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import ArgumentParser
+import Dispatch
+
+/// The plain forms of `begin`, `end` and `run` skip swift-argument-parser (`PlainInvocation`) and Dispatch's
+/// worker threads (`CallingThreadExecutor`); everything else is an async `main` of swift-argument-parser's.
+@main
+enum EntryPoint {
+    static func main() {
+        if let action = PlainInvocation.action(for: CommandLine.arguments.dropFirst()) {
+            exit(CallingThreadExecutor.run {
+                do throws(ExitCode) {
+                    try await action.run()
+                    return 0
+                } catch {
+                    return error.rawValue
+                }
+            })
+        }
+        Task { @MainActor in
+            await NetActivityCommand.main(nil)
+            exit(0)
+        }
+        dispatchMain()
+    }
+}
