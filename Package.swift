@@ -10,7 +10,9 @@ import PackageDescription
 /// and 0.9 MB of memory. `Sources/LinkedStatically/` holds a link to Debian's archive; the linker searches that
 /// folder first for `-lstdc++`, and where the link leads nowhere it takes the shared library as before.
 let staticLibstdcxx = ["-L\(Context.packageDirectory)/Sources/LinkedStatically"]
-let leanDaemonLinking = staticLibstdcxx + [
+/// libgcc's unwinder from its static archive too: one shared library fewer to load, 7% of a `netactivity begin`.
+let staticLibgcc = ["-Xclang-linker", "-static-libgcc"]
+let leanDaemonLinking = staticLibstdcxx + staticLibgcc + [
     "-static-stdlib", "-use-ld=lld",
     "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
     "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/netactivityd/link-order.txt",
@@ -19,7 +21,7 @@ let leanDaemonLinking = staticLibstdcxx + [
 
 /// The command and the tray are linked the same way, without an ordering file: swift-argument-parser brings in
 /// FoundationEssentials, whose static archive needs two of its own archives named.
-let leanClientLinking = staticLibstdcxx + [
+let leanClientLinking = staticLibstdcxx + staticLibgcc + [
     "-static-stdlib", "-use-ld=lld",
     "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
     "-l_FoundationCollections", "-l_FoundationCShims",

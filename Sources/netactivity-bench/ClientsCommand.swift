@@ -3,7 +3,7 @@ import Foundation
 import ServiceHarness
 
 /// The programs people run most, as whole processes: `netactivity begin`, `end` and `run -- true` against the
-/// `dbus-send` call that does the same, and `netactivity watch` and `netactivity-tray` while they wait
+/// `dbus-send` calls that do the same (for `run`, both the Begin alone and a script's Begin, command and End), and `netactivity watch` and `netactivity-tray` while they wait
 /// (docs/performance.md).
 struct ClientsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,7 +11,8 @@ struct ClientsCommand: ParsableCommand {
         abstract: "Measures netactivity and netactivity-tray as processes, against dbus-send.",
         discussion: """
             Starts a dbus-daemon and a netactivityd (delays 0) of its own. Each command runs --runs times, \
-            alternating with its dbus-send equivalent: the wall time from spawning it until it is reaped, and its \
+            alternating with its dbus-send equivalent (for run -- true, also dbus-send's Begin, /bin/true and \
+            dbus-send's End one after another, their wall times added): the wall time from spawning it until it is reaped, and its \
             peak resident memory (the kernel's ru_maxrss); the medians are printed. Then netactivity watch and \
             netactivity-tray start, and once they have settled, their resident memory and the CPU ticks they use in \
             --idle seconds; last the tray's memory with 50 activities in its tooltip. Pin it with taskset to compare \
@@ -49,6 +50,15 @@ struct ClientsCommand: ParsableCommand {
             try measure("netactivity_begin") { [command, "begin", "--timeout", "600", "--label", "bench"] }
             try measure("netactivity_end") { [command, "end", try timedActivity()] }
             try measure("netactivity_run_true") { [command, "run", "--", "/bin/true"] }
+            // The same as a script does it with dbus-send: begin, the command, end.
+            func script() throws -> [[String]] {
+                [dbusSend + ["org.example.NetworkActivity.BeginWithTimeout", "string:bench", "uint32:600"],
+                 ["/bin/true"], dbusSend + ["org.example.NetworkActivity.End", "uint32:\(try timedActivity())"]]
+            }
+            samples["dbus_send_run_true_wall_ms", default: []].append(
+                try script().reduce(0) { $0 + (try spawner.run($1).wall.seconds * 1000) })
+            samples["dbus_send_run_true_peak_rss_kb", default: []].append(
+                Double(try script().map { try spawner.peakResidentKiB($0) }.max() ?? 0))
             // What the begins left behind, so that every run finds the service as the first did.
             _ = try client.call("Reset")
         }
@@ -92,13 +102,14 @@ struct ClientsReport {
     var text: String {
         func value(_ key: String) -> Double { figures[key] ?? 0 }
         var lines = ["netactivity-bench clients: medians of \(runs) runs: wall time, peak resident memory"]
-        for reference in ["dbus_send_begin", "dbus_send_end"] {
+        for reference in ["dbus_send_begin", "dbus_send_end", "dbus_send_run_true"] {
             lines.append(reference.padding(toLength: 21, withPad: " ", startingAt: 0)
                          + String(format: "%6.2f ms                              %6.0f KiB",
                                   value("\(reference)_wall_ms"), value("\(reference)_peak_rss_kb")))
         }
         for (ours, reference) in [("netactivity_begin", "dbus_send_begin"), ("netactivity_end", "dbus_send_end"),
-                                  ("netactivity_run_true", "dbus_send_begin")] {
+                                  ("netactivity_run_true", "dbus_send_begin"),
+                                  ("netactivity_run_true", "dbus_send_run_true")] {
             let wall = value("\(ours)_wall_ms"), referenceWall = value("\(reference)_wall_ms")
             let rss = value("\(ours)_peak_rss_kb"), referenceRSS = value("\(reference)_peak_rss_kb")
             let name = ours.padding(toLength: 21, withPad: " ", startingAt: 0)

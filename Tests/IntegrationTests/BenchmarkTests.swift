@@ -59,8 +59,8 @@ extension Integration {
             let run = try runBench(["clients", "--runs", "1", "--idle", "1", "--json"])
             #expect(run.status == 0, "\(run)")
             let figures = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Double])
-            let commands = ["dbus_send_begin", "dbus_send_end", "netactivity_begin", "netactivity_end",
-                            "netactivity_run_true"]
+            let commands = ["dbus_send_begin", "dbus_send_end", "dbus_send_run_true", "netactivity_begin",
+                            "netactivity_end", "netactivity_run_true"]
             let sizes = ["watch_idle_rss_kb", "tray_idle_rss_kb", "tray_50_activities_rss_kb"]
             let keys = commands.flatMap { ["\($0)_wall_ms", "\($0)_peak_rss_kb"] } + sizes
             #expect(Set(figures.keys) == Set(keys + ["watch_idle_ticks", "tray_idle_ticks"]))
