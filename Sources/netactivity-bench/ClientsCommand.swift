@@ -3,8 +3,8 @@ import Foundation
 import ServiceHarness
 
 /// The programs people run most, as whole processes: `netactivity begin`, `end` and `run -- true` against the
-/// `dbus-send` calls that do the same (for `run`, both the Begin alone and a script's Begin, command and End), and `netactivity watch` and `netactivity-tray` while they wait
-/// (docs/performance.md).
+/// `dbus-send` calls that do the same (for `run`, both the Begin alone and a script's Begin, command and End), and
+/// `netactivity watch` and `netactivity-tray` while they wait (docs/performance.md).
 struct ClientsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clients",
@@ -12,11 +12,12 @@ struct ClientsCommand: ParsableCommand {
         discussion: """
             Starts a dbus-daemon and a netactivityd (delays 0) of its own. Each command runs --runs times, \
             alternating with its dbus-send equivalent (for run -- true, also dbus-send's Begin, /bin/true and \
-            dbus-send's End one after another, their wall times added): the wall time from spawning it until it is reaped, and its \
-            peak resident memory (the kernel's ru_maxrss); the medians are printed. Then netactivity watch and \
-            netactivity-tray start, and once they have settled, their resident memory and the CPU ticks they use in \
-            --idle seconds; last the tray's memory with 50 activities in its tooltip. Pin it with taskset to compare \
-            runs. The programs are the ones beside this one; build them with swift build -c release.
+            dbus-send's End one after another, their wall times added): the wall time from spawning it until it \
+            is reaped, and its peak resident memory (the kernel's ru_maxrss); the medians are printed. Then \
+            netactivity watch and netactivity-tray start, and once they have settled, their resident memory and the \
+            CPU ticks they use in --idle seconds; last the tray's memory with 50 activities in its tooltip. Pin it \
+            with taskset to compare runs. The programs are the ones beside this one; build them with \
+            swift build -c release.
             """)
 
     @Option(help: ArgumentHelp("The netactivityd to run (default: the one beside this program).", valueName: "path"))

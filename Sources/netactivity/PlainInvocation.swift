@@ -47,7 +47,8 @@ enum PlainInvocation {
 
         switch subcommand {
         case "begin":
-            guard operands.isEmpty, command == nil, let timeout = given.value(of: "timeout").flatMap({ UInt32(argument: $0) })
+            guard operands.isEmpty, command == nil,
+                  let timeout = given.value(of: "timeout").flatMap({ UInt32(argument: $0) })
             else { return nil }
             return .begin(BeginAction(bus: bus, label: given.value(of: "label") ?? "", timeout: timeout))
         case "end":
