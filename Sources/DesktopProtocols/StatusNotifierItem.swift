@@ -45,6 +45,12 @@ public final class StatusNotifierItem {
     private let menu: MenuObject
     /// Whether the item is waiting for a watcher, which it has said once and says no more until one comes.
     private var isWaitingForWatcher = false
+    /// Counts publications, so that the watcher's answer to an earlier one's registration is told apart.
+    private var publication = 0
+    /// Whether the watcher has answered this publication's registration. A watcher answers in order, so it
+    /// announces the drop of an earlier publication (the name's release) before this answer: a drop heard before
+    /// it is not about this publication.
+    private var isRegistered = false
     /// How many times the item registered again, since it was published, after a watcher dropped it.
     private var registrationsAfterDrop = 0
     /// Past this many, a watcher that keeps dropping the item is taken to mean it.
@@ -113,6 +119,8 @@ public final class StatusNotifierItem {
             throw DBusError(.failed, "another connection owns \(busName)")
         }
         isPublished = true
+        publication += 1
+        isRegistered = false
         registrationsAfterDrop = 0
         registerWithWatcher()
     }
@@ -122,6 +130,7 @@ public final class StatusNotifierItem {
     public func withdraw() throws(DBusError) {
         guard isPublished else { return }
         isPublished = false
+        isRegistered = false
         identityDue = []
         try connection.releaseName(busName)
         logger.info("released \(busName): out of the tray")
@@ -157,12 +166,14 @@ public final class StatusNotifierItem {
                                       member: "RegisterStatusNotifierItem")
         call.append(busName.rawValue)
         call.autoStart = false
+        let registeredPublication = publication
         // Not a blocking call: a watcher may read the item's properties before it answers.
         connection.send(call) { [weak self] result in
-            guard let self else { return }
+            guard let self, isPublished, publication == registeredPublication else { return }
             switch result {
             case .success:
                 stopWaitingForWatcher()
+                isRegistered = true
                 let now = ContinuousClock.now
                 identityDue = Self.identityRepeats.map { now + $0 }
                 logger.info("registered \(busName) with the StatusNotifierWatcher")
@@ -180,9 +191,11 @@ public final class StatusNotifierItem {
     }
 
     /// A watcher said it no longer has the item. Unless the item left the tray itself, which watchers also announce
-    /// this way, it registers again, up to `maximumRegistrationsAfterDrop` times.
+    /// this way (late, when it was published again at once: registering twice left gtk-sni-tray drawing the icon of
+    /// an item gone from the bus), it registers again, up to `maximumRegistrationsAfterDrop` times.
     private func registerAfterDrop() {
-        guard isPublished else { return }
+        guard isPublished, isRegistered else { return }
+        isRegistered = false
         guard registrationsAfterDrop < Self.maximumRegistrationsAfterDrop else {
             if registrationsAfterDrop == Self.maximumRegistrationsAfterDrop {
                 registrationsAfterDrop += 1

@@ -172,6 +172,46 @@ extension Integration {
             #expect(tray.process.stderr.components(separatedBy: "; registering again").count - 1 == 6)
         }
 
+        /// A watcher may announce that the item left (the release of its name) only as it answers the item's next
+        /// registration, when the item came back at once (gtk-sni-tray's did, in a host test's churn). That drop is
+        /// not the new registration's: answering it registered the item twice, and gtk-sni-tray went on drawing the
+        /// icon after the item had left.
+        @Test func aDropOfTheItemsEarlierStayIsNotAnswered() throws {
+            let scene = try TrayScene("--log-level", "info")
+            let (watcher, tray, client) = (scene.watcher, scene.tray, scene.client)
+            func registrations() -> Int { watcher.calls.filter { $0.member == "RegisterStatusNotifierItem" }.count }
+            func dropSignal() -> Message {
+                let signal = Message.signal(path: "/StatusNotifierWatcher",
+                                            interface: "org.kde.StatusNotifierWatcher",
+                                            member: "StatusNotifierItemUnregistered")
+                signal.append(tray.itemName)
+                return signal
+            }
+
+            let mail = try client.begin("mail")
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            try client.end(mail)
+            try watcher.awaitRelease(of: tray.itemName)
+            watcher.beforeAnswering = { watcher, call in
+                guard call.member == "RegisterStatusNotifierItem" else { return }
+                watcher.beforeAnswering = { _, _ in }
+                watcher.connection.send(dropSignal())
+            }
+            _ = try client.begin("sync")
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            try watcher.settle()
+            // The item reads the drop and the answer before it answers this, and would register again before it.
+            _ = try tray.properties()
+            try watcher.settle()
+            #expect(registrations() == 2)
+            #expect(!tray.process.stderr.contains("registering again"))
+
+            // A drop of this stay is still answered.
+            watcher.connection.send(dropSignal())
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            #expect(registrations() == 3)
+        }
+
         /// GNOME's AppIndicator extension (46) may also forget `Id` and `Menu` just after a registration and keep
         /// the item unshown; the item says them again twice after each registration, and not once it has left.
         @Test func saysItsIdAndMenuAgainAfterEachRegistration() throws {

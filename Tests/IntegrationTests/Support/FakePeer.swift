@@ -9,6 +9,8 @@ final class FakePeer {
     private let answers: [String: (Message) -> Message]
     private(set) var calls: [Message] = []
     private(set) var signals: [Message] = []
+    /// What the component sends just before it answers a call.
+    var beforeAnswering: (FakePeer, Message) -> Void = { _, _ in }
 
     /// - Parameters:
     ///   - signalsOf: match rules for the signals it should receive.
@@ -70,6 +72,7 @@ final class FakePeer {
         switch message.type {
         case .methodCall:
             calls.append(message)
+            beforeAnswering(self, message)
             let reply = answers[message.member ?? ""]?(message)
                 ?? message.makeErrorReply(DBusError(.unknownMethod, "\(message.member ?? "") is not played"))
             if message.expectsReply { connection.send(reply) }
