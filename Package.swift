@@ -19,7 +19,16 @@ let leanDaemonLinking = staticLibstdcxx + staticLibgcc + [
     "-Xlinker", "--no-warn-symbol-ordering",
 ]
 
-/// The command and the tray are linked the same way, without an ordering file: swift-argument-parser brings in
+/// The tray, which runs all day, is linked the same way with an ordering file of its own
+/// (`Sources/netactivity-tray/link-order.txt`).
+let leanTrayLinking = staticLibstdcxx + staticLibgcc + [
+    "-static-stdlib", "-use-ld=lld",
+    "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+    "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/netactivity-tray/link-order.txt",
+    "-Xlinker", "--no-warn-symbol-ordering",
+]
+
+/// The command is linked the same way, without an ordering file: swift-argument-parser brings in
 /// FoundationEssentials, whose static archive needs two of its own archives named.
 let leanClientLinking = staticLibstdcxx + staticLibgcc + [
     "-static-stdlib", "-use-ld=lld",
@@ -66,6 +75,9 @@ let package = Package(
         .systemLibrary(name: "CGlibcExtras"),
         // netactivity's version, the one string every program's --version prints.
         .target(name: "PackageVersion"),
+        // The command line of a program that takes only options (the daemon's and the tray's), without
+        // swift-argument-parser's memory.
+        .target(name: "CommandLineOptions"),
         // Logging to standard error, with the journal's priority prefixes when systemd connects it to the journal.
         .target(
             name: "StandardErrorLogging",
@@ -105,6 +117,7 @@ let package = Package(
         .executableTarget(
             name: "netactivityd",
             dependencies: [
+                "CommandLineOptions",
                 "DBusKit",
                 "NetworkActivity",
                 "NetworkActivityService",
@@ -147,6 +160,7 @@ let package = Package(
         .executableTarget(
             name: "netactivity-tray",
             dependencies: [
+                "CommandLineOptions",
                 "DBusKit",
                 "DesktopProtocols",
                 "IndicatorPresentation",
@@ -154,11 +168,11 @@ let package = Package(
                 "NetworkActivityInterface",
                 "PackageVersion",
                 "StandardErrorLogging",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            exclude: ["link-order.txt", "update-link-order.sh"],
             swiftSettings: directMetadata,
-            linkerSettings: [.unsafeFlags(leanClientLinking, .when(configuration: .release))]
+            linkerSettings: [.unsafeFlags(leanTrayLinking, .when(configuration: .release))]
         ),
         // What the tests and the benchmark run the daemon with: a private bus, the daemon's launcher, a raw client
         // and a signal listener.

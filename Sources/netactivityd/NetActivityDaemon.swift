@@ -9,22 +9,10 @@ import StandardErrorLogging
 @main
 enum NetActivityDaemon {
     static func main() {
-        do throws(UsageError) {
-            switch try DaemonOptions.parse(CommandLine.arguments.dropFirst()) {
-            case .run(let options):
-                exit(run(options))
-            case .help:
-                print(DaemonOptions.help, terminator: "")
-                exit(0)
-            case .version:
-                print(PackageVersion.current)
-                exit(0)
-            }
-        } catch {
-            var message = "netactivityd: \(error.message)\nUsage: netactivityd [options]; see netactivityd --help\n"
-            message.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
-            exit(64)
-        }
+        let options = DaemonOptions.commandLine.parseOrExit(
+            onto: DaemonOptions(), summary: DaemonOptions.summary, description: DaemonOptions.description,
+            version: PackageVersion.current, validate: DaemonOptions.validate)
+        exit(run(options))
     }
 
     private static func run(_ options: DaemonOptions) -> Int32 {

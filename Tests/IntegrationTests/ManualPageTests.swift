@@ -4,7 +4,7 @@ import Testing
 extension Integration {
     /// The manual pages in `docs/man`: `man` renders each with no warning; each has the sections a reader looks
     /// for; and each names every flag and subcommand that the program's `--help` shows, and no other, so a page
-    /// cannot drift from its program. (`docs/man/generate.sh` writes two of them again after a change.)
+    /// cannot drift from its program. (`docs/man/generate.sh` writes netactivity's again after a change.)
     @Suite("Manual pages")
     struct ManualPageTests {
         struct Page: CustomTestStringConvertible, Sendable {

@@ -276,6 +276,26 @@ extension Integration {
             #expect(try tray.property("ToolTip").decode(ReceivedToolTip.self).text == "1 active: backup")
         }
 
+        @Test(arguments: [
+            (["--idle", "never"], "netactivity-tray: --idle takes hide, passive or show, not 'never'"),
+            (["--notify-after=-5"], "netactivity-tray: --notify-after takes a whole number of seconds, not '-5'"),
+            (["--log-level"], "netactivity-tray: --log-level needs a value: --log-level LEVEL"),
+            (["show"], "netactivity-tray: unknown option 'show'"),
+        ])
+        func aBadCommandLineExits64WithOneErrorAndTheUsageLine(arguments: [String], error: String) throws {
+            let bus = try PrivateBus()
+            let result = try runTool(Paths.tray.path, arguments, bus: bus)
+            #expect(result.status == 64)
+            #expect(result.stderr == error + "\nUsage: netactivity-tray [options]; see netactivity-tray --help\n")
+            #expect(result.stdout.isEmpty)
+        }
+
+        @Test func optionsTakeTheirValueAfterASpaceOrAnEqualsSign() throws {
+            let scene = try TrayScene("--idle=show", "--log-level", "info")
+            try scene.watcher.awaitCall("RegisterStatusNotifierItem")
+            try scene.tray.process.awaitStderr("registered")
+        }
+
         @Test func exitsWithStatusOneWhenTheBusGoesAway() throws {
             let bus = try PrivateBus()
             let watcher = try TrayProcess.watcher(bus)

@@ -1,0 +1,46 @@
+import CommandLineOptions
+import IndicatorPresentation
+import Logging
+
+/// netactivity-tray's command line (`CommandLineOptions`, not swift-argument-parser: docs/performance.md).
+struct TrayOptions {
+    var idle = IdleMode.hide
+    var notifyAfter: UInt?
+    var logLevel = Logger.Level.notice
+
+    static let commandLine = CommandLineOptions<TrayOptions>(program: "netactivity-tray", options: [
+        .value("--idle", "MODE", takes: "hide, passive or show",
+               help: "While nothing is active: hide leaves the tray (every panel hides the icon); passive stays with "
+                   + "the status Passive (some panels hide it, others show the idle look); show keeps the idle look "
+                   + "in the tray (default hide).") {
+            guard let mode = IdleMode(rawValue: $1) else { return false }
+            $0.idle = mode
+            return true
+        },
+        .value("--notify-after", "SECONDS", takes: "a whole number of seconds",
+               help: "When an activity that lasted at least this many seconds ends, say so in a desktop "
+                   + "notification (off by default).") {
+            guard let seconds = UInt($1) else { return false }
+            $0.notifyAfter = seconds
+            return true
+        },
+        .value("--log-level", "LEVEL", takes: "trace, debug, info, notice, warning, error or critical",
+               help: "The least important messages to print on standard error: trace, debug, info, notice, "
+                   + "warning, error or critical (default notice).") {
+            guard let level = Logger.Level(rawValue: $1) else { return false }
+            $0.logLevel = level
+            return true
+        },
+    ])
+
+    /// What `--help` says above the options.
+    static let summary = "shows the network-activity indicator as a tray icon (StatusNotifierItem) on the session bus."
+    static let description = """
+        Works with every panel that hosts StatusNotifierItems: KDE Plasma, GNOME with the AppIndicator extension,
+        xfce4-panel, lxqt-panel, waybar's tray, gtk-sni-tray. It follows the service's Visible property, so the
+        service's anti-flicker delays apply; the tooltip names the active activities, a click shows them in a
+        notification, and a right click opens a menu of them with their ages. Once in the tray, the icon stays at
+        least a second. It waits quietly for a panel and for the service, and carries on when either restarts. It
+        never starts the service itself. It exits with status 1 when the bus goes away.
+        """
+}
