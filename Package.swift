@@ -28,11 +28,14 @@ let leanTrayLinking = staticLibstdcxx + staticLibgcc + [
     "-Xlinker", "--no-warn-symbol-ordering",
 ]
 
-/// The command is linked the same way, without an ordering file: swift-argument-parser brings in
-/// FoundationEssentials, whose static archive needs two of its own archives named.
+/// The command is linked the same way, with the ordering file of its plain forms
+/// (`Sources/netactivity/link-order.txt`); swift-argument-parser brings in FoundationEssentials, whose static archive
+/// needs two of its own archives named.
 let leanClientLinking = staticLibstdcxx + staticLibgcc + [
     "-static-stdlib", "-use-ld=lld",
     "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+    "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/netactivity/link-order.txt",
+    "-Xlinker", "--no-warn-symbol-ordering",
     "-l_FoundationCollections", "-l_FoundationCShims",
 ]
 
@@ -146,6 +149,7 @@ let package = Package(
                 "PackageVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            exclude: ["link-order.txt", "update-link-order.sh"],
             swiftSettings: directMetadata,
             linkerSettings: [.unsafeFlags(leanClientLinking, .when(configuration: .release))]
         ),

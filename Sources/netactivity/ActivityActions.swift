@@ -1,18 +1,20 @@
 import ArgumentParser
 import NetworkActivityClient
 
-/// What `begin`, `end` and `run` do once their command line is read, whichever reader read it:
+/// What `begin`, `end`, `run` and `watch` do once their command line is read, whichever reader read it:
 /// swift-argument-parser's commands or `PlainInvocation`.
 enum ActivityAction: Equatable {
     case begin(BeginAction)
     case end(EndAction)
     case run(RunAction)
+    case watch(WatchAction)
 
     func run() async throws(ExitCode) {
         switch self {
         case .begin(let action): try await action.run()
         case .end(let action): try await action.run()
         case .run(let action): try await action.run()
+        case .watch(let action): try await action.run()
         }
     }
 }

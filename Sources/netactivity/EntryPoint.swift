@@ -6,7 +6,7 @@ import Musl
 import ArgumentParser
 import Dispatch
 
-/// The plain forms of `begin`, `end` and `run` skip swift-argument-parser (`PlainInvocation`) and Dispatch's
+/// The plain forms of `begin`, `end`, `run` and `watch` skip swift-argument-parser (`PlainInvocation`) and Dispatch's
 /// worker threads (`CallingThreadExecutor`); everything else is an async `main` of swift-argument-parser's.
 @main
 enum EntryPoint {

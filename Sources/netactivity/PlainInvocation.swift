@@ -1,20 +1,23 @@
 import ArgumentParser
 import NetworkActivityClient
 
-/// Reads the plain forms of the commands a script runs around each download, without swift-argument-parser:
+/// Reads the plain forms of the commands a script runs around each download, and of the one a panel keeps running,
+/// without swift-argument-parser:
 ///
 ///     begin --timeout SECONDS [--label LABEL]
 ///     end ID
 ///     run [--label LABEL] [--strict] [--notify] -- COMMAND [ARGUMENT...]
+///     watch [--format FORMAT] [--show-idle]
 ///
 /// each with `--system` or `--address ADDRESS`, options as `--name value` or `--name=value`. swift-argument-parser
 /// reads a command by reflecting on its types, which costs more than all the rest such a command does (more than
-/// half its instructions; docs/performance.md). Anything else, help, version and every mistake included, is
-/// declined and left to swift-argument-parser, and a test checks that both read every plain form alike.
+/// half its instructions, and 3 MB of memory that a panel's `watch` would keep all day; docs/performance.md).
+/// Anything else, help, version and every mistake included, is declined and left to swift-argument-parser, and a
+/// test checks that both read every plain form alike.
 enum PlainInvocation {
     static func action(for arguments: ArraySlice<String>) -> ActivityAction? {
         var words = arguments
-        guard let subcommand = words.popFirst(), ["begin", "end", "run"].contains(subcommand) else { return nil }
+        guard let subcommand = words.popFirst(), ["begin", "end", "run", "watch"].contains(subcommand) else { return nil }
         var given = GivenOptions()
         var operands: [String] = []
         var command: [String]?
@@ -54,6 +57,14 @@ enum PlainInvocation {
         case "end":
             guard operands.count == 1, command == nil, let id = ActivityID(argument: operands[0]) else { return nil }
             return .end(EndAction(bus: bus, id: id))
+        case "watch":
+            guard operands.isEmpty, command == nil else { return nil }
+            var format = WatchFormat.plain
+            if let name = given.value(of: "format") {
+                guard let named = WatchFormat(rawValue: name) else { return nil }
+                format = named
+            }
+            return .watch(WatchAction(bus: bus, format: format, showIdle: given.value(of: "show-idle") != nil))
         default:
             guard operands.isEmpty, let command, !command.isEmpty else { return nil }
             return .run(RunAction(bus: bus, label: given.value(of: "label"), strict: given.value(of: "strict") != nil,
@@ -69,7 +80,8 @@ enum PlainInvocation {
         case (_, "system"): false
         case (_, "address"): true
         case ("begin", "timeout"), ("begin", "label"), ("run", "label"): true
-        case ("run", "strict"), ("run", "notify"): false
+        case ("run", "strict"), ("run", "notify"), ("watch", "show-idle"): false
+        case ("watch", "format"): true
         default: nil
         }
     }

@@ -25,18 +25,7 @@ struct WatchCommand: AsyncParsableCommand {
     @Flag(help: "In waybar, polybar and i3blocks: keep the module on screen while idle, in grey, instead of hiding it.")
     var showIdle = false
 
-    func run() async throws {
-        let client = try await reportingFailure { () async throws(NetworkActivityError) in try busOptions.connect() }
-        var lastLine: String?
-        for await state in client.indicatorStates(readsActivities: format.showsLabels) {
-            let line = format.render(state, showsIdle: showIdle)
-            guard line != lastLine else { continue }
-            lastLine = line
-            // The reader went away.
-            guard printLine(line) else { throw ExitCode.failure }
-        }
-        // The states end only when the bus goes away.
-        printError("\(NetworkActivityError.disconnected(message: "the connection to the bus was lost"))")
-        throw ExitCode.failure
-    }
+    var action: WatchAction { WatchAction(bus: busOptions.bus, format: format, showIdle: showIdle) }
+
+    func run() async throws { try await action.run() }
 }

@@ -3,7 +3,7 @@ import NetworkActivityClient
 import Testing
 @testable import netactivity
 
-/// `netactivity` reads the plain forms of `begin`, `end` and `run` itself, and leaves everything else to
+/// `netactivity` reads the plain forms of `begin`, `end`, `run` and `watch` itself, and leaves everything else to
 /// swift-argument-parser: each form it reads must come out as swift-argument-parser reads it.
 @Suite struct PlainInvocationTests {
     @Test(arguments: [
@@ -19,6 +19,10 @@ import Testing
         ["run", "--label", "fetch", "--strict", "--notify", "--", "true"],
         ["run", "--system", "--", "sh", "-c", "exit 3"],
         ["run", "--", "--help"],
+        ["watch"],
+        ["watch", "--format", "waybar", "--show-idle"],
+        ["watch", "--format=json", "--system"],
+        ["watch", "--show-idle", "--address", "unix:path=/tmp/bus", "--format", "i3blocks"],
     ])
     func aPlainFormIsReadAsSwiftArgumentParserReadsIt(arguments: [String]) throws {
         let plain = try #require(PlainInvocation.action(for: arguments[...]))
@@ -26,7 +30,7 @@ import Testing
     }
 
     @Test(arguments: [
-        [], ["--help"], ["--version"], ["help", "begin"], ["status"], ["watch"], ["reset"],
+        [], ["--help"], ["--version"], ["help", "begin"], ["status"], ["reset"],
         ["begin"], ["begin", "--help"], ["begin", "-h", "--timeout", "5"], ["begin", "--label", "x"],
         ["begin", "--timeout", "-1"], ["begin", "--timeout", "ten"], ["begin", "--timeout", "4294967296"],
         ["begin", "--timeout", "5", "--timeout", "6"], ["begin", "--timeout", "5", "extra"],
@@ -37,6 +41,9 @@ import Testing
         ["end", "1", "--system=yes"],
         ["run"], ["run", "--"], ["run", "true"], ["run", "--label", "--", "x"], ["run", "--strict=yes", "--", "x"],
         ["run", "-h", "--", "x"], ["run", "--timeout", "5", "--", "x"], ["run", "x", "--", "y"],
+        ["watch", "--help"], ["watch", "--format"], ["watch", "--format", "xml"], ["watch", "--format", "json", "x"],
+        ["watch", "--show-idle=yes"], ["watch", "--label", "x"], ["watch", "--", "x"], ["watch", "--format", "plain",
+        "--format", "json"], ["watch", "--system", "--address", "unix:path=/x"],
     ])
     func everythingElseIsLeftToSwiftArgumentParser(arguments: [String]) {
         #expect(PlainInvocation.action(for: arguments[...]) == nil)
@@ -48,6 +55,7 @@ private func readBySwiftArgumentParser(_ arguments: [String]) throws -> Activity
     case let command as BeginCommand: .begin(command.action)
     case let command as EndCommand: .end(command.action)
     case let command as RunCommand: .run(command.action)
+    case let command as WatchCommand: .watch(command.action)
     case let other: throw ReadAsAnotherCommand(command: "\(type(of: other))")
     }
 }

@@ -1,0 +1,27 @@
+import ArgumentParser
+import NetworkActivityClient
+
+/// What `watch` does once its command line is read, by swift-argument-parser's `WatchCommand` or by
+/// `PlainInvocation`: a line for the state now and one for each change, until the bus goes away or the reader does.
+struct WatchAction: Equatable {
+    var bus: NetworkActivityClient.Bus
+    var format: WatchFormat
+    var showIdle: Bool
+
+    func run() async throws(ExitCode) {
+        let client = try await reportingFailure { () async throws(NetworkActivityError) in
+            try NetworkActivityClient(bus: bus)
+        }
+        var lastLine: String?
+        for await state in client.indicatorStates(readsActivities: format.showsLabels) {
+            let line = format.render(state, showsIdle: showIdle)
+            guard line != lastLine else { continue }
+            lastLine = line
+            // The reader went away.
+            guard printLine(line) else { throw ExitCode.failure }
+        }
+        // The states end only when the bus goes away.
+        printError("\(NetworkActivityError.disconnected(message: "the connection to the bus was lost"))")
+        throw ExitCode.failure
+    }
+}
