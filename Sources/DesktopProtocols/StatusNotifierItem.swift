@@ -55,9 +55,12 @@ public final class StatusNotifierItem {
     private var registrationsAfterDrop = 0
     /// Past this many, a watcher that keeps dropping the item is taken to mean it.
     static let maximumRegistrationsAfterDrop = 5
-    /// How long after a registration the item says its `Id` and `Menu` again: after the extension's race, which
-    /// takes a second, and once more in case the shell was busy.
-    static let identityRepeats: [Duration] = [.milliseconds(1500), .seconds(4)]
+    /// How long after a registration the item says its `Id` and `Menu` again. The extension reads them a second
+    /// after a registration, into a cache that its race may have emptied just before, and that read fails on an
+    /// empty cache ("Argument two may not be null"), after which it drops the item or keeps it unshown: said at
+    /// half a second, they fill the cache again before that read; then after the race, and once more in case the
+    /// shell was busy.
+    static let identityRepeats: [Duration] = [.milliseconds(500), .milliseconds(1500), .seconds(4)]
     /// When it says them next.
     private var identityDue: [ContinuousClock.Instant] = []
 

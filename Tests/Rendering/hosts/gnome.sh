@@ -37,8 +37,10 @@ host_stop() { kill -KILL "$panel_pid" 2>/dev/null; }
 # its own it sometimes drops the item then, and the tray registers it again. Settled: the watcher's last word on
 # items is a registration 2 s old or more, and the item is among its registered items.
 host_active_check() {
+  within 15 item_settled && return 0
+  # Its words, once it has had its say.
   host_active_problem="the AppIndicator extension did not keep the item: $(grep -i "initalizing proxy\|has no property\|basic properties\|may not respond\|unhandled promise\|JS ERROR" host.log | tail -4)"
-  within 15 item_settled
+  return 1
 }
 item_settled() {
   local last
