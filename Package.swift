@@ -149,7 +149,7 @@ let package = Package(
                 "PackageVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            exclude: ["link-order.txt", "update-link-order.sh"],
+            exclude: ["link-order.txt", "update-link-order.sh", "link-order-session.sh"],
             swiftSettings: directMetadata,
             linkerSettings: [.unsafeFlags(leanClientLinking, .when(configuration: .release))]
         ),

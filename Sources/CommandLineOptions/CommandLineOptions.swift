@@ -25,11 +25,17 @@ public struct CommandLineOptions<Options>: Sendable {
             Option(name: name, kind: .flag(set), help: help)
         }
 
-        /// `--name VALUE` or `--name=VALUE`; `set` returns false for a value it cannot use, and the error then says
-        /// that the option `takes` what it does.
-        public static func value(_ name: String, _ placeholder: String, takes: String, help: String,
-                                 set: @escaping @Sendable (inout Options, String) -> Bool) -> Option {
-            Option(name: name, kind: .value(placeholder: placeholder, takes: takes, set: set), help: help)
+        /// `--name VALUE` or `--name=VALUE`, read by `parse`, which returns nil for a value it cannot use (the error
+        /// then says that the option `takes` what it does), and given to `set`.
+        public static func value<Value>(
+            _ name: String, _ placeholder: String, takes: String, help: String,
+            parse: @escaping @Sendable (String) -> Value?, set: @escaping @Sendable (inout Options, Value) -> Void
+        ) -> Option {
+            Option(name: name, kind: .value(placeholder: placeholder, takes: takes) { options, text in
+                guard let value = parse(text) else { return false }
+                set(&options, value)
+                return true
+            }, help: help)
         }
     }
 

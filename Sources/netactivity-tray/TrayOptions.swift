@@ -12,25 +12,16 @@ struct TrayOptions {
         .value("--idle", "MODE", takes: "hide, passive or show",
                help: "While nothing is active: hide leaves the tray (every panel hides the icon); passive stays with "
                    + "the status Passive (some panels hide it, others show the idle look); show keeps the idle look "
-                   + "in the tray (default hide).") {
-            guard let mode = IdleMode(rawValue: $1) else { return false }
-            $0.idle = mode
-            return true
-        },
+                   + "in the tray (default hide).",
+               parse: IdleMode.init(rawValue:)) { $0.idle = $1 },
         .value("--notify-after", "SECONDS", takes: "a whole number of seconds",
                help: "When an activity that lasted at least this many seconds ends, say so in a desktop "
-                   + "notification (off by default).") {
-            guard let seconds = UInt($1) else { return false }
-            $0.notifyAfter = seconds
-            return true
-        },
+                   + "notification (off by default).",
+               parse: { UInt($0) }) { $0.notifyAfter = $1 },
         .value("--log-level", "LEVEL", takes: "trace, debug, info, notice, warning, error or critical",
                help: "The least important messages to print on standard error: trace, debug, info, notice, "
-                   + "warning, error or critical (default notice).") {
-            guard let level = Logger.Level(rawValue: $1) else { return false }
-            $0.logLevel = level
-            return true
-        },
+                   + "warning, error or critical (default notice).",
+               parse: Logger.Level.init(rawValue:)) { $0.logLevel = $1 },
     ])
 
     /// What `--help` says above the options.

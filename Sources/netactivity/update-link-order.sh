@@ -6,36 +6,14 @@
 # linker, so a stale list only costs memory. Needs valgrind. Usage: bash Sources/netactivity/update-link-order.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-for product in netactivity netactivityd; do swift build -c release --product "$product" >&2; done
-products=.build/release
-work=$(mktemp -d)
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
+programs=(netactivity)
+source Sources/netactivity/link-order-session.sh
 
-# Waits up to 60 s (programs run slowly under callgrind) until "$@" succeeds.
-within_a_minute() {
-  for _ in $(seq 600); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
-  echo "timed out: $*" >&2
-  return 1
-}
-name_has_owner() {
-  [ "$(gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
-        --method org.freedesktop.DBus.NameHasOwner "$1")" = "(true,)" ]
-}
 # Runs netactivity under callgrind, as this process (so that a background one's $! is callgrind's).
 traced() {
   exec valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/callgrind.out.$1" \
     "$products/netactivity" "${@:2}"
 }
-
-dbus-daemon --session --address="unix:path=$work/bus" --nofork --print-address=3 3>"$work/address" 2>/dev/null &
-pids+=($!)
-within_a_minute test -s "$work/address"
-export DBUS_SESSION_BUS_ADDRESS
-DBUS_SESSION_BUS_ADDRESS=$(head -1 "$work/address")
-"$products/netactivityd" --show-delay 0 --hide-delay 0 --min-visible 0 2>/dev/null &
-pids+=($!)
-within_a_minute name_has_owner org.example.NetworkActivity
 
 (traced watch watch >"$work/watch.out" 2>/dev/null) &
 watch=$!
@@ -49,7 +27,4 @@ within_a_minute eval "[ \$(grep -c idle '$work/watch.out') -ge 2 ]"
 kill -TERM "$watch"
 wait "$watch" || true
 
-for out in "$work"/callgrind.out.*; do callgrind_annotate --inclusive=no --threshold=100 "$out" 2>/dev/null; done \
-  | sed -nE 's/^ *[0-9,]+ \([^)]*\)  [^ ]*:([^ ]+) \[.*netactivity\]$/\1/p' \
-  | grep -v "'" | sort -u >Sources/netactivity/link-order.txt
-wc -l Sources/netactivity/link-order.txt >&2
+write_link_order netactivity Sources/netactivity/link-order.txt

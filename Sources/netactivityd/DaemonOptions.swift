@@ -37,43 +37,36 @@ extension DaemonOptions {
     static let commandLine = CommandLineOptions<DaemonOptions>(program: "netactivityd", options: [
         .flag("--system", help: "Use the system bus instead of the session bus.") { $0.system = true },
         .value("--address", "ADDRESS", takes: "a bus address",
-               help: "Use the bus at this address, e.g. unix:path=/run/user/1000/bus.") { $0.address = $1; return true },
+               help: "Use the bus at this address, e.g. unix:path=/run/user/1000/bus.",
+               parse: { $0 }) { $0.address = $1 },
         .value("--show-delay", "SECONDS", takes: secondsRange,
-               help: "Seconds of uninterrupted activity before the indicator shows (default 0.5).") {
-            assign(parseSeconds($1), to: &$0.showDelay)
-        },
+               help: "Seconds of uninterrupted activity before the indicator shows (default 0.5).",
+               parse: parseSeconds) { $0.showDelay = $1 },
         .value("--hide-delay", "SECONDS", takes: secondsRange,
-               help: "Seconds with no activity before the indicator hides (default 0.2).") {
-            assign(parseSeconds($1), to: &$0.hideDelay)
-        },
+               help: "Seconds with no activity before the indicator hides (default 0.2).",
+               parse: parseSeconds) { $0.hideDelay = $1 },
         .value("--min-visible", "SECONDS", takes: secondsRange,
-               help: "Seconds the indicator stays at least, once shown (default 0.5).") {
-            assign(parseSeconds($1), to: &$0.minVisible)
-        },
+               help: "Seconds the indicator stays at least, once shown (default 0.5).",
+               parse: parseSeconds) { $0.minVisible = $1 },
         .value("--max-per-caller", "COUNT", takes: countRange,
-               help: "Live activities one connection may hold (default 1024).") {
-            assign(parseCount($1), to: &$0.maxPerCaller)
-        },
+               help: "Live activities one connection may hold (default 1024).",
+               parse: parseCount) { $0.maxPerCaller = $1 },
         .value("--max-per-user", "COUNT", takes: countRange,
-               help: "Live activities one Unix user may hold, from all its connections, timed ones included (default 4096).") {
-            assign(parseCount($1), to: &$0.maxPerUser)
-        },
+               help: "Live activities one Unix user may hold, from all its connections, timed ones included (default 4096).",
+               parse: parseCount) { $0.maxPerUser = $1 },
         .value("--max-total", "COUNT", takes: countRange,
-               help: "Live activities of all callers together (default 65536).") {
-            assign(parseCount($1), to: &$0.maxTotal)
-        },
+               help: "Live activities of all callers together (default 65536).",
+               parse: parseCount) { $0.maxTotal = $1 },
         .value("--max-timeout", "SECONDS", takes: "a whole number of seconds from 1 to 86400",
-               help: "The longest a timed activity (BeginWithTimeout) may last (default 86400).") {
-            assign(parseCount($1).flatMap { $0 <= 86_400 ? UInt32($0) : nil }, to: &$0.maxTimeout)
-        },
+               help: "The longest a timed activity (BeginWithTimeout) may last (default 86400).",
+               parse: parseMaximumTimeout) { $0.maxTimeout = $1 },
         .flag("--no-system", help: "On the session bus, do not count the system bus's service's activities too.") {
             $0.noSystem = true
         },
         .flag("--replace", help: "Take the name over from a running instance (which allows it).") { $0.replace = true },
         .value("--log-level", "LEVEL", takes: "trace, debug, info, notice, warning, error or critical",
-               help: "How much to log to stderr: trace, debug, info, notice, warning, error or critical (default info).") {
-            assign(Logger.Level(rawValue: $1), to: &$0.logLevel)
-        },
+               help: "How much to log to stderr: trace, debug, info, notice, warning, error or critical (default info).",
+               parse: Logger.Level.init(rawValue:)) { $0.logLevel = $1 },
     ])
 
     /// What `--help` says above the options.
@@ -97,8 +90,6 @@ private func parseCount(_ text: String) -> Int? {
     Int(text).flatMap { $0 >= 1 ? $0 : nil }
 }
 
-private func assign<Value>(_ value: Value?, to target: inout Value) -> Bool {
-    guard let value else { return false }
-    target = value
-    return true
+private func parseMaximumTimeout(_ text: String) -> UInt32? {
+    parseCount(text).flatMap { $0 <= 86_400 ? UInt32($0) : nil }
 }
