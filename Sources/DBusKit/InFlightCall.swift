@@ -1,4 +1,3 @@
-internal import CDBus
 import Synchronization
 
 /// Why an awaited call gave no value: the bus's or the peer's error, or the awaiting task was cancelled.
@@ -15,9 +14,9 @@ typealias HandedReply = UnsafeSendable<Message>
 /// the task's cancellation comes first decides, exactly once. A reply that comes after the task gave up goes to
 /// `onAbandoned` instead, so that what the peer did anyway can be undone.
 ///
-/// It is its libdbus pending call's notification too, and it is not generic and resumes an unchecked continuation
-/// (its state makes every resume happen once): a call costs the client only a few microseconds, of which another
-/// object, generic metadata looked up at run time or a checked continuation's canary would be a measurable share.
+/// It is not generic and resumes an unchecked continuation (its state makes every resume happen once): a call
+/// costs the client only a few microseconds, of which generic metadata looked up at run time or a checked
+/// continuation's canary would be a measurable share.
 final class InFlightCall: Sendable {
     typealias Outcome = Result<HandedReply, CallFailure>
 
@@ -30,15 +29,9 @@ final class InFlightCall: Sendable {
 
     private let state = Mutex(State.new)
     private let onAbandoned: (@Sendable (Message) -> Void)?
-    /// Whether the reply was taken from libdbus, by its notification or by `attach` when it came first.
-    private let isReplyTaken = Atomic(false)
-    /// The connection the call is sent on, asked whether it is still connected when libdbus says `NoReply`.
-    private let connection: UnsafeSendable<OpaquePointer>
     private let resumes: TurnEndResumes
 
-    init(on connection: UnsafeSendable<OpaquePointer>, resumes: TurnEndResumes,
-         onAbandoned: (@Sendable (Message) -> Void)?) {
-        self.connection = connection
+    init(resumes: TurnEndResumes, onAbandoned: (@Sendable (Message) -> Void)?) {
         self.resumes = resumes
         self.onAbandoned = onAbandoned
     }
@@ -93,43 +86,9 @@ final class InFlightCall: Sendable {
         }
     }
 
-    /// Takes over `pending` (one reference), just sent: its reply, or libdbus's `NoReply` when the timeout passed,
-    /// goes to `finish`, on the loop's thread at the end of its turn (`TurnEndResumes`).
-    func attach(to pending: OpaquePointer) {
-        let box = Unmanaged.passRetained(self).toOpaque()
-        guard dbus_pending_call_set_notify(pending, replyArrived, box, releaseCall) != 0 else {
-            fatalError("libdbus is out of memory setting a reply's notification")
-        }
-        // libdbus calls no notify function set after the reply came.
-        if dbus_pending_call_get_completed(pending) != 0 { takeReply(from: pending) }
-        dbus_pending_call_unref(pending)
-    }
-
-    fileprivate func takeReply(from pending: OpaquePointer) {
-        guard !isReplyTaken.exchange(true, ordering: .acquiringAndReleasing),
-              let raw = dbus_pending_call_steal_reply(pending)
-        else { return }
-        let reply = Message(owning: raw)
-        let outcome: Outcome
-        if var error = reply.error {
-            // libdbus answers the calls still waiting when the connection goes with NoReply.
-            if error.name == .noReply, dbus_connection_get_is_connected(connection.value) == 0 {
-                error = DBusError(.disconnected, "the connection to the bus was lost")
-            }
-            outcome = .failure(.bus(error))
-        } else {
-            outcome = .success(HandedReply(reply))
-        }
+    /// On the loop's thread: the reply, or `NoReply` once the deadline passed, which the task gets at the end of the
+    /// loop's turn (`TurnEndResumes`).
+    func reply(with outcome: Outcome) {
         resumes.finish(self, with: outcome)
     }
-}
-
-private func replyArrived(_ pending: OpaquePointer?, _ box: UnsafeMutableRawPointer?) {
-    guard let pending, let box else { return }
-    Unmanaged<InFlightCall>.fromOpaque(box).takeUnretainedValue().takeReply(from: pending)
-}
-
-private func releaseCall(_ box: UnsafeMutableRawPointer?) {
-    guard let box else { return }
-    Unmanaged<InFlightCall>.fromOpaque(box).release()
 }

@@ -10,8 +10,7 @@ import Musl
 /// A connection that every thread and task may share, served by an event loop on a thread of its own.
 ///
 /// A call is sent from the caller's thread (libdbus locks the connection for that) and suspends its task until the
-/// loop's thread dispatches the reply, so no thread waits for the bus; its timeout is libdbus's own, fired by the
-/// loop. Work that needs the `Connection` itself (subscribing to signals) is handed to the loop's thread. The
+/// loop's thread dispatches the reply, so no thread waits for the bus; the loop fires its timeout too. Work that needs the `Connection` itself (subscribing to signals) is handed to the loop's thread. The
 /// thread ends when the connection is released or the bus goes away.
 public final class SharedConnection: Sendable {
     /// Used off the loop's thread only through libdbus's calls that take the connection's lock: sending, and the
@@ -20,6 +19,7 @@ public final class SharedConnection: Sendable {
     /// Touched only on the loop's thread, through `onLoop`, and released with this object.
     private let served: UnsafeSendable<(connection: Connection, loop: EventLoop)>
     private let jobs = LoopJobs()
+    private let awaited = AwaitedReplies()
     private let resumes = TurnEndResumes()
     private let loopEnded = Flag()
     private nonisolated(unsafe) var thread = pthread_t()
@@ -31,22 +31,24 @@ public final class SharedConnection: Sendable {
         let connection = try Connection(bus: bus)
         raw = UnsafeSendable(connection.raw)
         let ended = loopEnded
-        let timeouts = CallTimeouts()
-        timeouts.install(on: connection.raw)
+        awaited.install(on: connection.raw)
         let loop = EventLoop(connection: connection)
-        loop.watch(fileDescriptor: timeouts.fileDescriptor) { timeouts.handleDue() }
+        loop.watch(fileDescriptor: awaited.fileDescriptor) { [awaited] in awaited.expireOverdue() }
         loop.watch(fileDescriptor: jobs.fileDescriptor) { [jobs] in jobs.runQueued() }
         loop.endOfTurn = { [resumes] in
             resumes.resumeHeld()
             return nil
         }
         served = UnsafeSendable((connection, loop))
-        let body = LoopThreadBody { [resumes] in
+        let body = LoopThreadBody { [resumes, awaited] in
             _ = cglibc_name_this_thread("dbus-shared")
             resumes.bindToCurrentThread()
             // The loop ends when it is stopped or the bus is lost; either way nothing more is sent.
             let lost = (try? loop.run()) == nil
             ended.raise()
+            // A loop that ends on a lost bus ends in the middle of its turn, with replies it may hold still.
+            resumes.resumeHeld()
+            awaited.closeAll()
             if lost { onLoss() }
         }
         let started = pthread_create(&thread, nil, runLoopThread, Unmanaged.passRetained(body).toOpaque())
@@ -78,11 +80,11 @@ public final class SharedConnection: Sendable {
         _ message: Message, timeout: Duration, onAbandoned: (@Sendable (Message) -> Void)? = nil
     ) async throws(CallFailure) -> Message {
         guard !Task.isCancelled else { throw .cancelled }
-        let call = InFlightCall(on: raw, resumes: resumes, onAbandoned: onAbandoned)
+        let call = InFlightCall(resumes: resumes, onAbandoned: onAbandoned)
         let outcome = await withTaskCancellationHandler {
             await withUnsafeContinuation { continuation in
                 guard call.start(continuation) else { return }
-                if !send(message, timeout: timeout, for: call) {
+                if !awaited.send(message, on: raw.value, for: call, timeout: timeout) {
                     call.finish(.failure(.bus(DBusError(.disconnected, "the connection to the bus is closed"))))
                 }
             }
@@ -104,18 +106,6 @@ public final class SharedConnection: Sendable {
     /// Runs `job` on the loop's thread with the connection, in the order posted.
     public func onLoop(_ job: @escaping @Sendable (Connection) -> Void) {
         jobs.post { [served] in job(served.value.connection) }
-    }
-
-    /// Sends `message` with a reply expected, for `call`; false when the connection is closed.
-    private func send(_ message: Message, timeout: Duration, for call: InFlightCall) -> Bool {
-        var pending: OpaquePointer?
-        guard isOpen,
-              dbus_connection_send_with_reply(raw.value, message.raw, &pending,
-                                              Int32(clamping: timeout.milliseconds)) != 0,
-              let pending
-        else { return false }
-        call.attach(to: pending)
-        return true
     }
 }
 

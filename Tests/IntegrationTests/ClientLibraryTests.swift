@@ -192,14 +192,14 @@ extension Integration {
             let client = try NetworkActivityClient(address: bus.address)
 
             let task = Task { try await client.begin("late") }
-            let call = try #require(try awaitCall("Begin", on: slow))
+            let call = try #require(try slow.awaitCall("Begin"))
             task.cancel()
             await #expect { _ = try await task.value } throws: { error in
                 guard case .cancelled = error as? NetworkActivityError else { return false }
                 return true
             }
             slow.send(call.makeReturn(with: UInt32(7)))
-            let end = try #require(try awaitCall("End", on: slow))
+            let end = try #require(try slow.awaitCall("End"))
             var arguments = end.arguments()
             #expect(try arguments.read(UInt32.self) == 7)
         }
@@ -384,15 +384,6 @@ extension Integration {
 private func isInvalidLabel(_ error: any Error) -> Bool {
     guard case .invalidLabel = error as? NetworkActivityError else { return false }
     return true
-}
-
-/// Reads messages on `connection` until a call of `member` comes; nil when none does within ten seconds.
-private func awaitCall(_ member: String, on connection: Connection) throws -> Message? {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while let message = try connection.nextMessage(timeout: ContinuousClock.now.duration(to: deadline)) {
-        if message.type == .methodCall, message.member == member { return message }
-    }
-    return nil
 }
 
 /// How many threads of shared connections this process has (their name in `/proc/self/task/*/comm`).
