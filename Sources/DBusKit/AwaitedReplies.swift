@@ -15,13 +15,8 @@ import Musl
 /// fifth of the sending thread's work per call. A timerfd set to the earliest deadline wakes the loop when one
 /// passes; arming it is one system call, made only for a call due before every other.
 final class AwaitedReplies: Sendable {
-    private struct Awaited {
-        let call: InFlightCall
-        let deadline: ContinuousClock.Instant
-    }
-
     private struct State {
-        var calls: [UInt32: Awaited] = [:]
+        var calls = ReplyWaits<InFlightCall>()
         /// When the timerfd goes off next, if it is set; a call answered before then only costs the loop one look.
         var armed: ContinuousClock.Instant?
         /// From the end of the loop on: nothing is sent any more.
@@ -58,7 +53,7 @@ final class AwaitedReplies: Sendable {
             guard !state.isClosed else { return false }
             // Sent under the lock, which the loop takes to match the reply: the call is known before its reply.
             let serial = DBusKit.send(message, on: connection)
-            state.calls[serial] = Awaited(call: call, deadline: deadline)
+            state.calls.insert(call, for: serial, until: deadline)
             if state.armed.map({ deadline < $0 }) ?? true {
                 state.armed = deadline
                 arm(after: ContinuousClock.now.duration(to: deadline))
@@ -73,24 +68,14 @@ final class AwaitedReplies: Sendable {
         var expirations: UInt64 = 0
         _ = read(fileDescriptor, &expirations, MemoryLayout<UInt64>.size)
         let now = ContinuousClock.now
-        let overdue = state.withLock { state -> [(serial: UInt32, call: InFlightCall)] in
-            var overdue: [(serial: UInt32, call: InFlightCall)] = []
-            var next: ContinuousClock.Instant?
-            for (serial, awaited) in state.calls {
-                if awaited.deadline <= now {
-                    overdue.append((serial, awaited.call))
-                } else {
-                    next = min(next ?? awaited.deadline, awaited.deadline)
-                }
-            }
-            for (serial, _) in overdue { state.calls.removeValue(forKey: serial) }
+        let overdue = state.withLock { state in
+            let (overdue, next) = state.calls.removeOverdue(at: now)
             state.armed = next
             if let next { arm(after: now.duration(to: next)) }
             return overdue
         }
-        // In the order the calls were sent.
-        for (_, call) in overdue.sorted(by: { $0.serial < $1.serial }) {
-            call.reply(with: .failure(.bus(DBusError(.noReply, "no reply came before the call's timeout"))))
+        for call in overdue {
+            call.reply(with: .failure(.bus(.noReplyInTime)))
         }
     }
 
@@ -99,8 +84,7 @@ final class AwaitedReplies: Sendable {
     func closeAll() {
         let calls = state.withLock { state in
             state.isClosed = true
-            defer { state.calls.removeAll() }
-            return state.calls.sorted { $0.key < $1.key }.map(\.value.call)
+            return state.calls.removeAll()
         }
         for call in calls {
             call.finish(.failure(.bus(DBusError(.disconnected, "the connection to the bus was lost"))))
@@ -110,7 +94,7 @@ final class AwaitedReplies: Sendable {
     /// Hands `reply` to the call it answers; false when no call awaits it.
     fileprivate func deliver(_ reply: OpaquePointer) -> Bool {
         let serial = dbus_message_get_reply_serial(reply)
-        guard let call = state.withLock({ $0.calls.removeValue(forKey: serial)?.call }) else { return false }
+        guard let call = state.withLock({ $0.calls.remove(serial) }) else { return false }
         let message = Message(borrowing: reply)
         call.reply(with: message.error.map { .failure(.bus($0)) } ?? .success(HandedReply(message)))
         return true

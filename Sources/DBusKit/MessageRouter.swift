@@ -9,7 +9,7 @@ internal import CDBus
 final class MessageRouter {
     private var objects: [(path: ObjectPath, handler: MethodHandler)] = []
     private var subscriptions: [(rule: MatchRule, handler: (Message) -> Void)] = []
-    private var pendingReplies: [UInt32: PendingReply] = [:]
+    private var pendingReplies = ReplyWaits<(Result<Message, DBusError>) -> Void>()
     var disconnectHandler: (() -> Void)?
 
     func install(on connection: OpaquePointer) {
@@ -30,7 +30,7 @@ final class MessageRouter {
     /// Routes the reply to `serial` to `handler`, or, past `deadline`, calls it with `NoReply` and forgets it.
     func awaitReply(to serial: UInt32, until deadline: ContinuousClock.Instant,
                     handler: @escaping (Result<Message, DBusError>) -> Void) {
-        pendingReplies[serial] = PendingReply(deadline: deadline, handler: handler)
+        pendingReplies.insert(handler, for: serial, until: deadline)
     }
 
     /// Ends the waits that are past their deadline, each handler getting `NoReply`; returns how long until the
@@ -38,19 +38,9 @@ final class MessageRouter {
     func expireOverdueReplies() -> Duration? {
         guard !pendingReplies.isEmpty else { return nil }
         let now = ContinuousClock.now
-        var overdue: [UInt32] = []
-        var next: ContinuousClock.Instant?
-        for (serial, pending) in pendingReplies {
-            if pending.deadline <= now {
-                overdue.append(serial)
-            } else {
-                next = min(next ?? pending.deadline, pending.deadline)
-            }
-        }
-        // In the order the calls were sent.
-        for serial in overdue.sorted() {
-            pendingReplies.removeValue(forKey: serial)?.handler(
-                .failure(DBusError(.noReply, "no reply came before the call's timeout")))
+        let (overdue, next) = pendingReplies.removeOverdue(at: now)
+        for handler in overdue {
+            handler(.failure(.noReplyInTime))
         }
         return next.map { now.duration(to: $0) }
     }
@@ -63,8 +53,8 @@ final class MessageRouter {
 
     /// Whether the reply answered a call sent with `Connection.send(_:onReply:)`.
     fileprivate func routeReply(_ raw: OpaquePointer) -> Bool {
-        guard let pending = pendingReplies.removeValue(forKey: dbus_message_get_reply_serial(raw)) else { return false }
-        pending.handler(.success(Message(borrowing: raw)))
+        guard let handler = pendingReplies.remove(dbus_message_get_reply_serial(raw)) else { return false }
+        handler(.success(Message(borrowing: raw)))
         return true
     }
 
@@ -77,12 +67,6 @@ final class MessageRouter {
             subscription.handler(message)
         }
     }
-}
-
-/// A reply handler and the time after which it stops waiting.
-private struct PendingReply {
-    let deadline: ContinuousClock.Instant
-    let handler: (Result<Message, DBusError>) -> Void
 }
 
 private let localInterface: InterfaceName = "org.freedesktop.DBus.Local"

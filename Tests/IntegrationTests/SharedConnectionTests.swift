@@ -1,0 +1,68 @@
+import DBusKit
+import ServiceHarness
+import Testing
+
+extension Integration {
+    /// The connection the library's clients are built on, on its own: its timeouts and the loss of the bus. Here,
+    /// in the serialized suite, because the library's tests count the process's loop threads.
+    @Suite("A connection that tasks share")
+    struct SharedConnectionTests {
+        @Test func sharedCallsEndAsNoReplyEachAtItsOwnTimeout() async throws {
+            let bus = try PrivateBus()
+            let silent = try bus.connect()
+            #expect(try silent.requestName("org.example.Silent", flags: .doNotQueue) == .primaryOwner)
+            let shared = try SharedConnection(bus: .address(bus.address))
+            // The later deadline is awaited first, so that the earlier one must bring the timer forward.
+            let sent = ContinuousClock.now
+            async let long = failedCall(on: shared, timeout: .milliseconds(1500))
+            try #require(try await askArrives(at: silent))
+            async let short = failedCall(on: shared, timeout: .milliseconds(300))
+            let (shortName, shortWaited) = await short
+            let (longName, longWaited) = await long
+            #expect(shortName == .noReply && longName == .noReply)
+            #expect(shortWaited >= .milliseconds(300) && shortWaited < .milliseconds(1500))
+            #expect(longWaited >= .milliseconds(1500) && longWaited < .seconds(10))
+            #expect(sent.duration(to: .now) < .seconds(10))
+        }
+
+        @Test func aSharedCallAwaitedWhenTheBusGoesEndsAsDisconnectedAndSoDoesEveryLaterCall() async throws {
+            let bus = try PrivateBus()
+            let silent = try bus.connect()
+            #expect(try silent.requestName("org.example.Silent", flags: .doNotQueue) == .primaryOwner)
+            let shared = try SharedConnection(bus: .address(bus.address))
+            async let awaited = failedCall(on: shared, timeout: .seconds(60))
+            try #require(try await askArrives(at: silent))
+            bus.kill()
+            let (name, waited) = await awaited
+            #expect(name == .disconnected)
+            #expect(waited < .seconds(60))
+            let (laterName, laterWaited) = await failedCall(on: shared, timeout: .seconds(60))
+            #expect(laterName == .disconnected)
+            #expect(laterWaited < .seconds(60))
+            #expect(!shared.isOpen)
+        }
+    }
+}
+
+/// Calls the silent peer's `Ask` through `shared`; the name of the error it ended with (nil if it was answered)
+/// and how long it took.
+private func failedCall(on shared: SharedConnection, timeout: Duration) async -> (ErrorName?, Duration) {
+    let ask = Message.methodCall(destination: "org.example.Silent", path: "/", interface: "org.example.Q",
+                                 member: "Ask")
+    let sent = ContinuousClock.now
+    do {
+        _ = try await shared.call(ask, timeout: timeout)
+        return (nil, sent.duration(to: .now))
+    } catch {
+        guard case .bus(let error) = error else { return (nil, sent.duration(to: .now)) }
+        return (error.name, sent.duration(to: .now))
+    }
+}
+
+/// Whether a call of `Ask` reaches `peer` within ten seconds, read on a thread of its own so that the caller's task
+/// goes on meanwhile.
+private func askArrives(at peer: Connection) async throws -> Bool {
+    // Used by that thread alone until it returns.
+    nonisolated(unsafe) let reading = peer
+    return try await onThreadOfItsOwn { try reading.awaitCall("Ask") != nil }
+}
