@@ -71,9 +71,9 @@ struct ClientsCommand: ParsableCommand {
             for process in [watch, tray] { kill(process, SIGTERM) }
             for process in [watch, tray] { _ = reap(process) }
         }
-        // Both read the state once and then sleep: a settled process's memory no longer grows.
-        Thread.sleep(forTimeInterval: 2)
         let (watchFigures, trayFigures) = (ProcessFigures(processID: watch), ProcessFigures(processID: tray))
+        // Both read the state once and then sleep: a settled process's memory no longer grows.
+        try awaitSettled([watchFigures, trayFigures])
         let ticksBefore = (try watchFigures.cpuTicks, try trayFigures.cpuTicks)
         Thread.sleep(forTimeInterval: idle)
         figures["watch_idle_rss_kb"] = Double(try watchFigures.residentKiB)
@@ -129,4 +129,17 @@ struct ClientsReport {
 private func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
+
+/// Waits until none of the processes has used a CPU tick for half a second, ten seconds at most: a program just
+/// started is still loading and reading the state, and a slow machine takes longer over it.
+private func awaitSettled(_ processes: [ProcessFigures]) throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    var ticks = try processes.map { try $0.cpuTicks }
+    while ContinuousClock.now < deadline {
+        Thread.sleep(forTimeInterval: 0.5)
+        let now = try processes.map { try $0.cpuTicks }
+        if now == ticks { return }
+        ticks = now
+    }
 }
