@@ -25,12 +25,22 @@ public final class EventLoop {
             watches.install(on: connection.raw)
             connection.router.disconnectHandler = { [unowned self] in disconnected = true }
         }
+
+        /// Dispatches every message queued; returns how long until a reply the loop awaits is overdue.
+        func dispatch() -> Duration? {
+            connection.dispatchAll()
+            return connection.router.expireOverdueReplies()
+        }
+
+        var isLost: Bool { disconnected || !connection.isConnected }
     }
 
     /// The loop's own connection first: losing it ends `run()`.
     private var connections: [RunConnection]
     private var sources: [(fd: Int32, onReadable: () -> Void)] = []
     private var isRunning = false
+    /// Whether connections or sources came or went since the descriptors to poll were collected.
+    private var pollSetIsStale = true
 
     /// Called once per turn after every queued message has been dispatched: the place to fire due timers and
     /// to send what was coalesced. Returns how long the loop may sleep at most; nil to wait for I/O only.
@@ -47,11 +57,13 @@ public final class EventLoop {
         let added = RunConnection(connection, onDisconnect: onDisconnect)
         if isRunning { connection.bindToLoopThread() }
         connections.append(added)
+        pollSetIsStale = true
     }
 
     /// Calls `onReadable` on the loop's thread whenever `fileDescriptor` can be read.
     public func watch(fileDescriptor: Int32, onReadable: @escaping () -> Void) {
         sources.append((fileDescriptor, onReadable))
+        pollSetIsStale = true
     }
 
     /// Makes `run()` return at the end of the current turn.
@@ -68,15 +80,17 @@ public final class EventLoop {
         var polledWatches: [OpaquePointer] = []
         /// For each polled watch, the index of its connection in `connections`.
         var polledOwners: [Int] = []
+        // Every turn works through methods of the connections and indices of the sources: each value read out
+        // of an array or a property to be used would be retained and released, a tenth of the daemon's own
+        // instructions per call (docs/performance.md).
+        let own = connections[0]
         while true {
             // Blocking calls made by handlers may have queued messages; they are dispatched before any sleep.
             var sleepLimit: Duration?
             for run in connections {
-                run.connection.dispatchAll()
-                sleepLimit = earlier(sleepLimit, run.connection.router.expireOverdueReplies())
+                sleepLimit = earlier(sleepLimit, run.dispatch())
             }
-            let own = connections[0]
-            guard !own.disconnected, own.connection.isConnected else {
+            guard !own.isLost else {
                 throw DBusError(.disconnected, "the connection to the bus was lost")
             }
             // The loop takes no connection lock from here until it sleeps, so what the end of the turn wakes (a
@@ -84,15 +98,22 @@ public final class EventLoop {
             sleepLimit = earlier(endOfTurn(), sleepLimit)
             guard isRunning else { return }
             dropLostConnections()
-            descriptors.removeAll(keepingCapacity: true)
-            polledWatches.removeAll(keepingCapacity: true)
-            polledOwners.removeAll(keepingCapacity: true)
-            for (index, run) in connections.enumerated() {
-                run.watches.collect(into: &descriptors, polled: &polledWatches)
-                while polledOwners.count < polledWatches.count { polledOwners.append(index) }
-            }
-            for source in sources {
-                descriptors.append(pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0))
+            // The descriptors are collected again only when a watch changed: libdbus enables a socket's write
+            // watch only while a message waits to be written, so most turns poll what the last one did.
+            var watchesChanged = false
+            for run in connections where run.watches.takeChange() { watchesChanged = true }
+            if watchesChanged || pollSetIsStale {
+                pollSetIsStale = false
+                descriptors.removeAll(keepingCapacity: true)
+                polledWatches.removeAll(keepingCapacity: true)
+                polledOwners.removeAll(keepingCapacity: true)
+                for (index, run) in connections.enumerated() {
+                    run.watches.collect(into: &descriptors, polled: &polledWatches)
+                    while polledOwners.count < polledWatches.count { polledOwners.append(index) }
+                }
+                for index in sources.indices {
+                    descriptors.append(pollfd(fd: sources[index].fd, events: Int16(POLLIN), revents: 0))
+                }
             }
             let timeout = sleepLimit.map { Int32(clamping: max(0, $0.milliseconds)) } ?? -1
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
@@ -104,8 +125,8 @@ public final class EventLoop {
             for (index, watch) in polledWatches.enumerated() where descriptors[index].revents != 0 {
                 connections[polledOwners[index]].watches.handle(watch, revents: descriptors[index].revents)
             }
-            for (index, source) in sources.enumerated() where descriptors[polledWatches.count + index].revents != 0 {
-                source.onReadable()
+            for index in sources.indices where descriptors[polledWatches.count + index].revents != 0 {
+                sources[index].onReadable()
             }
         }
     }
@@ -117,7 +138,9 @@ public final class EventLoop {
             run.disconnected = true
             run.onDisconnect?()
         }
+        let before = connections.count
         connections.removeAll { $0.onDisconnect != nil && $0.disconnected }
+        if connections.count != before { pollSetIsStale = true }
     }
 }
 

@@ -47,8 +47,9 @@ final class MessageRouter {
 
     fileprivate func routeCall(_ raw: OpaquePointer) -> CallDisposition {
         let message = Message(borrowing: raw)
-        guard let object = objects.first(where: { message.hasPath($0.path) }) else { return .notHandled }
-        return object.handler(message)
+        // Used in place: a copy of the entry would retain its path and its handler.
+        guard let index = objects.firstIndex(where: { message.hasPath($0.path) }) else { return .notHandled }
+        return objects[index].handler(message)
     }
 
     /// Whether the reply answered a call sent with `Connection.send(_:onReply:)`.

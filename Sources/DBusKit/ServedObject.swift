@@ -50,11 +50,13 @@ public final class ServedObject {
     }
 
     private func answer(_ call: Message) throws(DBusError) -> Message {
-        if let interface = interfaces.first(where: { call.hasInterface($0.name) }) {
-            guard let method = interface.methods.first(where: { call.hasMember($0.name) }) else {
-                throw DBusError(.unknownMethod, "interface \(interface.name) has no method \"\(call.member ?? "")\"")
+        // Found by index and used in place: a copy of a declaration would retain each of its names and arrays.
+        if let found = interfaces.firstIndex(where: { call.hasInterface($0.name) }) {
+            guard let method = interfaces[found].methods.firstIndex(where: { call.hasMember($0.name) }) else {
+                throw DBusError(
+                    .unknownMethod, "interface \(interfaces[found].name) has no method \"\(call.member ?? "")\"")
             }
-            return try invoke(method, call)
+            return try invoke(interfaces[found].methods[method], call)
         }
         guard let interface = call.interface else {
             // No interface named: the first method of that name, the object's own interfaces first.

@@ -1,4 +1,5 @@
 internal import CDBus
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -11,21 +12,35 @@ import Musl
 /// once; `dbus_connection_read_write` would first poll the socket again, one more system call per turn.
 final class SocketWatches {
     private var watches: [OpaquePointer] = []
+    /// Raised when libdbus adds, removes, enables or disables a watch; libdbus toggles a watch under the
+    /// connection's lock on whichever thread sends.
+    private let changed = Atomic(true)
 
     /// Installs the watch functions; libdbus holds this object retained until it drops them with the connection.
     func install(on connection: OpaquePointer) {
         let box = Unmanaged.passRetained(self).toOpaque()
-        // No toggle function: whether a watch is enabled is read afresh before every poll.
-        guard dbus_connection_set_watch_functions(connection, addWatch, removeWatch, nil, box, releaseWatches) != 0
+        guard dbus_connection_set_watch_functions(
+            connection, addWatch, removeWatch, toggleWatch, box, releaseWatches) != 0
         else { fatalError("libdbus is out of memory setting watch functions") }
     }
 
     fileprivate func add(_ watch: OpaquePointer) {
         watches.append(watch)
+        changed.store(true, ordering: .releasing)
     }
 
     fileprivate func remove(_ watch: OpaquePointer) {
         watches.removeAll { $0 == watch }
+        changed.store(true, ordering: .releasing)
+    }
+
+    fileprivate func toggled() {
+        changed.store(true, ordering: .releasing)
+    }
+
+    /// Whether a watch changed since the last call: the descriptors to poll must be collected again.
+    func takeChange() -> Bool {
+        changed.exchange(false, ordering: .acquiringAndReleasing)
     }
 
     /// Appends a `pollfd` for each enabled watch to `descriptors`, and the watch itself to `polled`, in the same
@@ -59,6 +74,11 @@ private func addWatch(_ watch: OpaquePointer?, _ box: UnsafeMutableRawPointer?) 
     guard let watch, let box else { return 0 }
     Unmanaged<SocketWatches>.fromOpaque(box).takeUnretainedValue().add(watch)
     return 1
+}
+
+private func toggleWatch(_ watch: OpaquePointer?, _ box: UnsafeMutableRawPointer?) {
+    guard let box else { return }
+    Unmanaged<SocketWatches>.fromOpaque(box).takeUnretainedValue().toggled()
 }
 
 private func removeWatch(_ watch: OpaquePointer?, _ box: UnsafeMutableRawPointer?) {

@@ -6,6 +6,14 @@ public enum ActivityNotification: Sendable, Hashable {
     case visibilityChanged(Bool)
 }
 
+/// What a turn of the event loop leaves behind.
+public struct TurnEnd: Sendable, Equatable {
+    /// When something falls due next, if anything does.
+    public let nextDeadline: MonotonicTime?
+    /// This service's activities and the system service's.
+    public let activeCount: UInt32
+}
+
 /// The service's state: the activities, the visibility policy, and what has been announced of them.
 ///
 /// A service on the session bus also counts the system service's activities (`followSystemActivities`), which it
@@ -106,10 +114,10 @@ public struct ActivityCoordinator {
     }
 
     /// Fires what is due (expiries, policy delays) and announces a changed count if its interval has passed.
-    /// Called at the end of every turn of the event loop; returns `nextDeadline`, read in the same access so that
-    /// the state is not copied to read it.
+    /// Called at the end of every turn of the event loop; returns `nextDeadline` and `activeCount`, read in the
+    /// same access: read through the service's object, the state would be copied to read them.
     @discardableResult
-    public mutating func endTurn() -> MonotonicTime? {
+    public mutating func endTurn() -> TurnEnd {
         let now = clock.monotonicNow()
         _ = tracker.expire(at: now)
         settle(at: now)
@@ -119,7 +127,7 @@ public struct ActivityCoordinator {
             announceCount(at: now)
             notifications.append(.propertiesChanged(visible: nil, activeCount: announcedCount))
         }
-        return nextDeadline
+        return TurnEnd(nextDeadline: nextDeadline, activeCount: activeCount)
     }
 
     /// Hides the indicator at once, whatever the delays: the service is stopping.

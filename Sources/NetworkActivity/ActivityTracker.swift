@@ -49,6 +49,7 @@ public struct ActivityTracker {
     public let limits: ActivityLimits
     private var activities = ActivityTable<Entry>()
     private var callers: [String: CallerList] = [:]
+    private typealias CallerIndex = Dictionary<String, CallerList>.Index
     /// Live activities per Unix user, of the users that are known.
     private var userCounts: [UInt32: Int] = [:]
     /// Bound activities whose caller's user is pending, of all callers.
@@ -110,7 +111,7 @@ public struct ActivityTracker {
         guard activities.count < limits.total else { throw .totalLimitExceeded(limit: limits.total) }
         guard lastID < UInt32.max else { throw .idsExhausted }
         // One lookup of the caller's list for the whole Begin; a new caller's empty list stays until it leaves.
-        let index: Dictionary<String, CallerList>.Index
+        let index: CallerIndex
         if let found = callers.index(forKey: caller) {
             index = found
         } else {
@@ -144,7 +145,7 @@ public struct ActivityTracker {
     /// Checks that one more activity of `caller` stays within its user's quota; returns the user it counts against,
     /// nil when it counts against no one yet (pending, or a user the bus could not tell).
     private mutating func admitUnderUserQuota(
-        at index: Dictionary<String, CallerList>.Index, timedUser: UInt32?, userOf: (String) -> UInt32?
+        at index: CallerIndex, timedUser: UInt32?, userOf: (String) -> UInt32?
     ) throws(ActivityError) -> UInt32? {
         var user: UInt32
         if let timedUser {
@@ -187,7 +188,7 @@ public struct ActivityTracker {
     }
 
     /// The user of the caller at `index` is `user` from now on; its pending bound activities count against it.
-    private mutating func attribute(at index: Dictionary<String, CallerList>.Index, to user: UInt32) {
+    private mutating func attribute(at index: CallerIndex, to user: UInt32) {
         let pending = callers.values[index].pendingBound
         if pending > 0 { userCounts[user, default: 0] += pending }
         pendingTotal -= pending
@@ -197,12 +198,13 @@ public struct ActivityTracker {
 
     /// Takes an activity that ended, one at a time, out of its user's count. A bound activity's owner is still
     /// connected, so its list says how it was counted.
-    private mutating func uncount(_ activity: TrackedActivity) {
+    /// `owner` is where the activity's owner is in `callers`, nil once it has left.
+    private mutating func uncount(_ activity: TrackedActivity, ownerAt owner: CallerIndex?) {
         if let expiry = activity.expiry {
             uncount(user: expiry.creatorUser)
             return
         }
-        guard let index = callers.index(forKey: activity.owner) else { return }
+        guard let index = owner else { return }
         switch callers.values[index].user {
         case .known(let user):
             uncount(user: user)
@@ -228,14 +230,21 @@ public struct ActivityTracker {
     public mutating func end(_ id: ActivityID, caller: String, callerUser: () -> UInt32?) throws(ActivityError)
         -> TrackedActivity
     {
-        guard let activity = activities[id]?.activity else { throw .unknownActivity(id) }
-        if let expiry = activity.expiry {
-            guard activity.owner == caller || callerUser() == expiry.creatorUser else { throw .notOwner(id) }
+        // Read in place: a copy of the activity would retain its owner and label.
+        guard let (isOwner, creatorUser) = activities.read(id, {
+            ($0.activity.owner == caller, $0.activity.expiry?.creatorUser)
+        }) else { throw .unknownActivity(id) }
+        if let creatorUser {
+            guard isOwner || callerUser() == creatorUser else { throw .notOwner(id) }
         } else {
-            guard activity.owner == caller else { throw .notOwner(id) }
+            guard isOwner else { throw .notOwner(id) }
         }
-        remove(id)
-        return activity
+        guard let entry = activities.remove(id) else { throw .unknownActivity(id) }
+        release(entry)
+        if entry.activity.expiry != nil {
+            expiries.noteEnded { activities[$0] != nil }
+        }
+        return entry.activity
     }
 
     /// Ends every activity that `caller` began, timed ones included.
@@ -302,26 +311,22 @@ public struct ActivityTracker {
         let due = expiries.popDue(at: now) { activities[$0] != nil }
         return due.compactMap { id in
             guard let entry = activities.remove(id) else { return nil }
-            unlink(entry)
-            labels.release(entry.activity.label)
-            uncount(entry.activity)
+            release(entry)
             return entry.activity
         }
     }
 
-    private mutating func remove(_ id: ActivityID) {
-        guard let entry = activities.remove(id) else { return }
-        unlink(entry)
+    /// Lets go of what a removed activity held: its place in its owner's list, its label and its count.
+    private mutating func release(_ entry: Entry) {
+        // The owner's list is looked up once for both: hashing its name is most of the cost.
+        let owner = callers.index(forKey: entry.activity.owner)
+        if let owner { unlink(entry, from: owner) }
         labels.release(entry.activity.label)
-        uncount(entry.activity)
-        if entry.activity.expiry != nil {
-            expiries.noteEnded { activities[$0] != nil }
-        }
+        uncount(entry.activity, ownerAt: owner)
     }
 
-    /// Takes a removed activity out of its owner's list, if the owner is still connected.
-    private mutating func unlink(_ entry: Entry) {
-        guard let index = callers.index(forKey: entry.activity.owner) else { return }
+    /// Takes a removed activity out of its owner's list, at `index` in `callers`.
+    private mutating func unlink(_ entry: Entry, from index: CallerIndex) {
         if let newer = entry.newer {
             activities.update(newer) { $0.older = entry.older }
         } else {

@@ -63,11 +63,11 @@ final class ActivityEndpoint {
     }
 
     /// The end of the event loop's turn: announces what the domain coalesced over the turn (a count that changed
-    /// while the indicator stayed) and what fell due; returns when something falls due next.
-    func endTurn() -> MonotonicTime? {
-        let deadline = coordinator.endTurn()
+    /// while the indicator stayed) and what fell due.
+    func endTurn() -> TurnEnd {
+        let turn = coordinator.endTurn()
         publishNotifications()
-        return deadline
+        return turn
     }
 
     /// Hides the indicator at once and says so: the service is stopping.

@@ -120,9 +120,9 @@ public final class NetworkActivityService {
     }
 
     private func endOfTurn() -> Duration? {
-        let deadline = endpoint.endTurn()
-        memory.noteActivities(Int(endpoint.coordinator.activeCount))
-        return deadline.map { clock.monotonicNow().duration(to: $0) }
+        let turn = endpoint.endTurn()
+        memory.noteActivities(Int(turn.activeCount))
+        return turn.nextDeadline.map { clock.monotonicNow().duration(to: $0) }
     }
 
     /// `NameOwnerChanged(name, old, "")`: a name left the bus. For a unique name, its caller is gone.
