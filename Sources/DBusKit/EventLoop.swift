@@ -81,8 +81,7 @@ public final class EventLoop {
         /// For each polled watch, the index of its connection in `connections`.
         var polledOwners: [Int] = []
         // Every turn works through methods of the connections and indices of the sources: each value read out
-        // of an array or a property to be used would be retained and released, a tenth of the daemon's own
-        // instructions per call (docs/performance.md).
+        // of an array or a class's property to be used is retained and released around the use.
         let own = connections[0]
         while true {
             // Blocking calls made by handlers may have queued messages; they are dispatched before any sleep.
