@@ -133,7 +133,7 @@ public final class EventLoop {
     /// Stops running the added connections that were lost, telling each owner once.
     private func dropLostConnections() {
         guard connections.count > 1 else { return }
-        for run in connections.dropFirst() where run.disconnected || !run.connection.isConnected {
+        for run in connections.dropFirst() where run.isLost {
             run.disconnected = true
             run.onDisconnect?()
         }
