@@ -27,16 +27,18 @@ final class ItemObject {
     }
 
     /// Shows `newContent`; when `announcing`, tells hosts what changed with `NewTitle`, `NewIcon`,
-    /// `NewAttentionIcon`, `NewToolTip` and `NewStatus`.
-    func update(_ newContent: ItemContent, announcing: Bool) {
+    /// `NewAttentionIcon`, `NewToolTip` and `NewStatus`. Returns whether it announced anything.
+    @discardableResult
+    func update(_ newContent: ItemContent, announcing: Bool) -> Bool {
         let old = content
         content = newContent
-        guard announcing else { return }
+        guard announcing, old != newContent else { return false }
         if old.title != newContent.title { emit("NewTitle") }
         if old.iconName != newContent.iconName || old.iconPixmaps != newContent.iconPixmaps { emit("NewIcon") }
         if old.attentionIconName != newContent.attentionIconName { emit("NewAttentionIcon") }
         if old.toolTip != newContent.toolTip { emit("NewToolTip") }
         if old.status != newContent.status { emit("NewStatus") { $0.append(newContent.status.rawValue) } }
+        return true
     }
 
     /// Says `Id` and `Menu` with `PropertiesChanged`, unchanged: GNOME's AppIndicator extension (46) sometimes

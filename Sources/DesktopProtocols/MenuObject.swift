@@ -28,18 +28,20 @@ final class MenuObject {
     }
 
     /// Shows `newRows`: a new revision, when they differ from the rows shown, and when `announcing`,
-    /// `LayoutUpdated`.
-    func update(_ newRows: [MenuItem], announcing: Bool) {
-        guard newRows != rows else { return }
+    /// `LayoutUpdated`. Returns whether it announced the change.
+    @discardableResult
+    func update(_ newRows: [MenuItem], announcing: Bool) -> Bool {
+        guard newRows != rows else { return false }
         rows = newRows
         revision &+= 1
-        guard announcing else { return }
+        guard announcing else { return false }
         let signal = object.makeSignal("LayoutUpdated", of: Self.interface)
         signal.appendArguments { arguments in
             arguments.append(revision)
             arguments.append(MenuItem.rootID)
         }
         object.emit(signal)
+        return true
     }
 
     func contains(_ id: Int32) -> Bool {

@@ -63,6 +63,13 @@ public final class StatusNotifierItem {
     static let identityRepeats: [Duration] = [.milliseconds(500), .milliseconds(1500), .seconds(4)]
     /// When it says them next.
     private var identityDue: [ContinuousClock.Instant] = []
+    /// How long hosts are given to read a change the item announced before it leaves the tray (`settlesAt`).
+    /// gtk-sni-tray reads the icon on `NewIcon` in a thread of its own, and when the item left meanwhile, it could
+    /// draw the icon after it had removed the item, where no later removal would find it: seen under load when the
+    /// item left within milliseconds of taking the idle look.
+    public static let settling: Duration = .milliseconds(500)
+    /// When it last sent hosts a signal about its content, menu or identity.
+    private var lastAnnouncement: ContinuousClock.Instant?
 
     /// Exports the item and its menu on `connection`; it is not in any tray until `publish()`.
     ///
@@ -143,13 +150,20 @@ public final class StatusNotifierItem {
     /// `NewAttentionIcon`, `NewToolTip`, `NewStatus`); otherwise they read it when it is published. An item that is
     /// about to leave the tray leaves first (`withdraw`) and changes its content after.
     public func update(_ newContent: ItemContent) {
-        item.update(newContent, announcing: isPublished)
+        if item.update(newContent, announcing: isPublished) { lastAnnouncement = .now }
     }
 
     /// Shows `rows` in the menu; while the item is published, a host that has it open draws it again
     /// (`LayoutUpdated`).
     public func updateMenu(_ rows: [MenuItem]) {
-        menu.update(rows, announcing: isPublished)
+        if menu.update(rows, announcing: isPublished) { lastAnnouncement = .now }
+    }
+
+    /// When hosts will have read what the item last announced, `settling` after it; nil when that is past. An item
+    /// that leaves the tray should not leave before.
+    public var settlesAt: ContinuousClock.Instant? {
+        guard let settled = lastAnnouncement.map({ $0 + Self.settling }), settled > .now else { return nil }
+        return settled
     }
 
     /// Says `Id` and `Menu` again if it is time; returns how long the loop may sleep until the next time, nil when
@@ -160,6 +174,7 @@ public final class StatusNotifierItem {
         guard now >= next else { return next - now }
         identityDue.removeFirst()
         item.announceIdentity()
+        lastAnnouncement = now
         return identityDue.first.map { max(.zero, $0 - now) }
     }
 

@@ -13,7 +13,8 @@ import Musl
 
 /// Shows the indicator's state as a tray icon: joins the tray when the indicator shows and leaves it when it
 /// hides (or stays, with the idle look, per `idleMode`), answers a click with a notification of the activities,
-/// and offers a menu of them. Once joined, it stays at least `TrayPresence.minimumStay`.
+/// and offers a menu of them. Once joined, it stays at least `TrayPresence.minimumStay`, and until hosts have read
+/// the last change it announced (`StatusNotifierItem.settlesAt`).
 final class ActivityTray {
     private let idleMode: IdleMode
     /// Activities that lasted at least this long are announced with a notification when they end; nil: none are.
@@ -57,8 +58,9 @@ final class ActivityTray {
         render()
     }
 
-    /// Leaves the tray once the minimum stay is over, if the indicator still wants it out, and fires the item's
-    /// own timers. Returns how long the loop may sleep until the next; nil when nothing waits.
+    /// Leaves the tray once the minimum stay is over and hosts have read the last change, if the indicator still
+    /// wants it out, and fires the item's own timers. Returns how long the loop may sleep until the next; nil when
+    /// nothing waits.
     func fireDueTimers() -> Duration? {
         let leaving = leaveIfDue()
         guard let itemTimer = item.fireDueTimers() else { return leaving }
@@ -66,7 +68,8 @@ final class ActivityTray {
     }
 
     private func leaveIfDue() -> Duration? {
-        guard presence.isInTray, let leave = presence.earliestLeave, !appearance.isInTray else { return nil }
+        guard presence.isInTray, let leave = presence.earliestLeave(notBefore: item.settlesAt), !appearance.isInTray
+        else { return nil }
         let now = ContinuousClock.now
         guard now >= leave else { return leave - now }
         render()
@@ -82,8 +85,8 @@ final class ActivityTray {
     /// current; leaving, the item leaves first and announces nothing (`StatusNotifierItem.update`).
     private func render() {
         let wanted = appearance
-        let inTray = presence.update(wantsInTray: wanted.isInTray, at: .now)
-        // In the tray only for its minimum stay: the idle look.
+        let inTray = presence.update(wantsInTray: wanted.isInTray, at: .now, notBefore: item.settlesAt)
+        // In the tray only for its minimum stay, or while hosts read its last change: the idle look.
         let shown = inTray == wanted.isInTray ? wanted
             : TrayAppearance(isVisible: false, activeCount: 0, labels: [], idleMode: .show)
         do throws(DBusError) {

@@ -71,10 +71,10 @@ import Testing
         let start = ContinuousClock.now
         #expect(presence.update(wantsInTray: false, at: start) == false)
         #expect(presence.update(wantsInTray: true, at: start) == true)
-        #expect(presence.earliestLeave == start + TrayPresence.minimumStay)
+        #expect(presence.earliestLeave() == start + TrayPresence.minimumStay)
         #expect(presence.update(wantsInTray: false, at: start + .milliseconds(300)) == true, "too soon to leave")
         #expect(presence.update(wantsInTray: false, at: start + .seconds(1)) == false)
-        #expect(presence.earliestLeave == nil)
+        #expect(presence.earliestLeave() == nil)
     }
 
     @Test func theStayCountsFromTheJoinNotFromLaterChanges() {
@@ -84,6 +84,19 @@ import Testing
         _ = presence.update(wantsInTray: true, at: start + .milliseconds(900))
         #expect(presence.update(wantsInTray: false, at: start + .milliseconds(1100)) == false)
         #expect(presence.update(wantsInTray: true, at: start + .milliseconds(1200)) == true, "it may join again")
-        #expect(presence.earliestLeave == start + .milliseconds(2200))
+        #expect(presence.earliestLeave() == start + .milliseconds(2200))
+    }
+
+    @Test func itLeavesNoSoonerThanItsCallerSaysEvenAfterTheMinimumStay() {
+        var presence = TrayPresence()
+        let start = ContinuousClock.now
+        _ = presence.update(wantsInTray: true, at: start)
+        let settled = start + .milliseconds(1400)
+        #expect(presence.earliestLeave(notBefore: settled) == settled)
+        #expect(presence.earliestLeave(notBefore: start + .milliseconds(200)) == start + TrayPresence.minimumStay,
+                "an earlier time does not shorten the stay")
+        #expect(presence.update(wantsInTray: false, at: start + .milliseconds(1100), notBefore: settled) == true,
+                "the stay is over but not the settling")
+        #expect(presence.update(wantsInTray: false, at: settled, notBefore: settled) == false)
     }
 }

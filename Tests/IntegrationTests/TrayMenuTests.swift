@@ -119,6 +119,23 @@ extension Integration {
             _ = scene
         }
 
+        /// gtk-sni-tray reads the icon on `NewIcon` in a thread of its own and drew it again after removing an item
+        /// that left meanwhile. Ended 100 ms before the minimum stay is over, the item announces its idle look then;
+        /// it must hold its name half a second after that (the sleeps make those moments; they wait for nothing).
+        @Test func itLeavesNoSoonerThanHalfASecondAfterItsLastChange() throws {
+            let scene = try TrayScene()
+            let id = try scene.client.begin("mail")
+            try scene.watcher.awaitCall("RegisterStatusNotifierItem")
+            Thread.sleep(forTimeInterval: 0.9)
+            try scene.client.end(id)
+            try scene.watcher.awaitSignal("NewIcon")
+            let announced = ContinuousClock.now
+            Thread.sleep(forTimeInterval: 0.25)
+            #expect((try? scene.watcher.connection.nameOwner(of: BusName(scene.tray.itemName))) != nil,
+                    "it left the tray within 250 ms of announcing a change")
+            try scene.watcher.awaitRelease(of: scene.tray.itemName)
+        }
+
         @Test func withoutAWatcherItSaysOnceThatItWaitsAndOnceWhenOneComes() throws {
             let bus = try PrivateBus()
             let service = try DaemonProcess(bus: bus)

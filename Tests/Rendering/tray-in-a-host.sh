@@ -38,6 +38,7 @@ if [ "${1:-}" = --inside ]; then
   dbus-monitor --session "path=/MenuBar" >monitor.log 2>&1 &
   [ -z "${TRAY_DIAGNOSE:-}" ] || dbus-monitor --session >bus.log 2>&1 &
   "$products/netactivityd" --show-delay 0 --hide-delay 0 --min-visible 0 2>netactivityd.log &
+  daemon_pid=$!
   "$products/netactivity-tray" --log-level debug 2>tray.log &
   echo "host up: $host"
 
@@ -86,10 +87,18 @@ if [ "${1:-}" = --inside ]; then
   echo "icon gone after the activities ended"
   host_idle_check || fail "$host_idle_problem"
 
-  for _ in $(seq 30); do
-    id=$("$products/netactivity" begin --label churn --timeout 600)
+  # The service's state when a call fails: gone (with its exit status) or still running.
+  daemon_state() {
+    if kill -0 "$daemon_pid" 2>/dev/null; then echo "netactivityd still runs"; return; fi
+    local status=0
+    wait "$daemon_pid" || status=$?
+    echo "netactivityd exited with status $status"
+  }
+  for cycle in $(seq 30); do
+    id=$("$products/netactivity" begin --label churn --timeout 600) \
+      || fail "cycle $cycle: begin failed ($(daemon_state))"
     sleep 0.05
-    "$products/netactivity" end "$id"
+    "$products/netactivity" end "$id" || fail "cycle $cycle: end $id failed ($(daemon_state))"
     sleep 0.05
   done
   within 15 icon_gone || fail "after 30 cycles, the icon stayed though nothing is active ($(item_owner))"
