@@ -1,4 +1,5 @@
-# gtk-sni-tray-standalone: a tray strip at the top of the screen, with its own StatusNotifierWatcher.
+# gtk-sni-tray-standalone: a tray strip at the top of the screen, with its own StatusNotifierWatcher; with
+# TRAY_DIAGNOSE set, it logs every item it adds and every update it sends.
 host_tools=gtk-sni-tray-standalone
 screen_size=800x400x24
 panel_region=800x32+0+0
@@ -14,7 +15,7 @@ host_start() {
 
 # It may register its host before its own watcher serves, and then exit; a session would start it again.
 start_panel() {
-  gtk-sni-tray-standalone --watcher --top --size 32 --color "#303030" >>host.log 2>&1 &
+  gtk-sni-tray-standalone ${TRAY_DIAGNOSE:+--log-level INFO} --watcher --top --size 32 --color "#303030" >>host.log 2>&1 &
   panel_pid=$!
   panel_starts=$((panel_starts + 1))
 }
