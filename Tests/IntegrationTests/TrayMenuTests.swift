@@ -129,7 +129,6 @@ extension Integration {
             Thread.sleep(forTimeInterval: 0.9)
             try scene.client.end(id)
             try scene.watcher.awaitSignal("NewIcon")
-            let announced = ContinuousClock.now
             Thread.sleep(forTimeInterval: 0.25)
             #expect((try? scene.watcher.connection.nameOwner(of: BusName(scene.tray.itemName))) != nil,
                     "it left the tray within 250 ms of announcing a change")
