@@ -54,7 +54,9 @@ extension Integration {
         }
 
         /// The programs as processes, at a tiny size: every command and its dbus-send equivalent ran, the waiting
-        /// programs were measured, and a waiting program used no CPU (a tick is 10 ms; they sleep in `poll()`).
+        /// programs were measured, and a waiting program used no CPU to speak of (a tick is 10 ms; they sleep in
+        /// `poll()`; one tick is allowed, since the suite runs beside it and a wake-up at the tick's edge is charged
+        /// one: seen once in CI. A program that polls would take 100 a second).
         @Test func theClientsMeasurementReportsEveryProgram() throws {
             let run = try runBench(["clients", "--runs", "1", "--idle", "1", "--json"])
             #expect(run.status == 0, "\(run)")
@@ -65,8 +67,8 @@ extension Integration {
             let keys = commands.flatMap { ["\($0)_wall_ms", "\($0)_peak_rss_kb"] } + sizes
             #expect(Set(figures.keys) == Set(keys + ["watch_idle_ticks", "tray_idle_ticks"]))
             for key in keys { #expect((figures[key] ?? 0) > 0, "\(key)") }
-            #expect(figures["watch_idle_ticks"] == 0)
-            #expect(figures["tray_idle_ticks"] == 0)
+            #expect((figures["watch_idle_ticks"] ?? 2) <= 1)
+            #expect((figures["tray_idle_ticks"] ?? 2) <= 1)
         }
 
         private func runBench(_ arguments: [String]) throws -> ToolResult {
