@@ -87,18 +87,20 @@ if [ "${1:-}" = --inside ]; then
   echo "icon gone after the activities ended"
   host_idle_check || fail "$host_idle_problem"
 
-  # The service's state when a call fails: gone (with its exit status) or still running.
-  daemon_state() {
-    if kill -0 "$daemon_pid" 2>/dev/null; then echo "netactivityd still runs"; return; fi
+  # The service's state when a call fails: gone (with its exit status) or still running. Sets $daemon_state in
+  # this shell, whose child the service is: a command substitution's subshell knows its status only if this shell
+  # had reaped it already.
+  note_daemon_state() {
+    if kill -0 "$daemon_pid" 2>/dev/null; then daemon_state="netactivityd still runs"; return; fi
     local status=0
     wait "$daemon_pid" || status=$?
-    echo "netactivityd exited with status $status"
+    daemon_state="netactivityd exited with status $status"
   }
   for cycle in $(seq 30); do
     id=$("$products/netactivity" begin --label churn --timeout 600) \
-      || fail "cycle $cycle: begin failed ($(daemon_state))"
+      || { note_daemon_state; fail "cycle $cycle: begin failed ($daemon_state)"; }
     sleep 0.05
-    "$products/netactivity" end "$id" || fail "cycle $cycle: end $id failed ($(daemon_state))"
+    "$products/netactivity" end "$id" || { note_daemon_state; fail "cycle $cycle: end $id failed ($daemon_state)"; }
     sleep 0.05
   done
   within 15 icon_gone || fail "after 30 cycles, the icon stayed though nothing is active ($(item_owner))"
