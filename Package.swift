@@ -12,7 +12,12 @@ import PackageDescription
 let staticLibstdcxx = ["-L\(Context.packageDirectory)/Sources/LinkedStatically"]
 /// libgcc's unwinder from its static archive too: one shared library fewer to load, 7% of a `netactivity begin`.
 let staticLibgcc = ["-Xclang-linker", "-static-libgcc"]
-let leanDaemonLinking = staticLibstdcxx + staticLibgcc + [
+/// `-static-stdlib` exports every public symbol of the program's own modules (about 2,600 in the command) for
+/// symbolication that never happens here; the Swift runtime's start-up then looks an address up with `dladdr`, which
+/// walks them all (70,000 instructions before `main`), and the loader maps the table. Nothing looks symbols up in an
+/// executable, so none are exported.
+let noExportedSymbols = ["-Xlinker", "--no-export-dynamic"]
+let leanDaemonLinking = staticLibstdcxx + staticLibgcc + noExportedSymbols + [
     "-static-stdlib", "-use-ld=lld",
     "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
     "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/netactivityd/link-order.txt",
@@ -21,7 +26,7 @@ let leanDaemonLinking = staticLibstdcxx + staticLibgcc + [
 
 /// The tray, which runs all day, is linked the same way with an ordering file of its own
 /// (`Sources/netactivity-tray/link-order.txt`).
-let leanTrayLinking = staticLibstdcxx + staticLibgcc + [
+let leanTrayLinking = staticLibstdcxx + staticLibgcc + noExportedSymbols + [
     "-static-stdlib", "-use-ld=lld",
     "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
     "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/netactivity-tray/link-order.txt",
@@ -31,7 +36,7 @@ let leanTrayLinking = staticLibstdcxx + staticLibgcc + [
 /// The command is linked the same way, with the ordering file of its plain forms
 /// (`Sources/netactivity/link-order.txt`); swift-argument-parser brings in FoundationEssentials, whose static archive
 /// needs two of its own archives named.
-let leanClientLinking = staticLibstdcxx + staticLibgcc + [
+let leanClientLinking = staticLibstdcxx + staticLibgcc + noExportedSymbols + [
     "-static-stdlib", "-use-ld=lld",
     "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
     "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/netactivity/link-order.txt",
