@@ -32,7 +32,9 @@ public final class EventLoop {
             return connection.router.expireOverdueReplies()
         }
 
-        var isLost: Bool { disconnected || !connection.isConnected }
+        /// libdbus queues `Disconnected` once it finds the connection closed, and a dispatch delivers it: asking
+        /// libdbus instead (`dbus_connection_get_is_connected`) takes the connection's lock on every turn.
+        var isLost: Bool { disconnected }
     }
 
     /// The loop's own connection first: losing it ends `run()`.
@@ -85,9 +87,10 @@ public final class EventLoop {
         let own = connections[0]
         while true {
             // Blocking calls made by handlers may have queued messages; they are dispatched before any sleep.
-            var sleepLimit: Duration?
-            for run in connections {
-                sleepLimit = earlier(sleepLimit, run.dispatch())
+            // The loop's own connection through `own`: read out of `connections`, it would be retained and released.
+            var sleepLimit = own.dispatch()
+            for index in connections.indices.dropFirst() {
+                sleepLimit = earlier(sleepLimit, connections[index].dispatch())
             }
             guard !own.isLost else {
                 throw DBusError(.disconnected, "the connection to the bus was lost")
@@ -99,8 +102,10 @@ public final class EventLoop {
             dropLostConnections()
             // The descriptors are collected again only when a watch changed: libdbus enables a socket's write
             // watch only while a message waits to be written, so most turns poll what the last one did.
-            var watchesChanged = false
-            for run in connections where run.watches.takeChange() { watchesChanged = true }
+            var watchesChanged = own.watches.takeChange()
+            for index in connections.indices.dropFirst() where connections[index].watches.takeChange() {
+                watchesChanged = true
+            }
             if watchesChanged || pollSetIsStale {
                 pollSetIsStale = false
                 descriptors.removeAll(keepingCapacity: true)

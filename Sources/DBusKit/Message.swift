@@ -136,6 +136,11 @@ public final class Message {
         member.rawValue.withCString { dbus_message_has_member(raw, $0) != 0 }
     }
 
+    /// The interface and member fields as libdbus holds them, valid while the message lives: read once, they are
+    /// compared with every name a call could match (`DBusName.names(_:)`) without asking libdbus each time.
+    var interfaceField: UnsafePointer<CChar>? { dbus_message_get_interface(raw) }
+    var memberField: UnsafePointer<CChar>? { dbus_message_get_member(raw) }
+
     /// Whether this is the signal `member` of `interface` (`dbus_message_is_signal`).
     public func isSignal(interface: InterfaceName, member: MemberName) -> Bool {
         interface.rawValue.withCString { interface in

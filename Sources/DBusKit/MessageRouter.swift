@@ -36,7 +36,13 @@ final class MessageRouter {
     /// Ends the waits that are past their deadline, each handler getting `NoReply`; returns how long until the
     /// next deadline, nil when no reply is awaited.
     func expireOverdueReplies() -> Duration? {
-        guard !pendingReplies.isEmpty else { return nil }
+        // Asked every turn of the loop, mostly with nothing awaited: the work is apart, since `ContinuousClock`'s
+        // instants have a size known only at run time, which a function using them looks up on every call.
+        pendingReplies.isEmpty ? nil : expireOverdueAwaitedReplies()
+    }
+
+    @inline(never)
+    private func expireOverdueAwaitedReplies() -> Duration? {
         let now = ContinuousClock.now
         let (overdue, next) = pendingReplies.removeOverdue(at: now)
         for handler in overdue {

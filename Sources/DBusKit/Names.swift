@@ -1,4 +1,9 @@
 internal import CDBus
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The rule that a kind of D-Bus name obeys, checked by libdbus's own `dbus_validate_*` functions.
 public protocol DBusNameKind: Sendable {
@@ -31,6 +36,12 @@ public struct DBusName<Kind: DBusNameKind>: Hashable, Sendable, CustomStringConv
     }
 
     public var description: String { rawValue }
+
+    /// Whether `field`, a header field of a message (`Message.memberField`), is this name.
+    func names(_ field: UnsafePointer<CChar>?) -> Bool {
+        guard let field else { return false }
+        return rawValue.withCString { strcmp($0, field) == 0 }
+    }
 }
 
 extension DBusName: ExpressibleByStringLiteral {

@@ -51,8 +51,10 @@ public final class ServedObject {
 
     private func answer(_ call: Message) throws(DBusError) -> Message {
         // Found by index and used in place: a copy of a declaration would retain each of its names and arrays.
-        if let found = interfaces.firstIndex(where: { call.hasInterface($0.name) }) {
-            guard let method = interfaces[found].methods.firstIndex(where: { call.hasMember($0.name) }) else {
+        let interfaceField = call.interfaceField
+        let memberField = call.memberField
+        if let found = interfaces.firstIndex(where: { $0.name.names(interfaceField) }) {
+            guard let method = interfaces[found].methods.firstIndex(where: { $0.name.names(memberField) }) else {
                 throw DBusError(
                     .unknownMethod, "interface \(interfaces[found].name) has no method \"\(call.member ?? "")\"")
             }
@@ -61,7 +63,7 @@ public final class ServedObject {
         guard let interface = call.interface else {
             // No interface named: the first method of that name, the object's own interfaces first.
             for interface in interfaces {
-                if let method = interface.methods.first(where: { call.hasMember($0.name) }) {
+                if let method = interface.methods.first(where: { $0.name.names(memberField) }) {
                     return try invoke(method, call)
                 }
             }
