@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates link-order.txt: the functions netactivityd runs when it starts and serves calls, in the order the
 # linker should place them (lld's --symbol-ordering-file). Packed together they fill few pages, so the daemon
-# maps about 1.5 MB less of its binary; and the most run first, so that the code of a call shares cache lines with
-# code of the same call rather than with start-up code; see docs/performance.md. Run it after changing what the daemon does on
-# its hot paths; functions that no longer exist are ignored by the linker, so a stale list only costs memory.
+# maps about 1.5 MB less of its binary; the most run come first, so that the code of a call shares cache lines
+# with code of the same call rather than with start-up code; see docs/performance.md. Run it after changing what
+# the daemon does on its hot paths; functions that no longer exist are ignored by the linker, so a stale list only
+# costs memory.
 # Needs valgrind. Usage: bash Sources/netactivityd/update-link-order.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
