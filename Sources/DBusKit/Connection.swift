@@ -179,6 +179,12 @@ extension DBusError {
 extension Duration {
     /// Whole milliseconds, rounded up, so that a wait is never shorter than asked for.
     var milliseconds: Int64 {
+        // Waits shorter than 9 s, the loop's usual ones, in 64-bit arithmetic: `components` divides 128-bit
+        // attoseconds on every turn.
+        if let attoseconds = Int64(exactly: attoseconds) {
+            let ms = attoseconds / 1_000_000_000_000_000
+            return attoseconds % 1_000_000_000_000_000 > 0 ? ms + 1 : ms
+        }
         let (seconds, attoseconds) = components
         let ms = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         return attoseconds % 1_000_000_000_000_000 > 0 ? ms + 1 : ms

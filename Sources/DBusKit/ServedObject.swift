@@ -37,10 +37,14 @@ public final class ServedObject {
 
     /// Answers a method call to this object, as the connection's router does for every call to its path.
     public func handle(_ call: Message) -> CallDisposition {
-        if call.hasInterface(StandardInterface.peer) { return .notHandled }
+        // Found by index and used in place: a copy of a declaration would retain each of its names and arrays.
+        let interfaceField = call.interfaceField
+        let declared = interfaces.firstIndex(where: { $0.name.names(interfaceField) })
+        // A call to one of the object's own interfaces, the usual case, is not for Peer: no second comparison.
+        if declared == nil, StandardInterface.peer.names(interfaceField) { return .notHandled }
         let reply: Message
         do throws(DBusError) {
-            reply = try answer(call)
+            reply = try answer(call, declaredInterface: declared)
         } catch {
             reply = call.makeErrorReply(error)
         }
@@ -49,11 +53,10 @@ public final class ServedObject {
         return .handled
     }
 
-    private func answer(_ call: Message) throws(DBusError) -> Message {
-        // Found by index and used in place: a copy of a declaration would retain each of its names and arrays.
-        let interfaceField = call.interfaceField
+    /// Answers `call`; `declaredInterface` is the index of the object's interface the call names, if any.
+    private func answer(_ call: Message, declaredInterface: Int?) throws(DBusError) -> Message {
         let memberField = call.memberField
-        if let found = interfaces.firstIndex(where: { $0.name.names(interfaceField) }) {
+        if let found = declaredInterface {
             guard let method = interfaces[found].methods.firstIndex(where: { $0.name.names(memberField) }) else {
                 throw DBusError(
                     .unknownMethod, "interface \(interfaces[found].name) has no method \"\(call.member ?? "")\"")
