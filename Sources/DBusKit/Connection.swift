@@ -179,14 +179,16 @@ extension DBusError {
 extension Duration {
     /// Whole milliseconds, rounded up, so that a wait is never shorter than asked for.
     var milliseconds: Int64 {
+        let perMillisecond: Int64 = 1_000_000_000_000_000
+        let (whole, attosecondsLeft): (Int64, Int64)
         // Waits shorter than 9 s, the loop's usual ones, in 64-bit arithmetic: `components` divides 128-bit
         // attoseconds on every turn.
         if let attoseconds = Int64(exactly: attoseconds) {
-            let ms = attoseconds / 1_000_000_000_000_000
-            return attoseconds % 1_000_000_000_000_000 > 0 ? ms + 1 : ms
+            (whole, attosecondsLeft) = attoseconds.quotientAndRemainder(dividingBy: perMillisecond)
+        } else {
+            let (seconds, attoseconds) = components
+            (whole, attosecondsLeft) = (seconds * 1000 + attoseconds / perMillisecond, attoseconds % perMillisecond)
         }
-        let (seconds, attoseconds) = components
-        let ms = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        return attoseconds % 1_000_000_000_000_000 > 0 ? ms + 1 : ms
+        return attosecondsLeft > 0 ? whole + 1 : whole
     }
 }
