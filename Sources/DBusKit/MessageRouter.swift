@@ -7,7 +7,8 @@ internal import CDBus
 /// Calls reach their object here, by one comparison of the path, rather than through libdbus's object tree,
 /// which splits every path it dispatches into newly allocated components.
 final class MessageRouter {
-    private var objects: [(path: ObjectPath, handler: MethodHandler)] = []
+    /// Held here: the connection keeps what it serves.
+    private var objects: [ServedObject] = []
     private var subscriptions: [(rule: MatchRule, handler: (Message) -> Void)] = []
     private var pendingReplies = ReplyWaits<(Result<Message, DBusError>) -> Void>()
     var disconnectHandler: (() -> Void)?
@@ -23,8 +24,8 @@ final class MessageRouter {
         subscriptions.append((rule, handler))
     }
 
-    func register(_ path: ObjectPath, handler: @escaping MethodHandler) {
-        objects.append((path, handler))
+    func register(_ object: ServedObject) {
+        objects.append(object)
     }
 
     /// Routes the reply to `serial` to `handler`, or, past `deadline`, calls it with `NoReply` and forgets it.
@@ -52,10 +53,10 @@ final class MessageRouter {
     }
 
     fileprivate func routeCall(_ raw: OpaquePointer) -> CallDisposition {
-        let message = Message(borrowing: raw)
-        // Used in place: a copy of the entry would retain its path and its handler.
-        guard let index = objects.firstIndex(where: { message.hasPath($0.path) }) else { return .notHandled }
-        return objects[index].handler(message)
+        guard let index = objects.firstIndex(where: { dbus_message_has_path(raw, $0.pathField) != 0 }) else {
+            return .notHandled
+        }
+        return objects[index].handle(Message(borrowing: raw))
     }
 
     /// Whether the reply answered a call sent with `Connection.send(_:onReply:)`.

@@ -8,26 +8,23 @@ public enum CallDisposition: Sendable {
     case notHandled
 }
 
-/// A handler for the method calls that reach one object path.
-public typealias MethodHandler = (Message) -> CallDisposition
-
 extension Connection {
-    /// Registers `handler` for method calls to `path`.
+    /// Routes the method calls to `object`'s path to it; it must send on this connection.
     ///
     /// libdbus itself answers `org.freedesktop.DBus.Peer`, `Introspect` on the parent paths (listing their
-    /// children), and `UnknownMethod` for what the handler leaves unhandled. The path is also entered in libdbus's
+    /// children), and `UnknownMethod` for what the object leaves unhandled. The path is also entered in libdbus's
     /// object tree (`dbus_connection_try_register_object_path`), with no handler of its own, so that its parents
     /// list it.
-    public func register(_ path: ObjectPath, handler: @escaping MethodHandler) throws(DBusError) {
+    public func register(_ object: ServedObject) throws(DBusError) {
         assertOnLoopThread()
         var vtable = DBusObjectPathVTable()
         vtable.message_function = leaveToLibdbus
         var error = CDBus.DBusError()
         dbus_error_init(&error)
-        guard dbus_connection_try_register_object_path(raw, path.rawValue, &vtable, nil, &error) != 0 else {
+        guard dbus_connection_try_register_object_path(raw, object.pathField, &vtable, nil, &error) != 0 else {
             throw DBusError(consuming: &error)
         }
-        router.register(path, handler: handler)
+        router.register(object)
     }
 
     /// Calls `handler` for every signal that matches `rule`, after asking the bus to deliver them (`AddMatch`).

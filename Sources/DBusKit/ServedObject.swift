@@ -1,20 +1,33 @@
+internal import CDBus
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// An object on the bus, served from its interface declarations.
 ///
 /// Every call gets exactly one reply (none when the caller asked for none): a method's own, or the standard error.
-/// A call is routed by its interface and member, compared in place through libdbus since a call is looked up on
-/// every message, and its arguments must have the method's input signature (`InvalidArgs` names it). Besides the
-/// declared interfaces, the object answers `org.freedesktop.DBus.Properties` (`Get`, `GetAll`, `Set`, which
-/// answers `PropertyReadOnly`: every property is read-only) and `org.freedesktop.DBus.Introspectable`, from the
-/// introspection XML it is given; libdbus answers `org.freedesktop.DBus.Peer`. It builds `PropertiesChanged` for
-/// the properties that announce their changes. It lives on its connection's loop.
+/// A call is routed by its interface and member, compared in place with the fields libdbus holds since a call is
+/// looked up on every message, and its arguments must have the method's input signature (`InvalidArgs` names it).
+/// Besides the declared interfaces, the object answers `org.freedesktop.DBus.Properties` (`Get`, `GetAll`, `Set`,
+/// which answers `PropertyReadOnly`: every property is read-only) and `org.freedesktop.DBus.Introspectable`, from
+/// the introspection XML it is given; libdbus answers `org.freedesktop.DBus.Peer`. It builds `PropertiesChanged`
+/// for the properties that announce their changes. It lives on its connection's loop.
 ///
 /// It is not generic: the declarations' `Object` is erased once, when the object is served, so that no call asks
 /// the Swift runtime for generic metadata (which the code of another module, unspecialized, would do on every one).
 public final class ServedObject {
     public let path: ObjectPath
+    /// The path as a C string, compared with each call's by the connection's router.
+    @usableFromInline let pathField: UnsafeMutablePointer<CChar>
     @usableFromInline let interfaces: [ServedInterface]
+    /// Every declared method, in the order declared.
+    @usableFromInline let methods: [ServedMethod]
     @usableFromInline let introspectionXML: String
-    @usableFromInline unowned let object: AnyObject
+    /// Not retained, and not checked on every call as an `unowned` reference would be (a retain and a release):
+    /// the object owns what serves it.
+    @usableFromInline unowned(unsafe) let object: AnyObject
     @usableFromInline let send: (Message) -> Void
     @usableFromInline let beforeReply: (AnyObject) -> Void
 
@@ -29,22 +42,35 @@ public final class ServedObject {
     ) {
         self.object = object
         self.path = path
+        pathField = strdup(path.rawValue)
         self.interfaces = interfaces.map(ServedInterface.init)
+        methods = interfaces.flatMap { interface in
+            interface.methods.map { ServedMethod($0, of: interface.name) }
+        }
         self.introspectionXML = introspectionXML
         self.send = send
         self.beforeReply = { beforeReply(unsafeDowncast($0, to: Object.self)) }
     }
 
+    deinit {
+        free(pathField)
+        for method in methods { method.names.deallocate() }
+    }
+
     /// Answers a method call to this object, as the connection's router does for every call to its path.
     public func handle(_ call: Message) -> CallDisposition {
-        // Found by index and used in place: a copy of a declaration would retain each of its names and arrays.
-        let interfaceField = call.interfaceField
-        let declared = interfaces.firstIndex(where: { $0.name.names(interfaceField) })
-        // A call to one of the object's own interfaces, the usual case, is not for Peer: no second comparison.
-        if declared == nil, StandardInterface.peer.names(interfaceField) { return .notHandled }
         let reply: Message
         do throws(DBusError) {
-            reply = try answer(call, declaredInterface: declared)
+            if let index = declaredMethod(of: call) {
+                guard dbus_message_has_signature(call.raw, methods[index].names.signature) != 0 else {
+                    throw Self.wrongSignature(methods[index], call)
+                }
+                reply = try methods[index].handler(object, call)
+            } else {
+                // libdbus answers Peer itself.
+                guard let answer = try answerUndeclared(call) else { return .notHandled }
+                reply = answer
+            }
         } catch {
             reply = call.makeErrorReply(error)
         }
@@ -53,23 +79,32 @@ public final class ServedObject {
         return .handled
     }
 
-    /// Answers `call`; `declaredInterface` is the index of the object's interface the call names, if any.
-    private func answer(_ call: Message, declaredInterface: Int?) throws(DBusError) -> Message {
-        let memberField = call.memberField
-        if let found = declaredInterface {
-            guard let method = interfaces[found].methods.firstIndex(where: { $0.name.names(memberField) }) else {
-                throw DBusError(
-                    .unknownMethod, "interface \(interfaces[found].name) has no method \"\(call.member ?? "")\"")
-            }
-            return try invoke(interfaces[found].methods[method], call)
+    /// The index of the declared method `call` names: its interface's method of its member, or, when it names no
+    /// interface, the first method of its member.
+    private func declaredMethod(of call: Message) -> Int? {
+        let interfaceField = call.interfaceField
+        guard let memberField = call.memberField else { return nil }
+        return methods.firstIndex { method in
+            strcmp(method.names.member, memberField) == 0
+                && (interfaceField == nil || strcmp(method.names.interface, interfaceField!) == 0)
         }
+    }
+
+    /// Apart from the call path, where its message would take room in every call's code.
+    @inline(never)
+    private static func wrongSignature(_ method: ServedMethod, _ call: Message) -> DBusError {
+        DBusError.wrongSignature(expected: String(cString: method.names.signature), got: call.signature)
+    }
+
+    /// Answers a call that names no declared method: a standard one, or the error that says what is missing; nil
+    /// for `org.freedesktop.DBus.Peer`.
+    private func answerUndeclared(_ call: Message) throws(DBusError) -> Message? {
+        let interfaceField = call.interfaceField
+        if let declared = interfaces.first(where: { $0.name.names(interfaceField) }) {
+            throw DBusError(.unknownMethod, "interface \(declared.name) has no method \"\(call.member ?? "")\"")
+        }
+        if StandardInterface.peer.names(interfaceField) { return nil }
         guard let interface = call.interface else {
-            // No interface named: the first method of that name, the object's own interfaces first.
-            for interface in interfaces {
-                if let method = interface.methods.first(where: { $0.name.names(memberField) }) {
-                    return try invoke(method, call)
-                }
-            }
             guard let standard = StandardMethod(of: call) else {
                 throw DBusError(.unknownMethod, "the object has no method \"\(call.member ?? "")\"")
             }
@@ -81,13 +116,6 @@ public final class ServedObject {
             throw DBusError(.unknownInterface, "the object has no interface \"\(interface)\"")
         }
         throw DBusError(.unknownMethod, "interface \(interface) has no method \"\(call.member ?? "")\"")
-    }
-
-    private func invoke(_ method: ServedMethod, _ call: Message) throws(DBusError) -> Message {
-        guard call.hasSignature(method.inputSignature) else {
-            throw DBusError.wrongSignature(expected: method.inputSignature, got: call.signature)
-        }
-        return try method.handler(object, call)
     }
 
     // MARK: Properties and Introspectable
@@ -199,43 +227,58 @@ extension Connection {
         try register(served)
         return served
     }
-
-    /// Routes the calls to `object`'s path to it; it must send on this connection.
-    public func register(_ object: ServedObject) throws(DBusError) {
-        try register(object.path) { call in object.handle(call) }
-    }
 }
 
-/// An interface as a served object keeps it: its declaration with the object's type erased.
+/// An interface as a served object keeps it: its declaration with the object's type erased, its methods apart.
 @usableFromInline
 struct ServedInterface {
     @usableFromInline let name: InterfaceName
-    @usableFromInline let methods: [ServedMethod]
     @usableFromInline let properties: [ServedProperty]
     @usableFromInline let signals: [SignalDeclaration]
 
     @inlinable
     init<Object: AnyObject>(_ declaration: InterfaceDeclaration<Object>) {
         name = declaration.name
-        methods = declaration.methods.map(ServedMethod.init)
         properties = declaration.properties.map(ServedProperty.init)
         signals = declaration.signals
     }
 }
 
+/// A declared method as calls are matched with it: its names and input signature as C strings, compared with the
+/// fields of a call where libdbus holds them, and its handler with the object's type erased.
 @usableFromInline
 struct ServedMethod {
-    @usableFromInline let name: MemberName
-    @usableFromInline let inputSignature: String
+    @usableFromInline let names: MethodNames
     @usableFromInline let handler: (AnyObject, Message) throws(DBusError) -> Message
 
     @inlinable
-    init<Object: AnyObject>(_ declaration: MethodDeclaration<Object>) {
-        name = declaration.name
-        inputSignature = declaration.inputSignature
+    init<Object: AnyObject>(_ declaration: MethodDeclaration<Object>, of interface: InterfaceName) {
+        names = MethodNames(interface: interface, member: declaration.name, signature: declaration.inputSignature)
         let handler = declaration.handler
         // The served object is the one the declarations were given for.
         self.handler = { object, call throws(DBusError) in try handler(unsafeDowncast(object, to: Object.self), call) }
+    }
+}
+
+/// A method's interface, member and input signature, copied once into C strings that live as long as the object
+/// that serves it, which frees them.
+@usableFromInline
+struct MethodNames {
+    let interface: UnsafeMutablePointer<CChar>
+    let member: UnsafeMutablePointer<CChar>
+    let signature: UnsafeMutablePointer<CChar>
+
+    @usableFromInline
+    init(interface: InterfaceName, member: MemberName, signature: String) {
+        self.interface = strdup(interface.rawValue)
+        self.member = strdup(member.rawValue)
+        self.signature = strdup(signature)
+    }
+
+    func deallocate() {
+        free(interface)
+        free(member)
+        free(signature)
     }
 }
 

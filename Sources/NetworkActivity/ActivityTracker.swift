@@ -50,6 +50,10 @@ public struct ActivityTracker {
     private var activities = ActivityTable<Entry>()
     private var callers: [String: CallerList] = [:]
     private typealias CallerIndex = Dictionary<String, CallerList>.Index
+    /// The caller last looked up, and where it is in `callers`: a client's calls come in runs (a Begin, then its
+    /// End), and hashing its name to find it again is most of what finding it costs. Forgotten whenever a caller
+    /// is added to `callers` or taken out, which may move the others.
+    private var lastCaller: (name: String, index: CallerIndex)?
     /// Live activities per Unix user, of the users that are known.
     private var userCounts: [UInt32: Int] = [:]
     /// Bound activities whose caller's user is pending, of all callers.
@@ -112,11 +116,12 @@ public struct ActivityTracker {
         guard lastID < UInt32.max else { throw .idsExhausted }
         // One lookup of the caller's list for the whole Begin; a new caller's empty list stays until it leaves.
         let index: CallerIndex
-        if let found = callers.index(forKey: caller) {
+        if let found = callerIndex(caller) {
             index = found
         } else {
             callers[caller] = CallerList()
             index = callers.index(forKey: caller)!
+            lastCaller = (caller, index)
         }
         guard callers.values[index].count < limits.perCaller else {
             throw .callerLimitExceeded(limit: limits.perCaller)
@@ -249,7 +254,7 @@ public struct ActivityTracker {
 
     /// Ends every activity that `caller` began, timed ones included.
     public mutating func cancel(caller: String) -> [TrackedActivity] {
-        guard let index = callers.index(forKey: caller) else { return [] }
+        guard let index = callerIndex(caller) else { return [] }
         let list = callers.values[index]
         callers.values[index] = CallerList(user: list.user)
         pendingTotal -= list.pendingBound
@@ -277,6 +282,7 @@ public struct ActivityTracker {
     /// `caller` has left the bus: its bound activities end, its timed ones live on to their deadlines. Returns
     /// how many ended; a caller that crashed may have held hundreds, so each is visited once.
     public mutating func callerLeft(_ caller: String) -> Int {
+        lastCaller = nil
         guard let list = callers.removeValue(forKey: caller) else { return 0 }
         pendingTotal -= list.pendingBound
         var ended = 0
@@ -299,6 +305,7 @@ public struct ActivityTracker {
         let ended = all
         activities.removeAll()
         callers = [:]
+        lastCaller = nil
         userCounts = [:]
         pendingTotal = 0
         labels.removeAll()
@@ -319,7 +326,7 @@ public struct ActivityTracker {
     /// Lets go of what a removed activity held: its place in its owner's list, its label and its count.
     private mutating func release(_ entry: Entry) {
         // The owner's list is looked up once for both: hashing its name is most of the cost.
-        let owner = callers.index(forKey: entry.activity.owner)
+        let owner = callerIndex(entry.activity.owner)
         if let owner { unlink(entry, from: owner) }
         labels.release(entry.activity.label)
         uncount(entry.activity, ownerAt: owner)
@@ -344,6 +351,15 @@ public struct ActivityTracker {
         var compacted = [String: CallerList](minimumCapacity: callers.count)
         for (caller, list) in callers { compacted[caller] = list }
         callers = compacted
+        lastCaller = nil
+    }
+
+    /// Where `caller` is in `callers`, if it is there.
+    private mutating func callerIndex(_ caller: String) -> CallerIndex? {
+        if let lastCaller, lastCaller.name == caller { return lastCaller.index }
+        guard let index = callers.index(forKey: caller) else { return nil }
+        lastCaller = (caller, index)
+        return index
     }
 }
 

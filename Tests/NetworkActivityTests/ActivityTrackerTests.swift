@@ -186,6 +186,42 @@ struct ActivityTrackerTests {
         #expect(tracker.count == 0)
     }
 
+    /// The tracker remembers where its last caller is; callers arriving and leaving move the others, and a copy of
+    /// the tracker goes its own way. Checked against a plain model over thousands of mixed requests.
+    @Test func callersComingAndGoingInAnyOrderKeepEveryCountRight() throws {
+        var tracker = ActivityTracker(limits: ActivityLimits(perCaller: 8, perUser: 10_000, total: 10_000))
+        var model: [String: [ActivityID]] = [:]
+        var random = SplitMix64(seed: 19)
+        var snapshot: (tracker: ActivityTracker, model: [String: [ActivityID]])?
+        for step in 0..<6_000 {
+            let caller = ":1.\(Int.random(in: 0..<40, using: &random))"
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<5 where (model[caller]?.count ?? 0) < 8:
+                model[caller, default: []].append(try tracker.begin(label: label(), caller: caller, at: clock.now()))
+            case 5..<8:
+                guard let id = model[caller]?.randomElement(using: &random) else { continue }
+                let other = ":1.\(Int.random(in: 40..<45, using: &random))"
+                #expect(throws: ActivityError.notOwner(id)) { try tracker.end(id, caller: other) { nil } }
+                #expect(try tracker.end(id, caller: caller) { nil }.id == id)
+                model[caller]?.removeAll { $0 == id }
+            case 8:
+                #expect(tracker.callerLeft(caller) == model.removeValue(forKey: caller)?.count ?? 0)
+            default:
+                #expect(Set(tracker.cancel(caller: caller).map(\.id)) == Set(model[caller] ?? []))
+                model[caller] = []
+            }
+            if step == 3_000 { snapshot = (tracker, model) }
+        }
+        #expect(tracker.count == model.values.map(\.count).reduce(0, +))
+        #expect(Set(tracker.all.map(\.id)) == Set(model.values.joined()))
+        // The copy taken halfway kept its own state, and its own memory of where callers are.
+        var (copy, copiedModel) = try #require(snapshot)
+        for (caller, ids) in copiedModel {
+            #expect(Set(copy.cancel(caller: caller).map(\.id)) == Set(ids))
+        }
+        #expect(copy.count == 0)
+    }
+
     @Test func resetEndsEverything() throws {
         var tracker = tracker
         _ = try tracker.begin(label: label(), caller: ":1.1", at: clock.now())
@@ -228,3 +264,4 @@ struct ActivityLabelTests {
         #expect(throws: ActivityError.self) { try ActivityLabel(text) }
     }
 }
+
