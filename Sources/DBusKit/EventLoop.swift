@@ -89,9 +89,7 @@ public final class EventLoop {
             // Blocking calls made by handlers may have queued messages; they are dispatched before any sleep.
             // The loop's own connection through `own`: read out of `connections`, it would be retained and released.
             var sleepLimit = own.dispatch()
-            for index in connections.indices.dropFirst() {
-                sleepLimit = earlier(sleepLimit, connections[index].dispatch())
-            }
+            if connections.count > 1 { sleepLimit = earlier(sleepLimit, dispatchAddedConnections()) }
             guard !own.isLost else {
                 throw DBusError(.disconnected, "the connection to the bus was lost")
             }
@@ -99,13 +97,11 @@ public final class EventLoop {
             // task awaiting its reply) does not wait for one.
             sleepLimit = earlier(endOfTurn(), sleepLimit)
             guard isRunning else { return }
-            dropLostConnections()
+            if connections.count > 1 { dropLostConnections() }
             // The descriptors are collected again only when a watch changed: libdbus enables a socket's write
             // watch only while a message waits to be written, so most turns poll what the last one did.
             var watchesChanged = own.watches.takeChange()
-            for index in connections.indices.dropFirst() where connections[index].watches.takeChange() {
-                watchesChanged = true
-            }
+            if connections.count > 1, addedConnectionsWatchesChanged() { watchesChanged = true }
             if watchesChanged || pollSetIsStale {
                 pollSetIsStale = false
                 descriptors.removeAll(keepingCapacity: true)
@@ -135,9 +131,29 @@ public final class EventLoop {
         }
     }
 
+    // The added connections' part of a turn is apart from `run`, where most turns would step over its code: a
+    // service without a system bus has none.
+
+    /// Dispatches what the added connections queued; returns the earliest sleep limit of theirs.
+    private func dispatchAddedConnections() -> Duration? {
+        var sleepLimit: Duration?
+        for index in connections.indices.dropFirst() {
+            sleepLimit = earlier(sleepLimit, connections[index].dispatch())
+        }
+        return sleepLimit
+    }
+
+    /// Whether a watch of an added connection changed since the last turn; takes every change.
+    private func addedConnectionsWatchesChanged() -> Bool {
+        var changed = false
+        for index in connections.indices.dropFirst() where connections[index].watches.takeChange() {
+            changed = true
+        }
+        return changed
+    }
+
     /// Stops running the added connections that were lost, telling each owner once.
     private func dropLostConnections() {
-        guard connections.count > 1 else { return }
         for run in connections.dropFirst() where run.isLost {
             run.disconnected = true
             run.onDisconnect?()

@@ -43,13 +43,17 @@ public struct MessageReader {
 
     private mutating func expect(_ typeCode: Int32, _ signature: String) throws(DBusError) {
         let found = currentType
-        guard found == typeCode else {
-            throw DBusError(
-                .invalidArgs,
-                found == CDBUS_TYPE_INVALID
-                    ? "expected a value of type \"\(signature)\", found no more arguments"
-                    : "expected a value of type \"\(signature)\", found \"\(currentSignature)\"")
-        }
+        guard found == typeCode else { throw mismatch(found, expected: signature) }
+    }
+
+    /// Apart from `expect`, which every argument passes, so that its message takes no room there.
+    @inline(never)
+    private func mismatch(_ found: Int32, expected signature: String) -> DBusError {
+        DBusError(
+            .invalidArgs,
+            found == CDBUS_TYPE_INVALID
+                ? "expected a value of type \"\(signature)\", found no more arguments"
+                : "expected a value of type \"\(signature)\", found \"\(currentSignature)\"")
     }
 
     private mutating func advance() {

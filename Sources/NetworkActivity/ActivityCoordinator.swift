@@ -8,6 +8,8 @@ public enum ActivityNotification: Sendable, Hashable {
 
 /// What a turn of the event loop leaves behind.
 public struct TurnEnd: Sendable, Equatable {
+    /// When the turn ended, as the coordinator's clock read it.
+    public let now: MonotonicTime
     /// When something falls due next, if anything does.
     public let nextDeadline: MonotonicTime?
     /// This service's activities and the system service's.
@@ -114,8 +116,9 @@ public struct ActivityCoordinator {
     }
 
     /// Fires what is due (expiries, policy delays) and announces a changed count if its interval has passed.
-    /// Called at the end of every turn of the event loop; returns `nextDeadline` and `activeCount`, read in the
-    /// same access: read through the service's object, the state would be copied to read them.
+    /// Called at the end of every turn of the event loop; returns the time it read, `nextDeadline` and
+    /// `activeCount`, in the same access: read through the service's object, the state would be copied to read
+    /// them.
     @discardableResult
     public mutating func endTurn() -> TurnEnd {
         let now = clock.monotonicNow()
@@ -127,7 +130,7 @@ public struct ActivityCoordinator {
             announceCount(at: now)
             notifications.append(.propertiesChanged(visible: nil, activeCount: announcedCount))
         }
-        return TurnEnd(nextDeadline: nextDeadline, activeCount: activeCount)
+        return TurnEnd(now: now, nextDeadline: nextDeadline, activeCount: activeCount)
     }
 
     /// Hides the indicator at once, whatever the delays: the service is stopping.
@@ -140,10 +143,11 @@ public struct ActivityCoordinator {
         notifications.append(.propertiesChanged(visible: false, activeCount: activeCount != announcedCount ? 0 : nil))
     }
 
+    /// Whether anything waits to be told: most calls change nothing worth announcing.
+    public var hasNotifications: Bool { !notifications.isEmpty }
+
     /// Hands over what listeners must be told, in order, and forgets it.
     public mutating func takeNotifications() -> [ActivityNotification] {
-        // Most calls change nothing worth announcing; the empty array costs no allocation.
-        guard !notifications.isEmpty else { return [] }
         defer { notifications = [] }
         return notifications
     }

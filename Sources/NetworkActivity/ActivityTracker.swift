@@ -315,6 +315,8 @@ public struct ActivityTracker {
 
     /// Ends the timed activities whose deadline is `now` or earlier.
     public mutating func expire(at now: MonotonicTime) -> [TrackedActivity] {
+        // Asked at the end of every turn, when mostly nothing is due.
+        guard let earliest = expiries.earliestDeadline, earliest <= now else { return [] }
         let due = expiries.popDue(at: now) { activities[$0] != nil }
         return due.compactMap { id in
             guard let entry = activities.remove(id) else { return nil }

@@ -41,6 +41,7 @@ final class ActivityEndpoint {
 
     /// Sends the signals of what changed since the last call: `VisibilityChanged` and `PropertiesChanged`.
     func publishNotifications() {
+        guard coordinator.hasNotifications else { return }
         for notification in coordinator.takeNotifications() {
             switch notification {
             case .propertiesChanged(let visible, let activeCount):

@@ -124,7 +124,7 @@ public final class NetworkActivityService {
     private func endOfTurn() -> Duration? {
         let turn = endpoint.endTurn()
         memory.noteActivities(Int(turn.activeCount))
-        return turn.nextDeadline.map { clock.monotonicNow().duration(to: $0) }
+        return turn.nextDeadline.map { turn.now.duration(to: $0) }
     }
 
     /// `NameOwnerChanged(name, old, "")`: a name left the bus. For a unique name, its caller is gone.

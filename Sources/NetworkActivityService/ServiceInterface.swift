@@ -43,11 +43,7 @@ extension ActivityEndpoint {
                 do throws(ActivityError) {
                     try endpoint.coordinator.end(id, caller: call.callerName) { endpoint.unixUser(of: call.callerName) }
                 } catch {
-                    if case .unknownActivity = error {
-                        // An unbalanced End is a bug in the caller, worth a line in its developer's journal.
-                        endpoint.logger.warning("\(call.callerName) ended activity \(id), which is not active")
-                    }
-                    throw error.dbusError
+                    throw endpoint.refusedEnd(of: id, by: call.callerName, error)
                 }
                 return endpoint.replyAfterAnnouncing(to: call)
             },
@@ -86,6 +82,17 @@ extension ActivityEndpoint {
 }
 
 extension ActivityEndpoint {
+    /// The error reply to an `End` the domain refused. Apart from the handler, which every `End` runs, so that
+    /// its message takes no room there.
+    @inline(never)
+    func refusedEnd(of id: ActivityID, by caller: String, _ error: ActivityError) -> DBusError {
+        if case .unknownActivity = error {
+            // An unbalanced End is a bug in the caller, worth a line in its developer's journal.
+            logger.warning("\(caller) ended activity \(id), which is not active")
+        }
+        return error.dbusError
+    }
+
     /// The reply to a call that changed the state, built only once the change's signals are sent: a listener learns
     /// of the change no later than the caller, and waits for no reply to be built first.
     func replyAfterAnnouncing(to call: Message) -> Message {
@@ -104,8 +111,14 @@ private func domain<Result>(_ operation: () throws(ActivityError) -> Result) thr
     do {
         return try operation()
     } catch {
-        throw error.dbusError
+        throw dbusError(of: error)
     }
+}
+
+/// Apart from the handlers, which every call runs, so that the errors' messages take no room there.
+@inline(never)
+private func dbusError(of error: ActivityError) -> DBusError {
+    error.dbusError
 }
 
 extension Message {
