@@ -42,11 +42,12 @@ struct ActivityTable<Value> {
     }
 
     /// Adds `value` for `id`, which must not be in the table.
-    mutating func insert(_ value: Value, for id: ActivityID) {
+    mutating func insert(_ value: consuming Value, for id: ActivityID) {
         if (ids.count + 1) * 2 > slots.count { rebuild(slotCount: slots.count * 2) }
         guard case .free(let slot) = find(id) else { preconditionFailure("activity \(id) is in the table already") }
         ids.append(id)
-        values.append(value)
+        // Moved in, not copied: a copy retains what the value holds, and the caller's is released at once.
+        values.append(consume value)
         slots[slot] = UInt32(ids.count)
         longestProbe = max(longestProbe, (slot - Int(id.rawValue)) & (slots.count - 1))
     }

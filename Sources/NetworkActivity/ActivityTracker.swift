@@ -30,9 +30,13 @@ public struct ActivityTracker {
         /// Its bound activities counted against no user yet, while `user` is pending.
         var pendingBound = 0
 
-        /// Puts `id` at the head; returns the id it goes before.
-        mutating func push(_ id: ActivityID) -> ActivityID? {
-            defer { newest = id; count += 1 }
+        /// Puts `id` at the head, counted as pending when `pending`; returns the id it goes before.
+        mutating func push(_ id: ActivityID, pending: Bool) -> ActivityID? {
+            defer {
+                newest = id
+                count += 1
+                if pending { pendingBound += 1 }
+            }
             return newest
         }
     }
@@ -115,36 +119,52 @@ public struct ActivityTracker {
         guard activities.count < limits.total else { throw .totalLimitExceeded(limit: limits.total) }
         guard lastID < UInt32.max else { throw .idsExhausted }
         // One lookup of the caller's list for the whole Begin; a new caller's empty list stays until it leaves.
-        let index: CallerIndex
-        if let found = callerIndex(caller) {
-            index = found
+        let index = callerIndex(caller) ?? insertCaller(caller)
+        let list = callers.values[index]
+        guard list.count < limits.perCaller else { throw .callerLimitExceeded(limit: limits.perCaller) }
+        // Most Begins: a bound activity of a caller whose user is not asked for, while no user can be at the quota
+        // because fewer activities are live in all. It counts as pending, against no one.
+        let pending: Bool
+        if expiry == nil, case .pending = list.user, activities.count < limits.perUser {
+            pending = true
         } else {
-            callers[caller] = CallerList()
-            index = callers.index(forKey: caller)!
-            lastCaller = (caller, index)
+            pending = try admitAndCount(at: index, timedUser: expiry?.creatorUser, userOf: userOf)
         }
-        guard callers.values[index].count < limits.perCaller else {
-            throw .callerLimitExceeded(limit: limits.perCaller)
-        }
-        if let creator = expiry?.creatorUser, case .pending = callers.values[index].user {
-            attribute(at: index, to: creator)
-        }
-        let countedUser = try admitUnderUserQuota(at: index, timedUser: expiry?.creatorUser, userOf: userOf)
         let id = ActivityID(rawValue: lastID + 1)
-        let older = callers.values[index].push(id)
-        if let countedUser {
-            userCounts[countedUser, default: 0] += 1
-            if case .pending = callers.values[index].user { attribute(at: index, to: countedUser) }
-        } else if expiry == nil, case .pending = callers.values[index].user {
-            callers.values[index].pendingBound += 1
-            pendingTotal += 1
-        }
+        let older = callers.values[index].push(id, pending: pending)
+        if pending { pendingTotal += 1 }
         lastID = id.rawValue
         if let older { activities.update(older) { $0.newer = id } }
         let activity = TrackedActivity(id: id, owner: caller, label: labels.intern(label), startedAt: now.wallClock,
-                                expiry: expiry)
+                                       expiry: expiry)
         activities.insert(Entry(activity: activity, older: older), for: id)
         return id
+    }
+
+    /// Adds `caller`, new, with an empty list; returns where it is in `callers`.
+    private mutating func insertCaller(_ caller: String) -> CallerIndex {
+        callers[caller] = CallerList()
+        let index = callers.index(forKey: caller)!
+        lastCaller = (caller, index)
+        return index
+    }
+
+    /// Counts one more activity of the caller at `index`, timed ones against `timedUser`, when it stays within its
+    /// user's quota. Returns whether it is a bound one that counts as pending, against no one yet.
+    private mutating func admitAndCount(
+        at index: CallerIndex, timedUser: UInt32?, userOf: (String) -> UInt32?
+    ) throws(ActivityError) -> Bool {
+        if let timedUser, case .pending = callers.values[index].user {
+            attribute(at: index, to: timedUser)
+        }
+        let countedUser = try admitUnderUserQuota(at: index, timedUser: timedUser, userOf: userOf)
+        if let countedUser {
+            userCounts[countedUser, default: 0] += 1
+            if case .pending = callers.values[index].user { attribute(at: index, to: countedUser) }
+            return false
+        }
+        guard timedUser == nil, case .pending = callers.values[index].user else { return false }
+        return true
     }
 
     /// Checks that one more activity of `caller` stays within its user's quota; returns the user it counts against,
