@@ -52,11 +52,34 @@ struct ActivityTable<Value> {
         longestProbe = max(longestProbe, (slot - Int(id.rawValue)) & (slots.count - 1))
     }
 
+    /// Where the value of an id is, to be read and then removed with one lookup; good until the table changes.
+    struct Location {
+        fileprivate let slot: Int
+        fileprivate let index: Int
+    }
+
+    /// Where the value of `id` is; nil when `id` is not in the table.
+    func location(of id: ActivityID) -> Location? {
+        guard case .occupied(let slot, let index) = find(id) else { return nil }
+        return Location(slot: slot, index: index)
+    }
+
+    /// What `read` finds in the value at `location`, read in place.
+    func read<Result>(at location: Location, _ read: (borrowing Value) -> Result) -> Result {
+        read(values[location.index])
+    }
+
     /// Takes the value of `id` out of the table.
     @discardableResult
     mutating func remove(_ id: ActivityID) -> Value? {
-        guard case .occupied(let slot, let index) = find(id) else { return nil }
-        vacate(slot)
+        guard let location = location(of: id) else { return nil }
+        return remove(at: location)
+    }
+
+    /// Takes the value at `location` out of the table.
+    mutating func remove(at location: Location) -> Value {
+        let index = location.index
+        vacate(location.slot)
         let last = ids.count - 1
         if index != last {
             guard case .occupied(let movedSlot, _) = find(ids[last]) else { preconditionFailure() }

@@ -39,6 +39,15 @@ public struct ActivityTracker {
             }
             return newest
         }
+
+        /// Takes an activity out of the list: the newest, or one whose newer neighbour was relinked. Returns the
+        /// user it was counted against when bound, and takes it out of the pending count if that user is pending.
+        mutating func unlink(isNewest: Bool, older: ActivityID?, isBound: Bool) -> CallerUser {
+            if isNewest { newest = older }
+            count -= 1
+            if isBound, case .pending = user { pendingBound -= 1 }
+            return user
+        }
     }
 
     /// What is known of the Unix user behind a caller.
@@ -221,26 +230,6 @@ public struct ActivityTracker {
         callers.values[index].user = .known(user)
     }
 
-    /// Takes an activity that ended, one at a time, out of its user's count. A bound activity's owner is still
-    /// connected, so its list says how it was counted.
-    /// `owner` is where the activity's owner is in `callers`, nil once it has left.
-    private mutating func uncount(_ activity: TrackedActivity, ownerAt owner: CallerIndex?) {
-        if let expiry = activity.expiry {
-            uncount(user: expiry.creatorUser)
-            return
-        }
-        guard let index = owner else { return }
-        switch callers.values[index].user {
-        case .known(let user):
-            uncount(user: user)
-        case .pending:
-            callers.values[index].pendingBound -= 1
-            pendingTotal -= 1
-        case .unknowable:
-            break
-        }
-    }
-
     private mutating func uncount(user: UInt32, times: Int = 1) {
         guard times > 0, let index = userCounts.index(forKey: user) else { return }
         if userCounts.values[index] > times {
@@ -255,16 +244,17 @@ public struct ActivityTracker {
     public mutating func end(_ id: ActivityID, caller: String, callerUser: () -> UInt32?) throws(ActivityError)
         -> TrackedActivity
     {
+        guard let location = activities.location(of: id) else { throw .unknownActivity(id) }
         // Read in place: a copy of the activity would retain its owner and label.
-        guard let (isOwner, creatorUser) = activities.read(id, {
+        let (isOwner, creatorUser) = activities.read(at: location) {
             ($0.activity.owner == caller, $0.activity.expiry?.creatorUser)
-        }) else { throw .unknownActivity(id) }
+        }
         if let creatorUser {
             guard isOwner || callerUser() == creatorUser else { throw .notOwner(id) }
         } else {
             guard isOwner else { throw .notOwner(id) }
         }
-        guard let entry = activities.remove(id) else { throw .unknownActivity(id) }
+        let entry = activities.remove(at: location)
         release(entry)
         if entry.activity.expiry != nil {
             expiries.noteEnded { activities[$0] != nil }
@@ -308,9 +298,11 @@ public struct ActivityTracker {
         var ended = 0
         var releases = LabelReleases()
         var next = list.newest
-        while let id = next, let (older, isBound) = activities.read(id, { ($0.older, $0.activity.isBoundToOwner) }) {
+        while let id = next, let location = activities.location(of: id) {
+            let (older, isBound) = activities.read(at: location) { ($0.older, $0.activity.isBoundToOwner) }
             next = older
-            guard isBound, let entry = activities.remove(id) else { continue }
+            guard isBound else { continue }
+            let entry = activities.remove(at: location)
             releases.add(entry.activity.label, to: &labels)
             ended += 1
         }
@@ -345,24 +337,24 @@ public struct ActivityTracker {
         }
     }
 
-    /// Lets go of what a removed activity held: its place in its owner's list, its label and its count.
+    /// Lets go of what a removed activity held: its place in its owner's list, its label and its count. A bound
+    /// activity's owner is still connected, so its list says how it was counted; a timed one counts against its
+    /// creator.
     private mutating func release(_ entry: Entry) {
-        // The owner's list is looked up once for both: hashing its name is most of the cost.
-        let owner = callerIndex(entry.activity.owner)
-        if let owner { unlink(entry, from: owner) }
         labels.release(entry.activity.label)
-        uncount(entry.activity, ownerAt: owner)
-    }
-
-    /// Takes a removed activity out of its owner's list, at `index` in `callers`.
-    private mutating func unlink(_ entry: Entry, from index: CallerIndex) {
-        if let newer = entry.newer {
-            activities.update(newer) { $0.older = entry.older }
-        } else {
-            callers.values[index].newest = entry.older
-        }
+        let isBound = entry.activity.isBoundToOwner
+        if let expiry = entry.activity.expiry { uncount(user: expiry.creatorUser) }
+        guard let index = callerIndex(entry.activity.owner) else { return }
+        if let newer = entry.newer { activities.update(newer) { $0.older = entry.older } }
         if let older = entry.older { activities.update(older) { $0.newer = entry.newer } }
-        callers.values[index].count -= 1
+        switch callers.values[index].unlink(isNewest: entry.newer == nil, older: entry.older, isBound: isBound) {
+        case .known(let user) where isBound:
+            uncount(user: user)
+        case .pending where isBound:
+            pendingTotal -= 1
+        default:
+            break
+        }
     }
 
     /// Gives memory back once a crowd of callers has gone. A Swift dictionary keeps its capacity when emptied, so a
