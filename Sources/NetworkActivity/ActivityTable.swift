@@ -28,12 +28,6 @@ struct ActivityTable<Value> {
         return values[index]
     }
 
-    /// What `read` finds in the value of `id`, read in place; nil when `id` is not in the table.
-    func read<Result>(_ id: ActivityID, _ read: (borrowing Value) -> Result) -> Result? {
-        guard case .occupied(_, let index) = find(id) else { return nil }
-        return read(values[index])
-    }
-
     /// Changes the value of `id` in place; returns nil, changing nothing, when `id` is not in the table.
     @discardableResult
     mutating func update<Result>(_ id: ActivityID, _ change: (inout Value) -> Result) -> Result? {
