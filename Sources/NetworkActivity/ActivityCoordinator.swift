@@ -22,8 +22,10 @@ public struct TurnEnd: Sendable, Equatable {
 /// shows but never ends: they are in `activeCount` and in the policy's view, and an `End` of one is `NotOwner`.
 ///
 /// Every request goes through here on one thread, in order. A change of `visible` is announced at once, with
-/// the count; a change of the count alone is coalesced: announced at the end of a turn of the event loop, at
-/// most once per `countAnnouncementInterval`, always ending with the current value.
+/// the count; any other change of the activities is coalesced: the count is announced at the end of a turn of the
+/// event loop, at most once per `countAnnouncementInterval`, always ending with the current value. It is announced
+/// even when it came back to the value last announced (one activity began and another ended), since a listener
+/// that reads the activities at each announcement would otherwise go on showing the one that ended.
 public struct ActivityCoordinator {
     public static let countAnnouncementInterval = Duration.milliseconds(50)
     private static let countAnnouncementMicroseconds = countAnnouncementInterval.wholeMicroseconds
@@ -33,6 +35,8 @@ public struct ActivityCoordinator {
     private let clock: any ActivityClock
     private var announcedCount: UInt32 = 0
     private var lastCountAnnouncement: MonotonicTime?
+    /// Whether the activities changed since listeners were last told (`PropertiesChanged`).
+    private var changedSinceAnnouncement = false
     private var notifications: [ActivityNotification] = []
     /// The ids of the system service's live activities, as last heard.
     public private(set) var systemActivityIDs: Set<ActivityID> = []
@@ -55,7 +59,7 @@ public struct ActivityCoordinator {
     {
         let now = clock.now()
         let id = try tracker.begin(label: ActivityLabel(label), caller: caller, at: now, userOf: userOf)
-        settle(at: now.monotonic)
+        changed(at: now.monotonic)
         return id
     }
 
@@ -65,7 +69,7 @@ public struct ActivityCoordinator {
         let now = clock.now()
         let id = try tracker.beginTimed(
             label: ActivityLabel(label), caller: caller, user: user, seconds: seconds, at: now, userOf: userOf)
-        settle(at: now.monotonic)
+        changed(at: now.monotonic)
         return id
     }
 
@@ -75,34 +79,34 @@ public struct ActivityCoordinator {
         } catch .unknownActivity(let id) where systemActivityIDs.contains(id) {
             throw .notOwner(id)
         }
-        settle(at: clock.monotonicNow())
+        changed(at: clock.monotonicNow())
     }
 
     /// The system service's live activities are now `ids` (none when it is not running).
     public mutating func followSystemActivities(_ ids: Set<ActivityID>) {
         guard ids != systemActivityIDs else { return }
         systemActivityIDs = ids
-        settle(at: clock.monotonicNow())
+        changed(at: clock.monotonicNow())
     }
 
     /// Ends the caller's activities; returns how many.
     public mutating func cancel(caller: String) -> Int {
         let ended = tracker.cancel(caller: caller).count
-        if ended > 0 { settle(at: clock.monotonicNow()) }
+        if ended > 0 { changed(at: clock.monotonicNow()) }
         return ended
     }
 
     /// Ends everything; returns how many.
     public mutating func reset() -> Int {
         let ended = tracker.reset().count
-        if ended > 0 { settle(at: clock.monotonicNow()) }
+        if ended > 0 { changed(at: clock.monotonicNow()) }
         return ended
     }
 
     /// A caller left the bus; returns how many of its activities ended.
     public mutating func callerLeft(_ caller: String) -> Int {
         let ended = tracker.callerLeft(caller)
-        if ended > 0 { settle(at: clock.monotonicNow()) }
+        if ended > 0 { changed(at: clock.monotonicNow()) }
         return ended
     }
 
@@ -110,7 +114,7 @@ public struct ActivityCoordinator {
 
     /// The earliest moment at which something is due: an expiry, a policy delay, or a held-back count.
     public var nextDeadline: MonotonicTime? {
-        let countDue = activeCount != announcedCount
+        let countDue = changedSinceAnnouncement
             ? lastCountAnnouncement.map { $0.advanced(byMicroseconds: Self.countAnnouncementMicroseconds) } : nil
         return earliest(earliest(tracker.nextDeadline, policy.nextDeadline), countDue)
     }
@@ -122,9 +126,9 @@ public struct ActivityCoordinator {
     @discardableResult
     public mutating func endTurn() -> TurnEnd {
         let now = clock.monotonicNow()
-        _ = tracker.expire(at: now)
+        if !tracker.expire(at: now).isEmpty { changedSinceAnnouncement = true }
         settle(at: now)
-        if activeCount != announcedCount,
+        if changedSinceAnnouncement,
            lastCountAnnouncement.map({ now >= $0.advanced(byMicroseconds: Self.countAnnouncementMicroseconds) }) ?? true
         {
             announceCount(at: now)
@@ -139,6 +143,7 @@ public struct ActivityCoordinator {
         _ = tracker.reset()
         systemActivityIDs = []
         policy = VisibilityPolicy(delays: policy.delays)
+        changedSinceAnnouncement = false
         notifications.append(.visibilityChanged(false))
         notifications.append(.propertiesChanged(visible: false, activeCount: activeCount != announcedCount ? 0 : nil))
     }
@@ -152,12 +157,20 @@ public struct ActivityCoordinator {
         return notifications
     }
 
+    /// The activities changed: the policy sees the new count, and listeners will be told.
+    private mutating func changed(at now: MonotonicTime) {
+        changedSinceAnnouncement = true
+        settle(at: now)
+    }
+
     private mutating func settle(at now: MonotonicTime) {
         guard let visible = policy.update(isBusy: tracker.count > 0 || !systemActivityIDs.isEmpty, at: now)
         else { return }
         let count = activeCount
         let countChanged = count != announcedCount
         if countChanged { announceCount(at: now) }
+        // Listeners read everything again at this PropertiesChanged too.
+        changedSinceAnnouncement = false
         // VisibilityChanged first: it is what panels wait for, and every message before it on the bus delays it.
         notifications.append(.visibilityChanged(visible))
         notifications.append(.propertiesChanged(visible: visible, activeCount: countChanged ? count : nil))
@@ -166,6 +179,7 @@ public struct ActivityCoordinator {
     private mutating func announceCount(at now: MonotonicTime) {
         announcedCount = activeCount
         lastCountAnnouncement = now
+        changedSinceAnnouncement = false
     }
 }
 

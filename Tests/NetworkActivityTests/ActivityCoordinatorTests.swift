@@ -74,6 +74,23 @@ struct ActivityCoordinatorTests {
         #expect(coordinator.nextDeadline == nil)
     }
 
+    /// A listener that reads the activities at each announcement must hear of one that ended, even when another
+    /// began meanwhile and the count is the one it was last told.
+    @Test func aChangeThatLeavesTheCountAsAnnouncedIsAnnouncedToo() throws {
+        var coordinator = coordinator()
+        _ = try coordinator.begin(label: "", caller: ":1.1")
+        _ = coordinator.takeNotifications()
+        let quick = try coordinator.begin(label: "quick", caller: ":1.2")
+        try coordinator.end(quick, caller: ":1.2") { nil }
+        coordinator.endTurn()
+        #expect(coordinator.takeNotifications().isEmpty)
+        let due = try #require(coordinator.nextDeadline)
+        clock.advance(to: due)
+        coordinator.endTurn()
+        #expect(coordinator.takeNotifications() == [.propertiesChanged(visible: nil, activeCount: 1)])
+        #expect(coordinator.nextDeadline == nil)
+    }
+
     @Test func aTimedActivityHidesTheIndicatorAtItsDeadline() throws {
         var coordinator = coordinator()
         _ = try coordinator.beginTimed(label: "sync", seconds: 3, caller: ":1.1", user: 1000)
