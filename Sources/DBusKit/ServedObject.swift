@@ -85,8 +85,9 @@ public final class ServedObject {
         let interfaceField = call.interfaceField
         guard let memberField = call.memberField else { return nil }
         return methods.firstIndex { method in
-            strcmp(method.names.member, memberField) == 0
-                && (interfaceField == nil || strcmp(method.names.interface, interfaceField!) == 0)
+            guard strcmp(method.names.member, memberField) == 0 else { return false }
+            guard let interfaceField else { return true }
+            return strcmp(method.names.interface, interfaceField) == 0
         }
     }
 
