@@ -1,13 +1,16 @@
 /// Values by activity id, in a table made for ids handed out in sequence.
 ///
-/// An id's slot is found from its low bits, so ids begun one after another fall in neighbouring slots and a lookup
-/// is a mask and a compare, with no hashing; ids that share low bits take the next free slot (linear probing), and
-/// a removal shifts the slots after it back, so that no tombstones build up. Slots hold the index of a dense array
-/// of entries, 4 bytes each, and a removed entry's place is taken by the last one. The entries' ids are kept apart
-/// from their values, so that a lookup reads only ids: reading the id of a whole entry copied its value. The table
-/// doubles when half full and is rebuilt at a quarter of its size when less than an eighth full, so that memory
-/// follows the live count; it keeps up to `keptSlotCount` slots (4 KB), so that a client coming and going with a
-/// hundred activities costs no rebuilds.
+/// An id's search begins at its home slot: the top bits of the id times 2^64/φ (Fibonacci hashing), a multiply and
+/// a shift. Ids handed out in sequence fall evenly over the slots, and so do ids that differ by a multiple of the
+/// slot count: with the id's low bits as its slot, a crowd of activities that stay for hours filled one long run
+/// of slots, and once the ids handed out came round to that run again, every Begin and End walked along it (see
+/// `docs/performance.md`). Ids that share a home take the next free slot (linear probing), and a removal shifts
+/// the slots after it back, so that no tombstones build up. Slots hold the index of a dense array of entries, 4
+/// bytes each, and a removed entry's place is taken by the last one. The entries' ids are kept apart from their
+/// values, so that a lookup reads only ids: reading the id of a whole entry copied its value. The table doubles
+/// when half full and is rebuilt at a quarter of its size when less than an eighth full, so that memory follows
+/// the live count; it keeps up to `keptSlotCount` slots (4 KB), so that a client coming and going with a hundred
+/// activities costs no rebuilds.
 struct ActivityTable<Value> {
     static var minimumSlotCount: Int { 16 }
     static var keptSlotCount: Int { 1024 }
@@ -16,8 +19,7 @@ struct ActivityTable<Value> {
     private(set) var values: [Value] = []
     /// An entry's index plus one; 0 is a free slot.
     private var slots = [UInt32](repeating: 0, count: minimumSlotCount)
-    /// No entry lies further than this from its own slot: how far a removal must look for entries to move back.
-    /// Ids begun in sequence lie in their own slots, in one long run, and a removal looks at none of it.
+    /// No entry lies further than this from its home slot: how far a removal must look for entries to move back.
     private(set) var longestProbe = 0
 
     var count: Int { ids.count }
@@ -43,7 +45,7 @@ struct ActivityTable<Value> {
         // Moved in, not copied: a copy retains what the value holds, and the caller's is released at once.
         values.append(consume value)
         slots[slot] = UInt32(ids.count)
-        longestProbe = max(longestProbe, (slot - Int(id.rawValue)) & (slots.count - 1))
+        longestProbe = max(longestProbe, (slot - Self.home(of: id, slotCount: slots.count)) & (slots.count - 1))
     }
 
     /// Where the value of an id is, to be read and then removed with one lookup; good until the table changes.
@@ -99,10 +101,15 @@ struct ActivityTable<Value> {
         case free(slot: Int)
     }
 
+    /// The slot where the search for `id` begins, in a table of `slotCount` slots (a power of two, 16 or more).
+    static func home(of id: ActivityID, slotCount: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(id.rawValue) &* 0x9E37_79B9_7F4A_7C15) >> (64 - slotCount.trailingZeroBitCount))
+    }
+
     /// The slot of `id`, or the free slot where it would go.
     private func find(_ id: ActivityID) -> Place {
         let mask = slots.count - 1
-        var slot = Int(id.rawValue) & mask
+        var slot = Self.home(of: id, slotCount: slots.count)
         while slots[slot] != 0 {
             let index = Int(slots[slot]) - 1
             if ids[index] == id { return .occupied(slot: slot, index: index) }
@@ -111,15 +118,15 @@ struct ActivityTable<Value> {
         return .free(slot: slot)
     }
 
-    /// Frees `hole` and moves back each following slot of the same run whose own slot is at or before the hole,
-    /// so that every entry stays reachable from its own slot without a gap. Past `longestProbe` slots from the
-    /// hole, no entry can have its own slot at or before it.
+    /// Frees `hole` and moves back each following slot of the same run whose home slot is at or before the hole,
+    /// so that every entry stays reachable from its home slot without a gap. Past `longestProbe` slots from the
+    /// hole, no entry can have its home slot at or before it.
     private mutating func vacate(_ hole: Int) {
         let mask = slots.count - 1
         var hole = hole
         var next = (hole + 1) & mask
         while slots[next] != 0, (next - hole) & mask <= longestProbe {
-            let home = Int(ids[Int(slots[next]) - 1].rawValue) & mask
+            let home = Self.home(of: ids[Int(slots[next]) - 1], slotCount: slots.count)
             if (next - home) & mask >= (next - hole) & mask {
                 slots[hole] = slots[next]
                 hole = next
@@ -140,10 +147,11 @@ struct ActivityTable<Value> {
         longestProbe = 0
         let mask = slotCount - 1
         for (index, id) in ids.enumerated() {
-            var slot = Int(id.rawValue) & mask
+            let home = Self.home(of: id, slotCount: slotCount)
+            var slot = home
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = UInt32(index + 1)
-            longestProbe = max(longestProbe, (slot - Int(id.rawValue)) & mask)
+            longestProbe = max(longestProbe, (slot - home) & mask)
         }
     }
 

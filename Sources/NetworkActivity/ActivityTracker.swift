@@ -1,9 +1,9 @@
 /// Every live activity, who began it, and when timed ones end.
 ///
 /// Begin, End and the cleanup of one caller cost O(1) and O(k) for the caller's k activities, whatever the
-/// number of other callers and activities: activities are found by id without hashing (`ActivityTable`), and each
-/// connected caller's activities are linked to one another, newest first, so that a caller that leaves is
-/// cleaned up by following its own list rather than by searching everyone's.
+/// number of other callers and activities: activities are found by id with a multiply and a shift
+/// (`ActivityTable`), and each connected caller's activities are linked to one another, newest first, so that a
+/// caller that leaves is cleaned up by following its own list rather than by searching everyone's.
 ///
 /// Each Unix user's live activities are counted against `ActivityLimits.perUser`, whatever connection began them.
 /// Learning a caller's user costs the service a call to the bus, so it is learnt only when the quota could be
