@@ -34,10 +34,14 @@ public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
         return parts.joined(separator: ",")
     }
 
-    /// Whether `message` is a signal this rule selects. A well-known sender name is not resolved here: the
-    /// bus only delivers what matched, so the local check leaves the sender to it.
+    /// Whether `message` is a signal this rule selects. A signal addressed to this connection reaches it whatever
+    /// its rules, so a sender that messages carry as it is written (the bus driver, a unique name) is checked here:
+    /// else any peer could speak in the bus's name, say that a caller left or that the name was lost. A
+    /// well-known sender name is not resolved here; for broadcast signals the bus has checked it.
     func matches(_ message: Message) -> Bool {
         guard message.type == .signal else { return false }
+        if let sender, sender == Connection.busDriverName || sender.rawValue.hasPrefix(":"),
+           !message.hasSender(sender) { return false }
         if let path, !message.hasPath(path) { return false }
         if let interface, !message.hasInterface(interface) { return false }
         if let member, !message.hasMember(member) { return false }

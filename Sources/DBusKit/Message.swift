@@ -41,15 +41,22 @@ public final class Message {
         }
     }
 
-    /// A signal (`dbus_message_new_signal`).
-    public static func signal(path: ObjectPath, interface: InterfaceName, member: MemberName) -> Message {
-        path.rawValue.withCString { path in
+    /// A signal (`dbus_message_new_signal`), to every connection whose rules match it, or to `destination` alone,
+    /// which receives it whatever its rules.
+    public static func signal(
+        path: ObjectPath, interface: InterfaceName, member: MemberName, destination: BusName? = nil
+    ) -> Message {
+        let signal = path.rawValue.withCString { path in
             interface.rawValue.withCString { interface in
                 member.rawValue.withCString { member in
                     Message(owning: allocated(dbus_message_new_signal(path, interface, member)))
                 }
             }
         }
+        if let destination, dbus_message_set_destination(signal.raw, destination.rawValue) == 0 {
+            fatalError("libdbus is out of memory setting a destination")
+        }
+        return signal
     }
 
     /// A copy with its own serial, to be sent again (`dbus_message_copy`): copying the bytes of a built message
@@ -129,6 +136,11 @@ public final class Message {
     /// Whether the message names `interface` (`dbus_message_has_interface`), compared without copying it.
     public func hasInterface(_ interface: InterfaceName) -> Bool {
         interface.rawValue.withCString { dbus_message_has_interface(raw, $0) != 0 }
+    }
+
+    /// Whether the message comes from `sender` (`dbus_message_has_sender`), compared without copying it.
+    public func hasSender(_ sender: BusName) -> Bool {
+        sender.rawValue.withCString { dbus_message_has_sender(raw, $0) != 0 }
     }
 
     /// Whether the message names `member` (`dbus_message_has_member`), compared without copying it.

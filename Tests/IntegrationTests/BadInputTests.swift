@@ -33,6 +33,23 @@ extension Integration {
             return result.stderr
         }
 
+        /// The bus delivers a signal addressed to the service whatever its match rules, so any peer can send one
+        /// that claims to come from the bus. Sent from the connection that then calls, so that the call's answer
+        /// comes after the service has read the signal.
+        @Test func signalsInTheBussNameFromAPeerChangeNothing() throws {
+            let peer = try RawClient(bus)
+            func forge(_ member: MemberName, _ arguments: String...) throws {
+                let signal = Message.signal(path: Connection.busDriverPath, interface: Connection.busDriverInterface,
+                                            member: member, destination: ServiceNames.busName)
+                for argument in arguments { signal.append(argument) }
+                _ = peer.send(signal)
+                #expect(try peer.list().map(\.id) == [held])
+            }
+            try forge("NameOwnerChanged", client.name, client.name, "")
+            try forge("NameLost", ServiceNames.busName.rawValue)
+            try expectUnchanged()
+        }
+
         @Test func endingAnUnknownIdIsUnknownActivityAndLogged() throws {
             _ = try expectDbusSendError("org.example.NetworkActivity.Error.UnknownActivity", "End", "uint32:4242")
             _ = try expectDbusSendError("org.example.NetworkActivity.Error.UnknownActivity", "End", "uint32:0")
