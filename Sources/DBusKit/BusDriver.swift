@@ -57,6 +57,15 @@ extension Connection {
         }
     }
 
+    /// Calls `onLoss` when this connection loses `name` (`NameLost`), to a connection that asked to replace it. The
+    /// bus addresses that signal to the owner alone, which receives it without a match rule: asking for none spares
+    /// a round trip to the bus before the name is requested.
+    public func onLoss(of name: BusName, _ onLoss: @escaping () -> Void) {
+        assertOnLoopThread()
+        router.subscribe(MatchRule(sender: Self.busDriverName, interface: Self.busDriverInterface,
+                                   member: "NameLost", arguments: [0: name.rawValue])) { _ in onLoss() }
+    }
+
     /// Gives a well-known name up (`dbus_bus_release_name`).
     public func releaseName(_ name: BusName) throws(DBusError) {
         assertOnLoopThread()

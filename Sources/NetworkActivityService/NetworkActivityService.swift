@@ -69,10 +69,7 @@ public final class NetworkActivityService {
             sender: Connection.busDriverName, path: Connection.busDriverPath,
             interface: Connection.busDriverInterface, member: "NameOwnerChanged", arguments: [2: ""])
         ) { [unowned self] signal in nameVanished(signal) }
-        try connection.subscribe(to: MatchRule(
-            sender: Connection.busDriverName, interface: Connection.busDriverInterface, member: "NameLost",
-            arguments: [0: ServiceNames.busName.rawValue])
-        ) { [unowned self] _ in
+        connection.onLoss(of: ServiceNames.busName) { [unowned self] in
             logger.notice("another instance took \(ServiceNames.busName) over; stopping")
             loop.stop()
         }
