@@ -67,7 +67,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         // `swift package generate-documentation --target NetworkActivityClient`: the library's DocC catalog.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -86,16 +85,22 @@ let package = Package(
         // The command line of a program that takes only options (the daemon's and the tray's), without
         // swift-argument-parser's memory.
         .target(name: "CommandLineOptions"),
-        // Logging to standard error, with the journal's priority prefixes when systemd connects it to the journal.
-        .target(
-            name: "StandardErrorLogging",
-            dependencies: [.product(name: "Logging", package: "swift-log")]
-        ),
+        // The programs' log: lines on standard error, with the journal's priority prefixes when systemd connects it to
+        // the journal.
+        .target(name: "StandardErrorLogging"),
         // A safe Swift layer over libdbus; knows nothing of activities.
         .target(
             name: "DBusKit",
             dependencies: ["CDBus", "CGlibcExtras"],
             swiftSettings: leanDaemonCode + directMetadata
+        ),
+        // DBusKit for Swift concurrency: a connection that threads and tasks share, served on a thread of its own,
+        // whose calls tasks await. Apart from DBusKit so that the daemon, which awaits nothing, does not link Swift's
+        // concurrency runtime and libdispatch (docs/performance.md).
+        .target(
+            name: "DBusKitAsync",
+            dependencies: ["CDBus", "CGlibcExtras", "DBusKit"],
+            swiftSettings: directMetadata
         ),
         // The domain: activities, owners, deadlines, limits and the visibility policy. No C, no D-Bus.
         .target(
@@ -117,7 +122,7 @@ let package = Package(
                 "DBusKit",
                 "NetworkActivity",
                 "NetworkActivityInterface",
-                .product(name: "Logging", package: "swift-log"),
+                "StandardErrorLogging",
             ],
             resources: [.embedInCode("org.example.NetworkActivity.xml")],
             swiftSettings: leanDaemonCode
@@ -131,7 +136,6 @@ let package = Package(
                 "NetworkActivityService",
                 "PackageVersion",
                 "StandardErrorLogging",
-                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["link-order.txt", "update-link-order.sh"],
             linkerSettings: [.unsafeFlags(leanDaemonLinking, .when(configuration: .release))]
@@ -139,7 +143,7 @@ let package = Package(
         // The Swift programs' way to the service: activity tokens, scopes and a state monitor.
         .target(
             name: "NetworkActivityClient",
-            dependencies: ["DBusKit", "NetworkActivityInterface"],
+            dependencies: ["DBusKit", "DBusKitAsync", "NetworkActivityInterface"],
             swiftSettings: directMetadata
         ),
         // What people see of the indicator: summaries, the tray's appearance and its self-drawn icon. No D-Bus.
@@ -162,7 +166,7 @@ let package = Package(
         // activities.
         .target(
             name: "DesktopProtocols",
-            dependencies: ["DBusKit", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["DBusKit", "StandardErrorLogging"],
             resources: [.embedInCode("org.kde.StatusNotifierItem.xml"), .embedInCode("com.canonical.dbusmenu.xml")],
             swiftSettings: directMetadata
         ),
@@ -177,7 +181,6 @@ let package = Package(
                 "NetworkActivityInterface",
                 "PackageVersion",
                 "StandardErrorLogging",
-                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["link-order.txt", "update-link-order.sh"],
             swiftSettings: directMetadata,
@@ -220,7 +223,7 @@ let package = Package(
         .testTarget(
             name: "NetworkActivityServiceTests",
             dependencies: ["DBusKit", "InMemoryBus", "InterfaceContract", "NetworkActivity", "NetworkActivityInterface",
-                           "NetworkActivityService", "TestClocks", .product(name: "Logging", package: "swift-log")]
+                           "NetworkActivityService", "TestClocks", "StandardErrorLogging"]
         ),
         .testTarget(
             name: "DesktopProtocolsTests",
@@ -248,8 +251,8 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["DBusKit", "NetworkActivityClient", "NetworkActivityInterface", "PackageVersion",
-                           "ServiceHarness", "netactivity", "netactivityd", "netactivity-bench", "netactivity-tray"]
+            dependencies: ["DBusKit", "DBusKitAsync", "NetworkActivityClient", "NetworkActivityInterface",
+                           "PackageVersion", "ServiceHarness", "netactivity", "netactivityd", "netactivity-bench", "netactivity-tray"]
         ),
     ],
     swiftLanguageModes: [.v6]

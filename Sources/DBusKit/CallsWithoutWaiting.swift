@@ -11,7 +11,7 @@ extension Connection {
     ) {
         let serial = send(message)
         // The loop dispatches on this thread only after this returns, so the reply cannot come first.
-        router.awaitReply(to: serial, until: .now + timeout) { result in
+        router.awaitReply(to: serial, until: MonotonicInstant.now + timeout) { result in
             switch result {
             case .success(let reply):
                 if let error = reply.error { onReply(.failure(error)) } else { onReply(.success(reply.arguments())) }

@@ -22,7 +22,7 @@ public final class Connection: BlockingCalls {
         case address(String)
     }
 
-    let raw: OpaquePointer
+    package let raw: OpaquePointer
     let router: MessageRouter
     /// Messages sent by `writeWithoutReading`, which numbers them itself.
     var writtenWithoutReading: UInt32 = 0
@@ -82,12 +82,12 @@ public final class Connection: BlockingCalls {
     /// it (`dbus_connection_pop_message`): for clients that read signals in order, not for a running loop.
     public func nextMessage(timeout: Duration) throws(DBusError) -> Message? {
         assertOnLoopThread()
-        let deadline = ContinuousClock.now + timeout
+        let deadline = MonotonicInstant.now + timeout
         while true {
             if let message = dbus_connection_pop_message(raw) {
                 return Message(owning: message)
             }
-            let left = ContinuousClock.now.duration(to: deadline)
+            let left = MonotonicInstant.now.duration(to: deadline)
             guard left > .zero else { return nil }
             guard dbus_connection_read_write(raw, Int32(clamping: max(1, left.milliseconds))) != 0 else {
                 throw DBusError(.disconnected, "the connection to the bus is closed")
@@ -145,11 +145,11 @@ func sayHello(_ raw: OpaquePointer, to bus: Connection.Bus) throws(DBusError) {
     if dbus_bus_register(raw, &error) == 0 { throw DBusError(consuming: &error) }
 }
 
-func uniqueBusName(of raw: OpaquePointer) -> String {
+package func uniqueBusName(of raw: OpaquePointer) -> String {
     dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
 }
 
-func send(_ message: Message, on raw: OpaquePointer) -> UInt32 {
+package func send(_ message: Message, on raw: OpaquePointer) -> UInt32 {
     var serial: UInt32 = 0
     guard dbus_connection_send(raw, message.raw, &serial) != 0 else {
         fatalError("libdbus is out of memory sending a message")

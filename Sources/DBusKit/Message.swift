@@ -15,7 +15,7 @@ public final class Message {
     }
 
     /// Adds a reference of its own to a message that libdbus only lends (one passed to a handler).
-    init(borrowing raw: OpaquePointer) {
+    package init(borrowing raw: OpaquePointer) {
         self.raw = dbus_message_ref(raw)
     }
 

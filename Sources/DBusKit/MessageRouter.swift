@@ -29,7 +29,7 @@ final class MessageRouter {
     }
 
     /// Routes the reply to `serial` to `handler`, or, past `deadline`, calls it with `NoReply` and forgets it.
-    func awaitReply(to serial: UInt32, until deadline: ContinuousClock.Instant,
+    func awaitReply(to serial: UInt32, until deadline: MonotonicInstant,
                     handler: @escaping (Result<Message, DBusError>) -> Void) {
         pendingReplies.insert(handler, for: serial, until: deadline)
     }
@@ -37,14 +37,14 @@ final class MessageRouter {
     /// Ends the waits that are past their deadline, each handler getting `NoReply`; returns how long until the
     /// next deadline, nil when no reply is awaited.
     func expireOverdueReplies() -> Duration? {
-        // Asked every turn of the loop, mostly with nothing awaited: the work is apart, since `ContinuousClock`'s
-        // instants have a size known only at run time, which a function using them looks up on every call.
+        // Asked every turn of the loop, mostly with nothing awaited: the work is apart, so that such a turn costs
+        // one check.
         pendingReplies.isEmpty ? nil : expireOverdueAwaitedReplies()
     }
 
     @inline(never)
     private func expireOverdueAwaitedReplies() -> Duration? {
-        let now = ContinuousClock.now
+        let now = MonotonicInstant.now
         let (overdue, next) = pendingReplies.removeOverdue(at: now)
         for handler in overdue {
             handler(.failure(.noReplyInTime))

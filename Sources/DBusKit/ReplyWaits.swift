@@ -1,24 +1,26 @@
 /// The waits for replies to calls a connection sent, by the calls' serials, each until its deadline: the loop's
 /// own (`MessageRouter`) and those of the tasks sharing a connection (`AwaitedReplies`).
-struct ReplyWaits<Waiter> {
-    private var waits: [UInt32: (deadline: ContinuousClock.Instant, waiter: Waiter)] = [:]
+package struct ReplyWaits<Waiter> {
+    private var waits: [UInt32: (deadline: MonotonicInstant, waiter: Waiter)] = [:]
 
-    var isEmpty: Bool { waits.isEmpty }
+    package init() {}
 
-    mutating func insert(_ waiter: Waiter, for serial: UInt32, until deadline: ContinuousClock.Instant) {
+    package var isEmpty: Bool { waits.isEmpty }
+
+    package mutating func insert(_ waiter: Waiter, for serial: UInt32, until deadline: MonotonicInstant) {
         waits[serial] = (deadline, waiter)
     }
 
     /// The waiter for the reply to `serial`, which stops waiting; nil when none waits.
-    mutating func remove(_ serial: UInt32) -> Waiter? {
+    package mutating func remove(_ serial: UInt32) -> Waiter? {
         waits.removeValue(forKey: serial)?.waiter
     }
 
     /// Takes out the waiters whose deadline has passed at `now`, in the order their calls were sent, and tells
     /// the next deadline of those left.
-    mutating func removeOverdue(at now: ContinuousClock.Instant) -> (overdue: [Waiter], next: ContinuousClock.Instant?) {
+    package mutating func removeOverdue(at now: MonotonicInstant) -> (overdue: [Waiter], next: MonotonicInstant?) {
         var overdue: [(serial: UInt32, waiter: Waiter)] = []
-        var next: ContinuousClock.Instant?
+        var next: MonotonicInstant?
         for (serial, wait) in waits {
             if wait.deadline <= now {
                 overdue.append((serial, wait.waiter))
@@ -31,7 +33,7 @@ struct ReplyWaits<Waiter> {
     }
 
     /// Takes out every waiter, in the order their calls were sent.
-    mutating func removeAll() -> [Waiter] {
+    package mutating func removeAll() -> [Waiter] {
         defer { waits.removeAll() }
         return waits.sorted { $0.key < $1.key }.map(\.value.waiter)
     }
@@ -39,5 +41,5 @@ struct ReplyWaits<Waiter> {
 
 extension DBusError {
     /// What a call that waited for its reply until its deadline ends with.
-    static var noReplyInTime: DBusError { DBusError(.noReply, "no reply came before the call's timeout") }
+    package static var noReplyInTime: DBusError { DBusError(.noReply, "no reply came before the call's timeout") }
 }

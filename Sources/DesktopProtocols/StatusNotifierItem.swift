@@ -1,5 +1,5 @@
 public import DBusKit
-public import Logging
+public import StandardErrorLogging
 
 #if canImport(Glibc)
 import Glibc

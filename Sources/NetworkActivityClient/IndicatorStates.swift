@@ -1,4 +1,5 @@
 internal import DBusKit
+internal import DBusKitAsync
 internal import NetworkActivityInterface
 import Synchronization
 

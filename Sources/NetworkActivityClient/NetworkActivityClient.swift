@@ -1,4 +1,5 @@
 internal import DBusKit
+internal import DBusKitAsync
 internal import NetworkActivityInterface
 
 /// A Swift program's connection to the network-activity service, `org.example.NetworkActivity`.

@@ -1,5 +1,5 @@
 import DBusKit
-import Logging
+import StandardErrorLogging
 import NetworkActivity
 import NetworkActivityInterface
 

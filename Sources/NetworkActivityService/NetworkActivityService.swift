@@ -2,7 +2,7 @@ import DBusKit
 #if canImport(Glibc)
 import Glibc
 #endif
-import Logging
+import StandardErrorLogging
 import NetworkActivity
 import NetworkActivityInterface
 

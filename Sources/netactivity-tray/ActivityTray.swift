@@ -1,7 +1,7 @@
 import DBusKit
 import DesktopProtocols
 import IndicatorPresentation
-import Logging
+import StandardErrorLogging
 import NetworkActivityClient
 import NetworkActivityInterface
 

@@ -4,7 +4,6 @@ import Glibc
 import Musl
 #endif
 import DBusKit
-import Logging
 import NetworkActivityClient
 import PackageVersion
 import StandardErrorLogging

@@ -1,6 +1,6 @@
 import CommandLineOptions
 import IndicatorPresentation
-import Logging
+import StandardErrorLogging
 
 /// netactivity-tray's command line (`CommandLineOptions`, not swift-argument-parser: docs/performance.md).
 struct TrayOptions {

@@ -1,6 +1,6 @@
 import CommandLineOptions
 import DBusKit
-import Logging
+import StandardErrorLogging
 import NetworkActivity
 import NetworkActivityService
 

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Logging
 import NetworkActivityService
 import PackageVersion
 import StandardErrorLogging

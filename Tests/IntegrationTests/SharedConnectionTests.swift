@@ -1,4 +1,5 @@
 import DBusKit
+import DBusKitAsync
 import ServiceHarness
 import Testing
 

@@ -1,6 +1,6 @@
 import DBusKit
 import InMemoryBus
-import Logging
+import StandardErrorLogging
 import NetworkActivity
 import NetworkActivityInterface
 @testable import NetworkActivityService

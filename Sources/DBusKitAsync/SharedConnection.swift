@@ -1,5 +1,6 @@
 internal import CDBus
 internal import CGlibcExtras
+public import DBusKit
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +28,7 @@ public final class SharedConnection: Sendable {
     /// Connects and registers with the bus, then starts the loop's thread, which inherits the calling thread's
     /// signal mask. `onLoss` runs on the loop's thread when the bus goes away, after which every call throws
     /// `Disconnected`.
-    public init(bus: Connection.Bus, onLoss: @escaping @Sendable () -> Void = {}) throws(DBusError) {
+    public init(bus: Connection.Bus, onLoss: @escaping @Sendable () -> Void = {}) throws(DBusKit.DBusError) {
         let connection = try Connection(bus: bus)
         raw = UnsafeSendable(connection.raw)
         let ended = loopEnded
@@ -85,7 +86,7 @@ public final class SharedConnection: Sendable {
             await withUnsafeContinuation { continuation in
                 guard call.start(continuation) else { return }
                 if !awaited.send(message, on: raw.value, for: call, timeout: timeout) {
-                    call.finish(.failure(.bus(DBusError(.disconnected, "the connection to the bus is closed"))))
+                    call.finish(.failure(.bus(DBusKit.DBusError(.disconnected, "the connection to the bus is closed"))))
                 }
             }
         } onCancel: {

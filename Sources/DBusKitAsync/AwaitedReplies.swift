@@ -1,5 +1,6 @@
 internal import CDBus
 internal import CGlibcExtras
+import DBusKit
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,7 @@ final class AwaitedReplies: Sendable {
     private struct State {
         var calls = ReplyWaits<InFlightCall>()
         /// When the timerfd goes off next, if it is set; a call answered before then only costs the loop one look.
-        var armed: ContinuousClock.Instant?
+        var armed: MonotonicInstant?
         /// From the end of the loop on: nothing is sent any more.
         var isClosed = false
     }
@@ -48,7 +49,7 @@ final class AwaitedReplies: Sendable {
     /// Sends `message` on `connection`, from any thread, and awaits its reply for `call` until `timeout` has
     /// passed; false, with nothing sent, once the loop has ended.
     func send(_ message: Message, on connection: OpaquePointer, for call: InFlightCall, timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = MonotonicInstant.now + timeout
         return state.withLock { state in
             guard !state.isClosed else { return false }
             // Sent under the lock, which the loop takes to match the reply: the call is known before its reply.
@@ -56,7 +57,7 @@ final class AwaitedReplies: Sendable {
             state.calls.insert(call, for: serial, until: deadline)
             if state.armed.map({ deadline < $0 }) ?? true {
                 state.armed = deadline
-                arm(after: ContinuousClock.now.duration(to: deadline))
+                arm(after: MonotonicInstant.now.duration(to: deadline))
             }
             return true
         }
@@ -67,7 +68,7 @@ final class AwaitedReplies: Sendable {
     func expireOverdue() {
         var expirations: UInt64 = 0
         _ = read(fileDescriptor, &expirations, MemoryLayout<UInt64>.size)
-        let now = ContinuousClock.now
+        let now = MonotonicInstant.now
         let overdue = state.withLock { state in
             let (overdue, next) = state.calls.removeOverdue(at: now)
             state.armed = next
@@ -87,7 +88,7 @@ final class AwaitedReplies: Sendable {
             return state.calls.removeAll()
         }
         for call in calls {
-            call.finish(.failure(.bus(DBusError(.disconnected, "the connection to the bus was lost"))))
+            call.finish(.failure(.bus(DBusKit.DBusError(.disconnected, "the connection to the bus was lost"))))
         }
     }
 
