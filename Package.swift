@@ -240,6 +240,10 @@ let package = Package(
             path: "Tests/TestClocks"
         ),
         .testTarget(
+            name: "StandardErrorLoggingTests",
+            dependencies: ["StandardErrorLogging"]
+        ),
+        .testTarget(
             name: "IndicatorPresentationTests",
             dependencies: ["IndicatorPresentation"]
         ),
