@@ -62,7 +62,7 @@ public struct CommandLineOptions<Options>: Sendable {
             if argument == "-h" || argument == "--help" { return .help }
             if argument == "--version" { return .version }
             let (name, inlineValue) = split(argument)
-            guard let option = options.first(where: { $0.name == name }) else {
+            guard let option = option(named: name) else {
                 throw UsageError("unknown option '\(argument)'")
             }
             switch option.kind {
@@ -124,6 +124,15 @@ public struct CommandLineOptions<Options>: Sendable {
 
             """
             + rows.map { "  \($0.0.padding(to: width))  \($0.1)" }.joined(separator: "\n") + "\n"
+    }
+
+    private func option(named name: String) -> Option? {
+        // A loop over the array's indices: `first(where:)` runs unspecialized in this generic type, and looked up
+        // `Sequence`'s associated types at run time, a fiftieth of the daemon's start-up.
+        for index in options.indices where options[index].name == name {
+            return options[index]
+        }
+        return nil
     }
 
     private func split(_ argument: String) -> (name: String, value: String?) {
