@@ -18,6 +18,8 @@ public final class NetworkActivityService {
     private let endpoint: ActivityEndpoint
     private var memory = MemoryReturn()
     private var systemService: SystemServiceFollower?
+    /// Turns of the loop that end in a sleep before the system service is followed: one, when it is to be.
+    private var sleepsBeforeFollowingSystemService: Int?
     private var exitStatus: Int32 = 0
 
     /// Connects and takes the bus name. In this order, as sd-bus and mako do: the object is registered and
@@ -49,10 +51,12 @@ public final class NetworkActivityService {
         }
         try takeName()
         logger.info("owning \(ServiceNames.busName) as \(connection.uniqueName)")
-        if configuration.followsSystemService { followSystemService() }
+        if configuration.followsSystemService { sleepsBeforeFollowingSystemService = 1 }
     }
 
-    /// After the name is taken: the first caller waits for no system bus.
+    /// After the loop's first sleep, which lets the callers that the bus woke when the name was taken (those D-Bus
+    /// activation held, the waiters for the name) run first on a busy CPU, and answers what they sent first: they
+    /// wait for no system bus.
     private func followSystemService() {
         do {
             systemService = try SystemServiceFollower(on: loop, logger: logger) { [unowned endpoint] records in
@@ -121,7 +125,15 @@ public final class NetworkActivityService {
     private func endOfTurn() -> Duration? {
         let turn = endpoint.endTurn()
         memory.noteActivities(Int(turn.activeCount))
-        return turn.nextDeadline.map { turn.now.duration(to: $0) }
+        let untilDeadline = turn.nextDeadline.map { turn.now.duration(to: $0) }
+        guard let sleeps = sleepsBeforeFollowingSystemService else { return untilDeadline }
+        guard sleeps == 0 else {
+            sleepsBeforeFollowingSystemService = sleeps - 1
+            return min(untilDeadline ?? .milliseconds(1), .milliseconds(1))
+        }
+        sleepsBeforeFollowingSystemService = nil
+        followSystemService()
+        return untilDeadline
     }
 
     /// `NameOwnerChanged(name, old, "")`: a name left the bus. For a unique name, its caller is gone.
