@@ -113,14 +113,7 @@ public final class NetworkActivityClient: Sendable {
 
     /// `Begin`, or `BeginWithTimeout` when there are `seconds`; returns the new activity's id.
     func beginActivity(_ label: String, seconds: UInt32?) async throws(NetworkActivityError) -> ActivityID {
-        // A D-Bus string ends at its first NUL, so the service would be sent a shorter label than the one given;
-        // it refuses every other control character itself.
-        guard !label.utf8.contains(0) else { throw .invalidLabel("the label contains the control character U+0") }
-        let message = Message.serviceCall(seconds == nil ? "Begin" : "BeginWithTimeout") { arguments in
-            arguments.append(label)
-            if let seconds { arguments.append(seconds) }
-        }
-        return try await call(message, onAbandoned: { [connection] reply in
+        return try await call(try Message.beginCall(label, seconds: seconds), onAbandoned: { [connection] reply in
             var arguments = reply.arguments()
             guard let id = try? arguments.read(UInt32.self) else { return }
             connection.sendWithoutReply(.serviceCall("End") { $0.append(id) })
@@ -172,6 +165,19 @@ public final class NetworkActivityClient: Sendable {
             }
         } catch {
             throw NetworkActivityError(error)
+        }
+    }
+}
+
+extension Message {
+    /// `BeginWithTimeout` when `seconds` is given, `Begin` otherwise.
+    static func beginCall(_ label: String, seconds: UInt32?) throws(NetworkActivityError) -> Message {
+        // A D-Bus string ends at its first NUL, so the service would be sent a shorter label than the one given;
+        // it refuses every other control character itself.
+        guard !label.utf8.contains(0) else { throw .invalidLabel("the label contains the control character U+0") }
+        return .serviceCall(seconds == nil ? "Begin" : "BeginWithTimeout") { arguments in
+            arguments.append(label)
+            if let seconds { arguments.append(seconds) }
         }
     }
 }

@@ -9,12 +9,27 @@ enum ActivityAction: Equatable {
     case run(RunAction)
     case watch(WatchAction)
 
-    func run() async throws(ExitCode) {
-        switch self {
-        case .begin(let action): try await action.run()
-        case .end(let action): try await action.run()
-        case .run(let action): try await action.run()
-        case .watch(let action): try await action.run()
+    /// Runs the action on this thread, to the status the program exits with. `begin`, `end` and `run` block on their
+    /// calls; `watch` awaits its states on this thread too (`CallingThreadExecutor`), without Dispatch's workers.
+    func exitStatus() -> Int32 {
+        do throws(ExitCode) {
+            switch self {
+            case .begin(let action): try action.run()
+            case .end(let action): try action.run()
+            case .run(let action): try action.run()
+            case .watch(let action):
+                return CallingThreadExecutor.run {
+                    do throws(ExitCode) {
+                        try await action.run()
+                        return 0
+                    } catch {
+                        return error.rawValue
+                    }
+                }
+            }
+            return 0
+        } catch {
+            return error.rawValue
         }
     }
 }
@@ -24,9 +39,9 @@ struct BeginAction: Equatable {
     var label: String
     var timeout: UInt32
 
-    func run() async throws(ExitCode) {
-        let id = try await reportingFailure { () async throws(NetworkActivityError) in
-            try await NetworkActivityClient(bus: bus).beginTimed(label, seconds: timeout).detach()
+    func run() throws(ExitCode) {
+        let id = try reportingFailure { () throws(NetworkActivityError) in
+            try BlockingActivityCalls(bus: bus).begin(label, seconds: timeout)
         }
         _ = printLine(id.description)
     }
@@ -36,9 +51,9 @@ struct EndAction: Equatable {
     var bus: NetworkActivityClient.Bus
     var id: ActivityID
 
-    func run() async throws(ExitCode) {
-        try await reportingFailure { () async throws(NetworkActivityError) in
-            try await NetworkActivityClient(bus: bus).end(id)
+    func run() throws(ExitCode) {
+        try reportingFailure { () throws(NetworkActivityError) in
+            try BlockingActivityCalls(bus: bus).end(id)
         }
     }
 }
@@ -50,11 +65,13 @@ struct RunAction: Equatable {
     var notify: Bool
     var command: [String]
 
-    func run() async throws(ExitCode) {
+    func run() throws(ExitCode) {
         let label = label ?? String(command[0].split(separator: "/").last ?? "")
-        let activity: Activity?
+        // The activity belongs to this process's connection, so it ends with this process if it is killed.
+        let activity: (calls: BlockingActivityCalls, id: ActivityID)?
         do throws(NetworkActivityError) {
-            activity = try await NetworkActivityClient(bus: bus).begin(label)
+            let calls = try BlockingActivityCalls(bus: bus)
+            activity = (calls, try calls.begin(label, seconds: nil))
         } catch {
             if strict {
                 printError("\(error)")
@@ -72,7 +89,7 @@ struct RunAction: Equatable {
             throw ExitCode(error.exitStatus)
         }
         let status = child.waitForExit()
-        try? await activity?.end()
+        if let activity { try? activity.calls.end(activity.id) }
         if notify {
             RunNotification(command: command, label: label, duration: .now - started, status: status).show()
         }

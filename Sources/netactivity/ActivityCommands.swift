@@ -20,7 +20,7 @@ struct BeginCommand: AsyncParsableCommand {
 
     var action: BeginAction { BeginAction(bus: busOptions.bus, label: label, timeout: timeout) }
 
-    func run() async throws { try await action.run() }
+    func run() async throws { try action.run() }
 }
 
 struct EndCommand: AsyncParsableCommand {
@@ -35,7 +35,7 @@ struct EndCommand: AsyncParsableCommand {
 
     var action: EndAction { EndAction(bus: busOptions.bus, id: id) }
 
-    func run() async throws { try await action.run() }
+    func run() async throws { try action.run() }
 }
 
 struct ResetCommand: AsyncParsableCommand {

@@ -18,6 +18,16 @@ func reportingFailure<Result>(
     }
 }
 
+/// `reportingFailure` for calls that block.
+func reportingFailure<Result>(_ body: () throws(NetworkActivityError) -> Result) throws(ExitCode) -> Result {
+    do {
+        return try body()
+    } catch {
+        printError("\(error)")
+        throw ExitCode.failure
+    }
+}
+
 /// Writes `netactivity: <message>` to stderr.
 func printError(_ message: String) {
     _ = write(toDescriptor: STDERR_FILENO, "netactivity: \(message)\n")

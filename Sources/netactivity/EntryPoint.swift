@@ -7,19 +7,12 @@ import ArgumentParser
 import Dispatch
 
 /// The plain forms of `begin`, `end`, `run` and `watch` skip swift-argument-parser (`PlainInvocation`) and Dispatch's
-/// worker threads (`CallingThreadExecutor`); everything else is an async `main` of swift-argument-parser's.
+/// worker threads (`ActivityAction.exitStatus()`); everything else is an async `main` of swift-argument-parser's.
 @main
 enum EntryPoint {
     static func main() {
         if let action = PlainInvocation.action(for: CommandLine.arguments.dropFirst()) {
-            exit(CallingThreadExecutor.run {
-                do throws(ExitCode) {
-                    try await action.run()
-                    return 0
-                } catch {
-                    return error.rawValue
-                }
-            })
+            exit(action.exitStatus())
         }
         Task { @MainActor in
             await NetActivityCommand.main(nil)

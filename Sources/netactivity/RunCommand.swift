@@ -39,5 +39,5 @@ struct RunCommand: AsyncParsableCommand {
         RunAction(bus: busOptions.bus, label: label, strict: strict, notify: notify, command: command)
     }
 
-    func run() async throws { try await action.run() }
+    func run() async throws { try action.run() }
 }

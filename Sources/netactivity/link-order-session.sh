@@ -19,13 +19,33 @@ name_has_owner() {
         --method org.freedesktop.DBus.NameHasOwner "$1")" = "(true,)" ]
 }
 
-# Every function of PROGRAM that ran in the callgrind files of $work, once each, into FILE.
+# Every function of PROGRAM that ran in the callgrind files of $work, once each, into FILE. With RUN, the name of
+# one callgrind file (callgrind.out.RUN) whose run lasts all day, the functions only that run used come first, then
+# those it shares with the others, then the others' own: the all-day run's code fills the fewest pages, and the
+# short runs' own code none of them.
 write_link_order() {
-  local program=$1 file=$2 out
-  for out in "$work"/callgrind.out*; do callgrind_annotate --inclusive=no --threshold=100 "$out" 2>/dev/null; done \
-    | sed -nE "s/^ *[0-9,]+ \([^)]*\)  [^ ]*:([^ ]+) \[.*$program\]\$/\1/p" \
-    | grep -v "'" | sort -u >"$file"
+  local program=$1 file=$2 run=${3:-}
+  if [ -z "$run" ]; then
+    functions_of "$program" "$work"/callgrind.out* | sort -u >"$file"
+  else
+    local others=("$work"/callgrind.out*)
+    others=("${others[@]/"$work/callgrind.out.$run"}")
+    functions_of "$program" "$work/callgrind.out.$run" | sort -u >"$work/all-day"
+    functions_of "$program" "${others[@]}" | sort -u >"$work/others"
+    { comm -23 "$work/all-day" "$work/others"; comm -12 "$work/all-day" "$work/others"
+      comm -13 "$work/all-day" "$work/others"; } >"$file"
+  fi
   wc -l "$file" >&2
+}
+
+# The functions of PROGRAM that ran in the callgrind files given, by their mangled names, unsorted (those without a
+# name, which callgrind shows by address, left out).
+functions_of() {
+  local program=$1 out
+  for out in "${@:2}"; do
+    [ -n "$out" ] || continue
+    callgrind_annotate --inclusive=no --threshold=100 "$out" 2>/dev/null
+  done | sed -nE "s/^ *[0-9,]+ \([^)]*\)  [^ ]*:([^ ]+) \[.*$program\]\$/\1/p" | grep -v -e "'" -e "^0x"
 }
 
 dbus-daemon --session --address="unix:path=$work/bus" --nofork --print-address=3 3>"$work/address" 2>/dev/null &

@@ -27,4 +27,4 @@ within_a_minute eval "[ \$(grep -c idle '$work/watch.out') -ge 2 ]"
 kill -TERM "$watch"
 wait "$watch" || true
 
-write_link_order netactivity Sources/netactivity/link-order.txt
+write_link_order netactivity Sources/netactivity/link-order.txt watch
