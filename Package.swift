@@ -81,6 +81,9 @@ let package = Package(
         ),
         // glibc's signalfd and malloc_trim, which Swift's Glibc module leaves out.
         .systemLibrary(name: "CGlibcExtras"),
+        // The process's arguments for Swift's CommandLine from glibc, in place of the Swift runtime's search of
+        // /proc/self/maps at every start (ProcessArguments.c).
+        .target(name: "ProcessArguments", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         // netactivity's version, the one string every program's --version prints.
         .target(name: "PackageVersion"),
         // The command line of a program that takes only options (the daemon's and the tray's), without
@@ -137,6 +140,7 @@ let package = Package(
                 "NetworkActivity",
                 "NetworkActivityService",
                 "PackageVersion",
+                "ProcessArguments",
                 "StandardErrorLogging",
             ],
             exclude: ["link-order.txt", "update-link-order.sh"],
@@ -159,6 +163,7 @@ let package = Package(
                 "IndicatorPresentation",
                 "NetworkActivityClient",
                 "PackageVersion",
+                "ProcessArguments",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["link-order.txt", "update-link-order.sh", "link-order-session.sh"],
@@ -183,6 +188,7 @@ let package = Package(
                 "NetworkActivityClient",
                 "NetworkActivityInterface",
                 "PackageVersion",
+                "ProcessArguments",
                 "StandardErrorLogging",
             ],
             exclude: ["link-order.txt", "update-link-order.sh"],

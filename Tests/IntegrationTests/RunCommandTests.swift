@@ -25,6 +25,20 @@ extension Integration {
             #expect(try RawClient(bus).list().isEmpty, "\(service.log)")
         }
 
+        /// The programs take their arguments from glibc, not from the Swift runtime (ProcessArguments.c): each one
+        /// arrives whole, spaces, empty ones and UTF-8 included.
+        @Test func everyArgumentReachesTheLabelAndTheCommandAsGiven() throws {
+            let script = "\(Paths.cli.path) status --json; printf '%s|' \"$@\""
+            let result = try netactivity(bus, "run", "--label", "Größe  two", "--", "/bin/sh", "-c", script, "sh",
+                                         "a b", "", "ü")
+            #expect(result.status == 0, "\(result)")
+            let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            try #require(lines.count == 2, "\(result)")
+            let activities = try #require(try jsonObject(lines[0])["activities"] as? [[String: Any]])
+            #expect(activities.first?["label"] as? String == "Größe  two")
+            #expect(lines[1] == "a b||ü|")
+        }
+
         @Test func theCommandsExitStatusIsPassedOnAndTheActivityEnds() throws {
             let result = try netactivity(bus, "run", "--label", "fails", "--", "/bin/sh", "-c", "exit 3")
             #expect(result.status == 3, "\(result)")

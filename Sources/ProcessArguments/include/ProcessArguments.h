@@ -1,0 +1,1 @@
+// Nothing to call: linking this target is what it does (ProcessArguments.c).
