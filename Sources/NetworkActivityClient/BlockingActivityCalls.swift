@@ -3,8 +3,8 @@ internal import DBusKit
 /// `Begin`, `BeginWithTimeout` and `End` as calls that block the calling thread, for a process that makes one or
 /// two calls and exits: the command's `begin`, `end` and `run`. They fail as `NetworkActivityClient`'s calls do,
 /// with the same errors, but start no loop thread and wake no executor: for a program that lives 3 ms, those cost
-/// a third of its time and 1 MB of its memory (docs/performance.md). Activities begun here belong to this
-/// connection's name, and end with it.
+/// an eighth of its time and 0.6–1.6 MB of its peak memory (docs/performance.md). Activities begun here belong to
+/// this connection's name, and end with it, timed ones excepted.
 package final class BlockingActivityCalls {
     private let connection: BlockingConnection
     private let timeout: Duration
