@@ -1,21 +1,15 @@
 #!/usr/bin/env bash
-# Builds netactivity_VERSION_ARCH.deb: a release build of netactivityd, netactivity and netactivity-tray with the
-# Swift runtime linked in (so that they run where no Swift toolchain is), staged by dbus/install.sh under /usr, with
-# the copyright file and changelog Debian asks for, Depends read from the programs' shared libraries by
-# dpkg-shlibdeps, and packed by dpkg-deb.
+# Builds netactivity_VERSION_ARCH.deb: the release build of netactivityd, netactivity and netactivity-tray
+# (dbus/build-release.sh, with the Swift runtime linked in, so that they run where no Swift toolchain is), staged
+# by dbus/install.sh under /usr, with the copyright file and changelog Debian asks for, Depends read from the
+# programs' shared libraries by dpkg-shlibdeps, and packed by dpkg-deb. Arguments go to `swift build`.
 #   OUTPUT  the folder to write the package to (default: the repository's top folder)
 # Prints the package's path. Install it with: sudo apt install ./netactivity_*.deb
 set -euo pipefail
 cd "$(dirname "$0")/.."
 output=$(mkdir -p "${OUTPUT:-.}" && cd "${OUTPUT:-.}" && pwd)
 
-# A build folder of its own: the statically linked runtime is a different build from .build/release. With the
-# runtime linked in, the programs load nothing from beside themselves, so they need no $ORIGIN search path.
-build=(swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path .build-deb)
-for program in netactivityd netactivity netactivity-tray; do
-  "${build[@]}" --product "$program" >&2
-done
-products=$("${build[@]}" --show-bin-path)
+products=$(bash dbus/build-release.sh "$@")
 
 version=$("$products/netactivityd" --version)
 architecture=$(dpkg --print-architecture)

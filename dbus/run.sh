@@ -11,9 +11,7 @@ if ! pkg-config --exists dbus-1 2>/dev/null || ! command -v dbus-daemon >/dev/nu
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libdbus-1-dev pkg-config dbus-daemon dbus-bin
 fi
-swift build -c release --product netactivityd
-swift build -c release --product netactivity
-swift build -c release --product netactivity-tray
+products=$(bash dbus/build-release.sh)
 
 if [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] &&
    timeout 5 dbus-send --session --dest=org.freedesktop.DBus --print-reply / org.freedesktop.DBus.GetId >/dev/null 2>&1
@@ -28,4 +26,4 @@ else
   echo "netactivityd: no session bus; started a private one. In another shell:" >&2
   echo "  export DBUS_SESSION_BUS_ADDRESS='$address'" >&2
 fi
-.build/release/netactivityd "$@"
+"$products/netactivityd" "$@"

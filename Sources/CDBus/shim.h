@@ -39,4 +39,18 @@ static const int CDBUS_REQUEST_NAME_REPLY_ALREADY_OWNER = DBUS_REQUEST_NAME_REPL
 
 static const int CDBUS_TIMEOUT_USE_DEFAULT = DBUS_TIMEOUT_USE_DEFAULT;
 
+// The glibc interfaces an event loop over libdbus needs that Swift's Glibc module does not carry.
+// signalfd: the loop reads termination signals as an ordinary file descriptor.
+#include <signal.h>
+#include <sys/signalfd.h>
+// timerfd and eventfd: a connection's calls' deadlines and work posted to its loop from other threads arrive
+// through descriptors the loop polls, which any thread may arm without waking it.
+#include <sys/timerfd.h>
+#include <sys/eventfd.h>
+// malloc_trim: the service hands freed memory back after a burst of activities.
+#include <malloc.h>
+// prctl(PR_SET_NAME): a connection's own thread is named, so that it can be told apart in /proc and in tests.
+#include <sys/prctl.h>
+static inline int cdbus_name_this_thread(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
+
 #endif

@@ -1,4 +1,4 @@
-internal import CGlibcExtras
+internal import CDBus
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,5 +1,4 @@
 internal import DBusKit
-internal import DBusKitAsync
 internal import NetworkActivityInterface
 import Synchronization
 

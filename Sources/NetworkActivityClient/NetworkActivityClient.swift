@@ -1,5 +1,4 @@
 internal import DBusKit
-internal import DBusKitAsync
 internal import NetworkActivityInterface
 
 /// A Swift program's connection to the network-activity service, `org.example.NetworkActivity`.

@@ -1,5 +1,4 @@
 internal import DBusKit
-internal import DBusKitAsync
 internal import NetworkActivityInterface
 
 /// What every call of this library throws: the service's refusals, the bus's failures, and cancellation, each a

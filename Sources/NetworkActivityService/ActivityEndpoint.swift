@@ -1,5 +1,5 @@
 import DBusKit
-import StandardErrorLogging
+import ProgramSupport
 import NetworkActivity
 import NetworkActivityInterface
 

@@ -1,4 +1,4 @@
-internal import CGlibcExtras
+internal import CDBus
 
 /// Hands memory back to the system once a crowd of activities has gone.
 ///

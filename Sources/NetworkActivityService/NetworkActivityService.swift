@@ -2,7 +2,7 @@ import DBusKit
 #if canImport(Glibc)
 import Glibc
 #endif
-import StandardErrorLogging
+import ProgramSupport
 import NetworkActivity
 import NetworkActivityInterface
 

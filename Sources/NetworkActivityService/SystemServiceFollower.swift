@@ -1,5 +1,5 @@
 import DBusKit
-import StandardErrorLogging
+import ProgramSupport
 import NetworkActivityInterface
 
 /// Follows the system bus's `org.example.NetworkActivity` for a service on the session bus, so that the user's

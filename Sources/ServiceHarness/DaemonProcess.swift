@@ -67,6 +67,18 @@ public final class DaemonProcess {
 
     /// What it has logged so far.
     public var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+
+    /// Waits until the log, a file that tells no one when it grows, holds `text`: it is read again every 20 ms
+    /// until `timeout`.
+    public func awaitLog(_ text: String, timeout: Duration = .seconds(10)) throws {
+        let deadline = ContinuousClock.now + timeout
+        while !log.contains(text) {
+            guard ContinuousClock.now < deadline else {
+                throw HarnessFailure("no \"\(text)\" in netactivityd's log within \(timeout): \(log)")
+            }
+            usleep(20_000)
+        }
+    }
     public var isRunning: Bool { process.isRunning }
 
     public func send(_ signal: Int32) {

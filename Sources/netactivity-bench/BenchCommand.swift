@@ -1,5 +1,5 @@
 import ArgumentParser
-import PackageVersion
+import ProgramSupport
 
 @main
 struct BenchCommand: AsyncParsableCommand {

@@ -1,7 +1,6 @@
 import DBusKit
-import DesktopProtocols
-import IndicatorPresentation
-import StandardErrorLogging
+import DesktopIndicator
+import ProgramSupport
 import NetworkActivityClient
 import NetworkActivityInterface
 

@@ -5,8 +5,7 @@ import Musl
 #endif
 import DBusKit
 import NetworkActivityClient
-import PackageVersion
-import StandardErrorLogging
+import ProgramSupport
 
 @main
 enum TrayCommand {

@@ -1,6 +1,5 @@
-import CommandLineOptions
-import IndicatorPresentation
-import StandardErrorLogging
+import ProgramSupport
+import DesktopIndicator
 
 /// netactivity-tray's command line (`CommandLineOptions`, not swift-argument-parser: docs/performance.md).
 struct TrayOptions {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PackageVersion
+import ProgramSupport
 
 struct NetActivityCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,5 @@
 import DBusKit
-import DesktopProtocols
-import IndicatorPresentation
+import DesktopIndicator
 
 /// The desktop notification of `netactivity run --notify`: what ran, for how long, and how it ended.
 struct RunNotification {

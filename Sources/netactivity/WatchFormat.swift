@@ -1,5 +1,5 @@
 import ArgumentParser
-import IndicatorPresentation
+import DesktopIndicator
 import NetworkActivityClient
 
 /// How `netactivity watch` prints a state: one line each.

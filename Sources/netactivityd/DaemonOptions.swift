@@ -1,6 +1,5 @@
-import CommandLineOptions
+import ProgramSupport
 import DBusKit
-import StandardErrorLogging
 import NetworkActivity
 import NetworkActivityService
 

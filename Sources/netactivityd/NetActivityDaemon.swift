@@ -2,8 +2,7 @@
 import Glibc
 #endif
 import NetworkActivityService
-import PackageVersion
-import StandardErrorLogging
+import ProgramSupport
 
 @main
 enum NetActivityDaemon {

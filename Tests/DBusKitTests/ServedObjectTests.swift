@@ -1,5 +1,5 @@
 import DBusKit
-import InMemoryBus
+import TestSupport
 import Testing
 
 /// The rules `ServedObject` serves every declared interface by, on calls built in memory: no bus involved.

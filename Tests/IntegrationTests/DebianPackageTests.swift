@@ -1,7 +1,7 @@
 import DBusKit
 import Foundation
 import ServiceHarness
-import PackageVersion
+import ProgramSupport
 import Testing
 
 extension Integration {
@@ -56,7 +56,10 @@ extension Integration {
         /// Runs the script as a person would, with the toolchain on `PATH`; returns the package it printed.
         private func build(into folder: URL) throws -> URL {
             let environment = ProcessInfo.processInfo.environment
-            let result = try runTool("/bin/bash", [Paths.dbusFolder.appendingPathComponent("build-deb.sh").path],
+            // A build folder of its own: the `swift test` that runs this holds the lock of `.build`.
+            let scratch = Paths.repository.appendingPathComponent(".build-deb").path
+            let result = try runTool("/bin/bash", [Paths.dbusFolder.appendingPathComponent("build-deb.sh").path,
+                                                   "--scratch-path", scratch],
                                      bus: nil, environment: ["OUTPUT": folder.path, "PATH": environment["PATH"] ?? "",
                                                              "HOME": environment["HOME"] ?? "/root"],
                                      timeout: .seconds(1800))

@@ -1,5 +1,4 @@
 import DBusKit
-import DBusKitAsync
 import ServiceHarness
 import Testing
 

@@ -73,7 +73,7 @@ extension Integration {
             try root.end(update)
             try listener.awaitVisibility(false)
             #expect(try user.activeCount == 0)
-            #expect(sessionDaemon.log.contains("following the system service"), "\(sessionDaemon.log)")
+            try sessionDaemon.awaitLog("following the system service")
             _ = (systemDaemon, mine)
         }
 
@@ -117,7 +117,7 @@ extension Integration {
             let user = try RawClient(session)
             _ = try user.begin("mail")
             #expect(try user.activeCount == 1)
-            #expect(sessionDaemon.log.contains("no system bus"), "\(sessionDaemon.log)")
+            try sessionDaemon.awaitLog("no system bus")
         }
 
         @Test func noSystemTurnsTheFollowingOff() throws {

@@ -1,5 +1,5 @@
 import Foundation
-import PackageVersion
+import ProgramSupport
 import Testing
 
 extension Integration {

@@ -1,10 +1,9 @@
 import DBusKit
-import InMemoryBus
-import StandardErrorLogging
+import TestSupport
+import ProgramSupport
 import NetworkActivity
 import NetworkActivityInterface
 @testable import NetworkActivityService
-import TestClocks
 import Testing
 
 /// The service's own handlers, served in memory: what each method answers, which signals a change sends and in

@@ -1,5 +1,5 @@
 import Foundation
-import InterfaceContract
+import TestSupport
 @testable import NetworkActivityService
 import Testing
 

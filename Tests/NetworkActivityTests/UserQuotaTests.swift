@@ -1,4 +1,4 @@
-import TestClocks
+import TestSupport
 import Testing
 @testable import NetworkActivity
 

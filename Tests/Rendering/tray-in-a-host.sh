@@ -126,8 +126,19 @@ for tool in Xvfb import convert compare xdotool dbus-daemon dbus-monitor gdbus $
   command -v "$tool" >/dev/null || { echo "missing $tool (Tests/install-tools.sh installs it)" >&2; exit 1; }
 done
 open_screen "$screen_size"
+script=$here/tray-in-a-host.sh
+if [ "${session_user:-root}" != root ]; then
+  # That user may not be able to read the checkout (a private folder, or a home folder of 0750): the session runs
+  # copies of these scripts, of the README they read and of the programs, in the scratch folder it is given.
+  mkdir -p "$work/checkout/Tests" "$work/products"
+  cp -r "$here" "$work/checkout/Tests/Rendering"
+  cp "$here/../../README.md" "$work/checkout/"
+  cp "$products/netactivityd" "$products/netactivity" "$products/netactivity-tray" "$work/products/"
+  script=$work/checkout/Tests/Rendering/tray-in-a-host.sh
+  products=$work/products
+fi
 status=0
-exec_session "$here/tray-in-a-host.sh" --inside "$host" "$products" "$shots" || status=$?
+exec_session "$script" --inside "$host" "$products" "$shots" || status=$?
 if [ -n "$shots" ]; then
   [ ! -f "$work/tray-$host.png" ] || { cp "$work/tray-$host.png" "$shots/"; echo "saved $shots/tray-$host.png"; }
   # On failure, every shot of the run, to see what the host drew.

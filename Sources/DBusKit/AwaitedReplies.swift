@@ -1,6 +1,4 @@
 internal import CDBus
-internal import CGlibcExtras
-import DBusKit
 import Synchronization
 #if canImport(Glibc)
 import Glibc

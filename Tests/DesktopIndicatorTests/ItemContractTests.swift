@@ -1,6 +1,6 @@
-@testable import DesktopProtocols
+@testable import DesktopIndicator
 import Foundation
-import InterfaceContract
+import TestSupport
 import Testing
 
 /// The tray item's declared interface is the contract in `dbus/`: every method with its arguments' names, types and

@@ -1,4 +1,3 @@
-public import DBusKit
 import Synchronization
 
 /// Why an awaited call gave no value: the bus's or the peer's error, or the awaiting task was cancelled.

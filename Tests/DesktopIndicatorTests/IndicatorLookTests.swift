@@ -1,4 +1,4 @@
-import IndicatorPresentation
+import DesktopIndicator
 import Testing
 
 @Suite enum IndicatorLookTests {

@@ -1,6 +1,4 @@
 internal import CDBus
-internal import CGlibcExtras
-public import DBusKit
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -42,7 +40,7 @@ public final class SharedConnection: Sendable {
         }
         served = UnsafeSendable((connection, loop))
         let body = LoopThreadBody { [resumes, awaited] in
-            _ = cglibc_name_this_thread("dbus-shared")
+            _ = cdbus_name_this_thread("dbus-shared")
             resumes.bindToCurrentThread()
             // The loop ends when it is stopped or the bus is lost; either way nothing more is sent.
             let lost = (try? loop.run()) == nil

@@ -1,6 +1,6 @@
 import DBusKit
-@testable import DesktopProtocols
-import InMemoryBus
+@testable import DesktopIndicator
+import TestSupport
 import Testing
 
 /// The tray item's menu, served in memory as hosts call it in the dbusmenu protocol: the layout and its revisions,

@@ -1,4 +1,3 @@
-import DBusKit
 import Synchronization
 
 /// Work that other threads hand to an event loop's thread: queued under a lock, with a `WakeUpSignal` that the

@@ -1,6 +1,6 @@
 import DBusKit
-@testable import DesktopProtocols
-import InMemoryBus
+@testable import DesktopIndicator
+import TestSupport
 import Testing
 
 /// The tray item's own handlers, served in memory: what hosts read, what a click does, and which `New*` signals a

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import StandardErrorLogging
+@testable import ProgramSupport
 import Testing
 
 @Suite enum LogLineTests {

@@ -1,5 +1,5 @@
 public import DBusKit
-public import StandardErrorLogging
+public import ProgramSupport
 
 #if canImport(Glibc)
 import Glibc

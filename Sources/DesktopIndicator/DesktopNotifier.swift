@@ -1,5 +1,5 @@
 public import DBusKit
-public import StandardErrorLogging
+public import ProgramSupport
 
 /// Shows desktop notifications through `org.freedesktop.Notifications`, when a notification server is running,
 /// from a program's event loop. Each new notification replaces the one before, so that they do not pile up.

@@ -1,1 +1,0 @@
-// Nothing to call: linking this target is what it does (ProcessArguments.c).
