@@ -20,19 +20,23 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // What every layer shares: the clocks, and the programs' version, options (the daemon's and the tray's) and
+        // log. No C, no D-Bus.
+        .target(name: "ProgramSupport"),
         // libdbus, the bus layer, as a system library, with the few glibc calls an event loop needs that Swift's
         // Glibc module leaves out (signalfd, timerfd, eventfd, malloc_trim).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // The bus binding: a safe Swift layer over libdbus (names, messages, the connection and its loop, objects
         // served from declarations, calls that tasks await). Knows nothing of activities.
-        .target(name: "DBusKit", dependencies: ["CDBus"]),
+        .target(name: "DBusKit", dependencies: ["CDBus", "ProgramSupport"]),
         // The contract of org.example.NetworkActivity on the bus: names, error names, records and calls, shared by
         // the service and its clients.
         .target(name: "NetworkActivityInterface", dependencies: ["DBusKit"]),
         // The domain: activities, owners, deadlines, limits and the visibility policy. No C, no D-Bus.
-        .target(name: "NetworkActivity", dependencies: [.product(name: "HeapModule", package: "swift-collections")]),
-        // What every program shares: its version, its options (the daemon's and the tray's) and its log.
-        .target(name: "ProgramSupport"),
+        .target(
+            name: "NetworkActivity",
+            dependencies: ["ProgramSupport", .product(name: "HeapModule", package: "swift-collections")]
+        ),
         // The service: the domain served on the bus.
         .target(
             name: "NetworkActivityService",
@@ -79,7 +83,7 @@ let package = Package(
         // Tests: one target per layer, and the integration tests against a private dbus-daemon.
         // What the unit tests share: a clock that moves only when a test moves it, served objects called in memory
         // as the bus would, and a declared interface compared with its XML in dbus/.
-        .target(name: "TestSupport", dependencies: ["DBusKit", "NetworkActivity"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["DBusKit", "ProgramSupport"], path: "Tests/TestSupport"),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "ServiceHarness", "TestSupport"]),
         .testTarget(name: "NetworkActivityTests", dependencies: ["NetworkActivity", "TestSupport"]),
         .testTarget(
@@ -97,8 +101,9 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["DBusKit", "NetworkActivityClient", "NetworkActivityInterface", "ProgramSupport",
-                           "ServiceHarness", "netactivity", "netactivityd", "netactivity-bench", "netactivity-tray"]
+            dependencies: ["DBusKit", "DesktopIndicator", "NetworkActivityClient", "NetworkActivityInterface",
+                           "ProgramSupport", "ServiceHarness", "TestSupport", "netactivity", "netactivityd",
+                           "netactivity-bench", "netactivity-tray"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import ProgramSupport
 
 /// The calls that tasks await on a `SharedConnection`, found by serial when their replies come, each with the
 /// time it stops waiting.
@@ -17,7 +18,7 @@ final class AwaitedReplies: Sendable {
     private struct State {
         var calls = ReplyWaits<InFlightCall>()
         /// When the timerfd goes off next, if it is set; a call answered before then only costs the loop one look.
-        var armed: MonotonicInstant?
+        var armed: MonotonicTime?
         /// From the end of the loop on: nothing is sent any more.
         var isClosed = false
     }
@@ -47,7 +48,7 @@ final class AwaitedReplies: Sendable {
     /// Sends `message` on `connection`, from any thread, and awaits its reply for `call` until `timeout` has
     /// passed; false, with nothing sent, once the loop has ended.
     func send(_ message: Message, on connection: OpaquePointer, for call: InFlightCall, timeout: Duration) -> Bool {
-        let deadline = MonotonicInstant.now + timeout
+        let deadline = MonotonicTime.now + timeout
         return state.withLock { state in
             guard !state.isClosed else { return false }
             // Sent under the lock, which the loop takes to match the reply: the call is known before its reply.
@@ -55,7 +56,7 @@ final class AwaitedReplies: Sendable {
             state.calls.insert(call, for: serial, until: deadline)
             if state.armed.map({ deadline < $0 }) ?? true {
                 state.armed = deadline
-                arm(after: MonotonicInstant.now.duration(to: deadline))
+                arm(after: MonotonicTime.now.duration(to: deadline))
             }
             return true
         }
@@ -66,7 +67,7 @@ final class AwaitedReplies: Sendable {
     func expireOverdue() {
         var expirations: UInt64 = 0
         _ = read(fileDescriptor, &expirations, MemoryLayout<UInt64>.size)
-        let now = MonotonicInstant.now
+        let now = MonotonicTime.now
         let overdue = state.withLock { state in
             let (overdue, next) = state.calls.removeOverdue(at: now)
             state.armed = next

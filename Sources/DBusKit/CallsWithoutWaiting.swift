@@ -1,3 +1,5 @@
+import ProgramSupport
+
 extension Connection {
     /// Sends a method call and returns at once; `onReply` runs on the event loop's thread with the reply's
     /// arguments or its error, or with `NoReply` once `timeout` has passed without an answer, after which the
@@ -11,7 +13,7 @@ extension Connection {
     ) {
         let serial = send(message)
         // The loop dispatches on this thread only after this returns, so the reply cannot come first.
-        router.awaitReply(to: serial, until: MonotonicInstant.now + timeout) { result in
+        router.awaitReply(to: serial, until: MonotonicTime.now + timeout) { result in
             switch result {
             case .success(let reply):
                 if let error = reply.error { onReply(.failure(error)) } else { onReply(.success(reply.arguments())) }

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import ProgramSupport
 
 /// A private connection to a message bus that serves objects, follows signals and routes replies; owns the
 /// libdbus `DBusConnection`, which it closes and releases on deinit.
@@ -82,12 +83,12 @@ public final class Connection: BlockingCalls {
     /// it (`dbus_connection_pop_message`): for clients that read signals in order, not for a running loop.
     public func nextMessage(timeout: Duration) throws(DBusError) -> Message? {
         assertOnLoopThread()
-        let deadline = MonotonicInstant.now + timeout
+        let deadline = MonotonicTime.now + timeout
         while true {
             if let message = dbus_connection_pop_message(raw) {
                 return Message(owning: message)
             }
-            let left = MonotonicInstant.now.duration(to: deadline)
+            let left = MonotonicTime.now.duration(to: deadline)
             guard left > .zero else { return nil }
             guard dbus_connection_read_write(raw, Int32(clamping: max(1, left.milliseconds))) != 0 else {
                 throw DBusError(.disconnected, "the connection to the bus is closed")

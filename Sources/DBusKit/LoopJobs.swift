@@ -2,20 +2,22 @@ import Synchronization
 
 /// Work that other threads hand to an event loop's thread: queued under a lock, with a `WakeUpSignal` that the
 /// loop polls, so that the loop wakes for it and runs it in order.
-final class LoopJobs: Sendable {
+package final class LoopJobs: Sendable {
     private let queue = Mutex<[@Sendable () -> Void]>([])
     private let wakeUp = WakeUpSignal()
     /// Readable while jobs wait.
-    var fileDescriptor: Int32 { wakeUp.fileDescriptor }
+    package var fileDescriptor: Int32 { wakeUp.fileDescriptor }
+
+    package init() {}
 
     /// Queues `job` and wakes the loop.
-    func post(_ job: @escaping @Sendable () -> Void) {
+    package func post(_ job: @escaping @Sendable () -> Void) {
         queue.withLock { $0.append(job) }
         wakeUp.raise()
     }
 
     /// On the loop's thread: runs every job queued so far.
-    func runQueued() {
+    package func runQueued() {
         wakeUp.clear()
         let jobs = queue.withLock { queue in
             defer { queue.removeAll() }

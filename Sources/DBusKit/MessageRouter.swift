@@ -1,4 +1,5 @@
 internal import CDBus
+import ProgramSupport
 
 /// Routes incoming method calls to the objects registered at their paths, signals to subscriptions and replies to
 /// the calls that wait for them, and notices the end of the connection. One per connection, installed as a libdbus
@@ -29,7 +30,7 @@ final class MessageRouter {
     }
 
     /// Routes the reply to `serial` to `handler`, or, past `deadline`, calls it with `NoReply` and forgets it.
-    func awaitReply(to serial: UInt32, until deadline: MonotonicInstant,
+    func awaitReply(to serial: UInt32, until deadline: MonotonicTime,
                     handler: @escaping (Result<Message, DBusError>) -> Void) {
         pendingReplies.insert(handler, for: serial, until: deadline)
     }
@@ -44,7 +45,7 @@ final class MessageRouter {
 
     @inline(never)
     private func expireOverdueAwaitedReplies() -> Duration? {
-        let now = MonotonicInstant.now
+        let now = MonotonicTime.now
         let (overdue, next) = pendingReplies.removeOverdue(at: now)
         for handler in overdue {
             handler(.failure(.noReplyInTime))

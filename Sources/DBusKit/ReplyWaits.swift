@@ -1,13 +1,15 @@
+import ProgramSupport
+
 /// The waits for replies to calls a connection sent, by the calls' serials, each until its deadline: the loop's
 /// own (`MessageRouter`) and those of the tasks sharing a connection (`AwaitedReplies`).
 package struct ReplyWaits<Waiter> {
-    private var waits: [UInt32: (deadline: MonotonicInstant, waiter: Waiter)] = [:]
+    private var waits: [UInt32: (deadline: MonotonicTime, waiter: Waiter)] = [:]
 
     package init() {}
 
     package var isEmpty: Bool { waits.isEmpty }
 
-    package mutating func insert(_ waiter: Waiter, for serial: UInt32, until deadline: MonotonicInstant) {
+    package mutating func insert(_ waiter: Waiter, for serial: UInt32, until deadline: MonotonicTime) {
         waits[serial] = (deadline, waiter)
     }
 
@@ -18,9 +20,9 @@ package struct ReplyWaits<Waiter> {
 
     /// Takes out the waiters whose deadline has passed at `now`, in the order their calls were sent, and tells
     /// the next deadline of those left.
-    package mutating func removeOverdue(at now: MonotonicInstant) -> (overdue: [Waiter], next: MonotonicInstant?) {
+    package mutating func removeOverdue(at now: MonotonicTime) -> (overdue: [Waiter], next: MonotonicTime?) {
         var overdue: [(serial: UInt32, waiter: Waiter)] = []
-        var next: MonotonicInstant?
+        var next: MonotonicTime?
         for (serial, wait) in waits {
             if wait.deadline <= now {
                 overdue.append((serial, wait.waiter))

@@ -25,9 +25,8 @@ public final class ServedObject {
     /// Every declared method, in the order declared.
     @usableFromInline let methods: [ServedMethod]
     @usableFromInline let introspectionXML: String
-    /// Not retained, and not checked on every call as an `unowned` reference would be (a retain and a release):
-    /// the object owns what serves it.
-    @usableFromInline unowned(unsafe) let object: AnyObject
+    /// Not retained: the object owns what serves it.
+    @usableFromInline unowned let object: AnyObject
     @usableFromInline let send: (Message) -> Void
     @usableFromInline let beforeReply: (AnyObject) -> Void
 

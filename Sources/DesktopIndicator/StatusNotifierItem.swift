@@ -39,6 +39,8 @@ public final class StatusNotifierItem {
 
     private let connection: Connection
     private let logger: Logger
+    /// Where the item's timers read the time.
+    private let clock: any TimeSource
     /// The object at `objectPath`.
     private let item: ItemObject
     /// The object at `MenuObject.path`.
@@ -62,19 +64,20 @@ public final class StatusNotifierItem {
     /// shell was busy.
     static let identityRepeats: [Duration] = [.milliseconds(500), .milliseconds(1500), .seconds(4)]
     /// When it says them next.
-    private var identityDue: [ContinuousClock.Instant] = []
+    private var identityDue: [MonotonicTime] = []
     /// How long hosts are given to read a change the item announced before it leaves the tray (`settlesAt`).
     /// gtk-sni-tray reads the icon on `NewIcon` in a thread of its own, and when the item left meanwhile, it could
     /// draw the icon after it had removed the item, where no later removal would find it: seen under load when the
     /// item left within milliseconds of taking the idle look.
     public static let settling: Duration = .milliseconds(500)
     /// When it last sent hosts a signal about its content, menu or identity.
-    private var lastAnnouncement: ContinuousClock.Instant?
+    private var lastAnnouncement: MonotonicTime?
 
     /// Exports the item and its menu on `connection`; it is not in any tray until `publish()`.
     ///
     /// - Parameters:
     ///   - instance: tells apart the items of one process, for the name's `-N`.
+    ///   - clock: where its timers (`fireDueTimers`, `settlesAt`) read the time.
     ///   - onActivate: a click on the icon, with the screen position the host gives.
     ///   - onMenuEvent: an event on a row of the menu, such as "clicked", or on the root (id 0), "opened" and
     ///     "closed".
@@ -82,11 +85,12 @@ public final class StatusNotifierItem {
     ///     (`updateMenu`).
     public init(
         connection: Connection, id: String, category: String, content: ItemContent, menu rows: [MenuItem],
-        instance: Int = 1, logger: Logger, onActivate: @escaping (_ x: Int32, _ y: Int32) -> Void = { _, _ in },
+        instance: Int = 1, clock: any TimeSource = SystemClock(), logger: Logger, onActivate: @escaping (_ x: Int32, _ y: Int32) -> Void = { _, _ in },
         onMenuEvent: @escaping (_ id: Int32, _ event: String) -> Void = { _, _ in },
         onMenuOpening: @escaping () -> Void = {}
     ) throws(DBusError) {
         self.connection = connection
+        self.clock = clock
         self.logger = logger
         busName = try BusName("org.kde.StatusNotifierItem-\(getpid())-\(instance)")
         // The connection's router holds the served objects, whose `send` must not hold the connection.
@@ -150,19 +154,19 @@ public final class StatusNotifierItem {
     /// `NewAttentionIcon`, `NewToolTip`, `NewStatus`); otherwise they read it when it is published. An item that is
     /// about to leave the tray leaves first (`withdraw`) and changes its content after.
     public func update(_ newContent: ItemContent) {
-        if item.update(newContent, announcing: isPublished) { lastAnnouncement = .now }
+        if item.update(newContent, announcing: isPublished) { lastAnnouncement = clock.monotonicNow() }
     }
 
     /// Shows `rows` in the menu; while the item is published, a host that has it open draws it again
     /// (`LayoutUpdated`).
     public func updateMenu(_ rows: [MenuItem]) {
-        if menu.update(rows, announcing: isPublished) { lastAnnouncement = .now }
+        if menu.update(rows, announcing: isPublished) { lastAnnouncement = clock.monotonicNow() }
     }
 
     /// When hosts will have read what the item last announced, `settling` after it; nil when that is past. An item
     /// that leaves the tray should not leave before.
-    public var settlesAt: ContinuousClock.Instant? {
-        guard let settled = lastAnnouncement.map({ $0 + Self.settling }), settled > .now else { return nil }
+    public var settlesAt: MonotonicTime? {
+        guard let settled = lastAnnouncement.map({ $0 + Self.settling }), settled > clock.monotonicNow() else { return nil }
         return settled
     }
 
@@ -170,12 +174,12 @@ public final class StatusNotifierItem {
     /// nothing waits. Called at the end of every turn of the connection's event loop.
     public func fireDueTimers() -> Duration? {
         guard isPublished, let next = identityDue.first else { return nil }
-        let now = ContinuousClock.now
-        guard now >= next else { return next - now }
+        let now = clock.monotonicNow()
+        guard now >= next else { return now.duration(to: next) }
         identityDue.removeFirst()
         item.announceIdentity()
         lastAnnouncement = now
-        return identityDue.first.map { max(.zero, $0 - now) }
+        return identityDue.first.map { max(.zero, now.duration(to: $0)) }
     }
 
     private func registerWithWatcher() {
@@ -192,7 +196,7 @@ public final class StatusNotifierItem {
             case .success:
                 stopWaitingForWatcher()
                 isRegistered = true
-                let now = ContinuousClock.now
+                let now = clock.monotonicNow()
                 identityDue = Self.identityRepeats.map { now + $0 }
                 logger.info("registered \(busName) with the StatusNotifierWatcher")
             case .failure(let error) where error.name == .serviceUnknown || error.name == .nameHasNoOwner

@@ -1,3 +1,5 @@
+public import ProgramSupport
+
 /// What listeners must be told after a change.
 public enum ActivityNotification: Sendable, Hashable {
     /// Properties whose values changed, together: nil means unchanged.
@@ -32,7 +34,7 @@ public struct ActivityCoordinator {
 
     public private(set) var tracker: ActivityTracker
     private var policy: VisibilityPolicy
-    private let clock: any ActivityClock
+    private let clock: any TimeSource
     private var announcedCount: UInt32 = 0
     private var lastCountAnnouncement: MonotonicTime?
     /// Whether the activities changed since listeners were last told (`PropertiesChanged`).
@@ -41,7 +43,7 @@ public struct ActivityCoordinator {
     /// The ids of the system service's live activities, as last heard.
     public private(set) var systemActivityIDs: Set<ActivityID> = []
 
-    public init(limits: ActivityLimits, delays: VisibilityDelays, clock: any ActivityClock) {
+    public init(limits: ActivityLimits, delays: VisibilityDelays, clock: any TimeSource) {
         tracker = ActivityTracker(limits: limits)
         policy = VisibilityPolicy(delays: delays)
         self.clock = clock

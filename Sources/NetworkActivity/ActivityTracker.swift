@@ -1,9 +1,11 @@
+public import ProgramSupport
+
 /// Every live activity, who began it, and when timed ones end.
 ///
 /// Begin, End and the cleanup of one caller cost O(1) and O(k) for the caller's k activities, whatever the
-/// number of other callers and activities: activities are found by id with a multiply and a shift
-/// (`ActivityTable`), and each connected caller's activities are linked to one another, newest first, so that a
-/// caller that leaves is cleaned up by following its own list rather than by searching everyone's.
+/// number of other callers and activities: activities are found by id in a dictionary, and each connected caller's
+/// activities are linked to one another, newest first, so that a caller that leaves is cleaned up by following its
+/// own list rather than by searching everyone's.
 ///
 /// Each Unix user's live activities are counted against `ActivityLimits.perUser`, whatever connection began them.
 /// Learning a caller's user costs the service a call to the bus, so it is learnt only when the quota could be
@@ -60,13 +62,9 @@ public struct ActivityTracker {
     }
 
     public let limits: ActivityLimits
-    private var activities = ActivityTable<Entry>()
+    private var activities: [ActivityID: Entry] = [:]
     private var callers: [String: CallerList] = [:]
     private typealias CallerIndex = Dictionary<String, CallerList>.Index
-    /// The caller last looked up, and where it is in `callers`: a client's calls come in runs (a Begin, then its
-    /// End), and hashing its name to find it again is most of what finding it costs. Forgotten whenever a caller
-    /// is added to `callers` or taken out, which may move the others.
-    private var lastCaller: (name: String, index: CallerIndex)?
     /// Live activities per Unix user, of the users that are known.
     private var userCounts: [UInt32: Int] = [:]
     /// Bound activities whose caller's user is pending, of all callers.
@@ -143,19 +141,17 @@ public struct ActivityTracker {
         let older = callers.values[index].push(id, pending: pending)
         if pending { pendingTotal += 1 }
         lastID = id.rawValue
-        if let older { activities.update(older) { $0.newer = id } }
+        if let older { activities[older]?.newer = id }
         let activity = TrackedActivity(id: id, owner: caller, label: labels.intern(label), startedAt: now.wallClock,
                                        expiry: expiry)
-        activities.insert(Entry(activity: activity, older: older), for: id)
+        activities[id] = Entry(activity: activity, older: older)
         return id
     }
 
     /// Adds `caller`, new, with an empty list; returns where it is in `callers`.
     private mutating func insertCaller(_ caller: String) -> CallerIndex {
         callers[caller] = CallerList()
-        let index = callers.index(forKey: caller)!
-        lastCaller = (caller, index)
-        return index
+        return callers.index(forKey: caller)!
     }
 
     /// Counts one more activity of the caller at `index`, timed ones against `timedUser`, when it stays within its
@@ -244,21 +240,20 @@ public struct ActivityTracker {
     public mutating func end(_ id: ActivityID, caller: String, callerUser: () -> UInt32?) throws(ActivityError)
         -> TrackedActivity
     {
-        guard let location = activities.location(of: id) else { throw .unknownActivity(id) }
-        // Read in place: a copy of the activity would retain its owner and label.
-        let (isOwner, creatorUser) = activities.read(at: location) {
-            ($0.activity.owner == caller, $0.activity.expiry?.creatorUser)
-        }
+        guard let index = activities.index(forKey: id) else { throw .unknownActivity(id) }
+        let (isOwner, creatorUser) = (activities.values[index].activity.owner == caller,
+                                      activities.values[index].activity.expiry?.creatorUser)
         if let creatorUser {
             guard isOwner || callerUser() == creatorUser else { throw .notOwner(id) }
         } else {
             guard isOwner else { throw .notOwner(id) }
         }
-        let entry = activities.remove(at: location)
+        let entry = activities.remove(at: index).value
         release(entry)
         if entry.activity.expiry != nil {
             expiries.noteEnded { activities[$0] != nil }
         }
+        compactIfSparse(&activities)
         return entry.activity
     }
 
@@ -273,7 +268,7 @@ public struct ActivityTracker {
         var releases = LabelReleases()
         var bound = 0
         var next = list.newest
-        while let id = next, let entry = activities.remove(id) {
+        while let id = next, let entry = activities.removeValue(forKey: id) {
             next = entry.older
             releases.add(entry.activity.label, to: &labels)
             if let expiry = entry.activity.expiry {
@@ -286,38 +281,37 @@ public struct ActivityTracker {
         }
         releases.finish(&labels)
         if case .known(let user) = list.user { uncount(user: user, times: bound) }
+        compactIfSparse(&activities)
         return ended
     }
 
     /// `caller` has left the bus: its bound activities end, its timed ones live on to their deadlines. Returns
     /// how many ended; a caller that crashed may have held hundreds, so each is visited once.
     public mutating func callerLeft(_ caller: String) -> Int {
-        lastCaller = nil
         guard let list = callers.removeValue(forKey: caller) else { return 0 }
         pendingTotal -= list.pendingBound
         var ended = 0
         var releases = LabelReleases()
         var next = list.newest
-        while let id = next, let location = activities.location(of: id) {
-            let (older, isBound) = activities.read(at: location) { ($0.older, $0.activity.isBoundToOwner) }
-            next = older
-            guard isBound else { continue }
-            let entry = activities.remove(at: location)
+        while let id = next, let index = activities.index(forKey: id) {
+            next = activities.values[index].older
+            guard activities.values[index].activity.isBoundToOwner else { continue }
+            let entry = activities.remove(at: index).value
             releases.add(entry.activity.label, to: &labels)
             ended += 1
         }
         releases.finish(&labels)
         if case .known(let user) = list.user { uncount(user: user, times: ended) }
-        compactCallersIfSparse()
+        compactIfSparse(&callers)
+        compactIfSparse(&activities)
         return ended
     }
 
     /// Ends every activity of every caller.
     public mutating func reset() -> [TrackedActivity] {
         let ended = all
-        activities.removeAll()
+        activities = [:]
         callers = [:]
-        lastCaller = nil
         userCounts = [:]
         pendingTotal = 0
         labels.removeAll()
@@ -330,11 +324,13 @@ public struct ActivityTracker {
         // Asked at the end of every turn, when mostly nothing is due.
         guard let earliest = expiries.earliestDeadline, earliest <= now else { return [] }
         let due = expiries.popDue(at: now) { activities[$0] != nil }
-        return due.compactMap { id in
-            guard let entry = activities.remove(id) else { return nil }
+        let ended = due.compactMap { id -> TrackedActivity? in
+            guard let entry = activities.removeValue(forKey: id) else { return nil }
             release(entry)
             return entry.activity
         }
+        compactIfSparse(&activities)
+        return ended
     }
 
     /// Lets go of what a removed activity held: its place in its owner's list, its label and its count. A bound
@@ -345,8 +341,8 @@ public struct ActivityTracker {
         let isBound = entry.activity.isBoundToOwner
         if let expiry = entry.activity.expiry { uncount(user: expiry.creatorUser) }
         guard let index = callerIndex(entry.activity.owner) else { return }
-        if let newer = entry.newer { activities.update(newer) { $0.older = entry.older } }
-        if let older = entry.older { activities.update(older) { $0.newer = entry.newer } }
+        if let newer = entry.newer { activities[newer]?.older = entry.older }
+        if let older = entry.older { activities[older]?.newer = entry.newer }
         switch callers.values[index].unlink(isNewest: entry.newer == nil, older: entry.older, isBound: isBound) {
         case .known(let user) where isBound:
             uncount(user: user)
@@ -357,24 +353,17 @@ public struct ActivityTracker {
         }
     }
 
-    /// Gives memory back once a crowd of callers has gone. A Swift dictionary keeps its capacity when emptied, so a
-    /// table that is mostly empty is rebuilt at its present size: O(n), after at least n removals, so O(1) per
-    /// removal.
-    private mutating func compactCallersIfSparse() {
-        guard callers.capacity > 64, callers.count * 8 < callers.capacity else { return }
-        var compacted = [String: CallerList](minimumCapacity: callers.count)
-        for (caller, list) in callers { compacted[caller] = list }
-        callers = compacted
-        lastCaller = nil
-    }
-
     /// Where `caller` is in `callers`, if it is there.
-    private mutating func callerIndex(_ caller: String) -> CallerIndex? {
-        if let lastCaller, lastCaller.name == caller { return lastCaller.index }
-        guard let index = callers.index(forKey: caller) else { return nil }
-        lastCaller = (caller, index)
-        return index
+    private func callerIndex(_ caller: String) -> CallerIndex? {
+        callers.index(forKey: caller)
     }
+}
+
+/// Gives memory back once a crowd has gone. A Swift dictionary keeps its capacity when emptied, so one that is
+/// mostly empty is rebuilt at its present size: O(n), after at least n removals, so O(1) per removal.
+private func compactIfSparse<Key, Value>(_ dictionary: inout [Key: Value]) {
+    guard dictionary.capacity > 1024, dictionary.count * 8 < dictionary.capacity else { return }
+    dictionary = Dictionary(uniqueKeysWithValues: dictionary.lazy.map { ($0.key, $0.value) })
 }
 
 /// Counts the releases of one label in a row, so that a caller's hundred activities labelled alike are released

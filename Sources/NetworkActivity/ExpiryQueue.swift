@@ -1,4 +1,5 @@
 import HeapModule
+import ProgramSupport
 
 /// The deadlines of timed activities, earliest first.
 ///

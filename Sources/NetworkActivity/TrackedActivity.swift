@@ -1,3 +1,5 @@
+public import ProgramSupport
+
 /// One piece of network work that keeps the indicator on.
 public struct TrackedActivity: Sendable, Equatable {
     /// How a timed activity ends by itself.

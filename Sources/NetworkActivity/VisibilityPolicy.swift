@@ -1,3 +1,5 @@
+public import ProgramSupport
+
 /// The delays that keep the indicator from flickering.
 public struct VisibilityDelays: Sendable, Equatable {
     /// How long activities must be active without a break before the indicator shows.

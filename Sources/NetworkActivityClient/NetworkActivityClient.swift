@@ -1,5 +1,6 @@
 internal import DBusKit
 internal import NetworkActivityInterface
+import ProgramSupport
 
 /// A Swift program's connection to the network-activity service, `org.example.NetworkActivity`.
 ///
@@ -97,7 +98,7 @@ public final class NetworkActivityClient: Sendable {
         return ServiceStatus(
             isVisible: properties.isVisible, activeCount: properties.activeCount,
             activities: records.map { ActivityStatus($0, ownerProcessID: processes[$0.owner]) },
-            takenAt: SystemTime.wallClockMicroseconds())
+            takenAt: SystemClock.wallClockMicroseconds())
     }
 
     /// The ids of the timed activities that are active, which are the ones ``end(_:)`` may end from a program other

@@ -37,11 +37,10 @@ public final class NetworkActivityService {
         }
         self.connection = connection
         // The connection's router holds the endpoint's served object, whose `send` must not hold the connection.
-        // Unchecked, since it runs for every reply: the service holds the connection as long as the endpoint.
         endpoint = ActivityEndpoint(
             coordinator: ActivityCoordinator(limits: configuration.limits, delays: configuration.delays, clock: clock),
             logger: logger, ownUser: UInt32(geteuid()),
-            send: { [unowned(unsafe) connection] message in connection.send(message) },
+            send: { [unowned connection] message in connection.send(message) },
             lookUpUnixUser: { [unowned connection] name in try? connection.unixUser(of: name) })
         loop = EventLoop(connection: connection)
         do {
@@ -82,8 +81,7 @@ public final class NetworkActivityService {
             logger.info("stopping on signal \(signal)")
             loop.stop()
         }
-        // Unchecked, since it runs every turn: the service owns the loop.
-        loop.endOfTurn = { [unowned(unsafe) self] in endOfTurn() }
+        loop.endOfTurn = { [unowned self] in endOfTurn() }
     }
 
     private func takeName() throws(ServiceError) {

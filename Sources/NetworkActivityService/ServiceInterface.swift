@@ -20,7 +20,7 @@ extension ActivityEndpoint {
                     try endpoint.coordinator.begin(label: label, caller: call.callerName,
                                                    userOf: endpoint.unixUser(of:))
                 }
-                return endpoint.replyAfterAnnouncing(to: call, with: id.rawValue)
+                return call.makeReturn(with: id.rawValue)
             },
             MethodDeclaration("BeginWithTimeout", inputs: [.init("label", "s"), .init("seconds", "u")],
                               outputs: [.init("id", "u")]) { endpoint, call throws(DBusError) in
@@ -34,7 +34,7 @@ extension ActivityEndpoint {
                     try endpoint.coordinator.beginTimed(label: label, seconds: seconds, caller: call.callerName,
                                                        user: user, userOf: endpoint.unixUser(of:))
                 }
-                return endpoint.replyAfterAnnouncing(to: call, with: id.rawValue)
+                return call.makeReturn(with: id.rawValue)
             },
             MethodDeclaration("End", inputs: [.init("id", "u")]) {
                 endpoint, call throws(DBusError) in
@@ -45,12 +45,12 @@ extension ActivityEndpoint {
                 } catch {
                     throw endpoint.refusedEnd(of: id, by: call.callerName, error)
                 }
-                return endpoint.replyAfterAnnouncing(to: call)
+                return call.makeReturn()
             },
             MethodDeclaration("Cancel", outputs: [.init("count", "u")]) {
                 endpoint, call throws(DBusError) in
                 let ended = endpoint.coordinator.cancel(caller: call.callerName)
-                return endpoint.replyAfterAnnouncing(to: call, with: UInt32(ended))
+                return call.makeReturn(with: UInt32(ended))
             },
             MethodDeclaration("Reset", outputs: [.init("count", "u")]) {
                 endpoint, call throws(DBusError) in
@@ -61,7 +61,7 @@ extension ActivityEndpoint {
                 }
                 let ended = endpoint.coordinator.reset()
                 endpoint.logger.notice("\(call.callerName) reset the service, ending \(ended) activities")
-                return endpoint.replyAfterAnnouncing(to: call, with: UInt32(ended))
+                return call.makeReturn(with: UInt32(ended))
             },
             MethodDeclaration("ListActivities", outputs: [.init("activities", [ActivityRecord].dbusSignature)]) {
                 endpoint, call throws(DBusError) in
@@ -91,18 +91,6 @@ extension ActivityEndpoint {
             logger.warning("\(caller) ended activity \(id), which is not active")
         }
         return error.dbusError
-    }
-
-    /// The reply to a call that changed the state, built only once the change's signals are sent: a listener learns
-    /// of the change no later than the caller, and waits for no reply to be built first.
-    func replyAfterAnnouncing(to call: Message) -> Message {
-        publishNotifications()
-        return call.makeReturn()
-    }
-
-    func replyAfterAnnouncing<Value: DBusEncodable>(to call: Message, with value: Value) -> Message {
-        publishNotifications()
-        return call.makeReturn(with: value)
     }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import DBusKit
 import Foundation
 import NetworkActivityInterface
+import ProgramSupport
 
 /// One client process of `stress`: calls the service at random and tells the stress run, one line per event on
 /// standard output, what it did, so that the run's ledger knows what should be alive even if it is killed.
@@ -93,12 +94,12 @@ struct StressClient {
         labels += 1
         let label = "c\(index)-\(labels)\(Self.decorations.randomElement(using: &random)!)"
         emit(seconds.map { "calling timed \($0) \(label)" } ?? "calling begin \(label)")
-        let (sent, sentWall) = (SystemTime.monotonicMicroseconds(), SystemTime.wallClockMicroseconds())
+        let (sent, sentWall) = (UInt64(MonotonicTime.now.microseconds), SystemClock.wallClockMicroseconds())
         let reply = call(seconds == nil ? "Begin" : "BeginWithTimeout") {
             $0.append(label)
             if let seconds { $0.append(seconds) }
         }
-        let (replied, repliedWall) = (SystemTime.monotonicMicroseconds(), SystemTime.wallClockMicroseconds())
+        let (replied, repliedWall) = (UInt64(MonotonicTime.now.microseconds), SystemClock.wallClockMicroseconds())
         guard var reader = reply, let id = try? reader.read(UInt32.self) else { return }
         emit("begun \(id) \(sentWall) \(repliedWall)")
         if let seconds {
@@ -112,10 +113,10 @@ struct StressClient {
         let isBound = index < bound.count
         let id = isBound ? bound.remove(at: index) : timed[index - bound.count].id
         emit("calling end \(id)")
-        let sent = SystemTime.monotonicMicroseconds()
+        let sent = UInt64(MonotonicTime.now.microseconds)
         let result = callResult("End") { $0.append(id) }
         // The service handled the call between these two moments.
-        let replied = SystemTime.monotonicMicroseconds()
+        let replied = UInt64(MonotonicTime.now.microseconds)
         if isBound {
             if case .failure(let error) = result { emit("mismatch End of bound activity \(id) failed: \(error)") }
             else { emit("ended \(id)") }
@@ -141,7 +142,7 @@ struct StressClient {
     private mutating func cancel() {
         emit("calling cancel")
         guard var reader = call("Cancel", { _ in }), let count = try? reader.read(UInt32.self) else { return }
-        let replied = SystemTime.monotonicMicroseconds()
+        let replied = UInt64(MonotonicTime.now.microseconds)
         emit("cancelled \(count)")
         // Live for sure when the service handled the call, which it did before this reply.
         let surelyLive = bound.count + timed.count(where: { $0.dueFrom > replied + StressClientCommand.earlyTolerance })

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NetworkActivityInterface
 import ServiceHarness
+import ProgramSupport
 
 /// Many client processes call the daemon at random, exit or are killed, for a while; then the daemon's state is
 /// compared with a ledger of what should be alive (docs/reliability.md).
@@ -161,7 +162,7 @@ struct StressRun {
         // A client killed just after it said bye counts as killed: the kill may have come first.
         if !killedProcesses.contains(process.processID) { exited += 1 }
         calls += client.calls
-        ledger.clientGone(client, at: SystemTime.wallClockMicroseconds(),
+        ledger.clientGone(client, at: SystemClock.wallClockMicroseconds(),
                           maxTimeout: StressCommand.maxTimeout)
     }
 
@@ -182,9 +183,9 @@ struct StressRun {
     /// `ActiveCount` and `ListActivities` against the ledger, and `Visible` against the last signal seen.
     mutating func compareWithLedger() throws {
         let countBefore = try probe.activeCount
-        let from = SystemTime.wallClockMicroseconds()
+        let from = SystemClock.wallClockMicroseconds()
         let listed = try probe.activities
-        let by = SystemTime.wallClockMicroseconds()
+        let by = SystemClock.wallClockMicroseconds()
         let countAfter = try probe.activeCount
         if countBefore == countAfter, Int(countBefore) != listed.count {
             ledger.mismatch("ActiveCount is \(countBefore), ListActivities lists \(listed.count)")
@@ -215,7 +216,7 @@ struct StressRun {
 
     /// Once every deadline has passed, the service must hold nothing and hide the indicator.
     mutating func awaitNothingLeft() throws {
-        let wait = Double(Int64(ledger.latestDue) - Int64(SystemTime.wallClockMicroseconds())) / 1e6
+        let wait = Double(Int64(ledger.latestDue) - Int64(SystemClock.wallClockMicroseconds())) / 1e6
         do {
             try probe.await("ActiveCount 0", timeout: .seconds(max(wait, 0) + 5)) { try probe.activeCount == 0 }
             try probe.await("Visible false", timeout: .seconds(5)) { try !probe.visible }

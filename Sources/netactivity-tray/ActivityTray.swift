@@ -22,6 +22,8 @@ final class ActivityTray {
     /// Ends every activity for the menu's "End all".
     private let client: NetworkActivityClient
     private let logger: Logger
+    /// Where its timers, and the ages it shows, read the time.
+    private let clock: any TimeSource
     private var item: StatusNotifierItem!
     private let notifier: DesktopNotifier
     private var state = IndicatorState.serviceStopped
@@ -32,17 +34,18 @@ final class ActivityTray {
     private let pixmaps: [IndicatorLook: [IconPixmap]] = [.active: drawn(.active), .idle: drawn(.idle)]
 
     init(connection: Connection, client: NetworkActivityClient, idleMode: IdleMode, notifyAfter: Duration?,
-         logger: Logger) throws(DBusError) {
+         clock: any TimeSource = SystemClock(), logger: Logger) throws(DBusError) {
         self.idleMode = idleMode
         self.notifyAfter = notifyAfter
         self.connection = connection
         self.client = client
+        self.clock = clock
         self.logger = logger
         notifier = DesktopNotifier(connection: connection, logger: logger)
         let appearance = TrayAppearance(isVisible: false, activeCount: 0, labels: [], idleMode: idleMode)
         item = try StatusNotifierItem(
             connection: connection, id: "netactivity", category: "SystemServices", content: content(of: appearance),
-            menu: [], logger: logger,
+            menu: [], clock: clock, logger: logger,
             onActivate: { [unowned self] _, _ in notifyActivities() },
             onMenuEvent: { [unowned self] id, event in menuEvent(id, event) },
             onMenuOpening: { [unowned self] in item.updateMenu(menuRows()) })
@@ -69,8 +72,8 @@ final class ActivityTray {
     private func leaveIfDue() -> Duration? {
         guard presence.isInTray, let leave = presence.earliestLeave(notBefore: item.settlesAt), !appearance.isInTray
         else { return nil }
-        let now = ContinuousClock.now
-        guard now >= leave else { return leave - now }
+        let now = clock.monotonicNow()
+        guard now >= leave else { return now.duration(to: leave) }
         render()
         return nil
     }
@@ -84,7 +87,7 @@ final class ActivityTray {
     /// current; leaving, the item leaves first and announces nothing (`StatusNotifierItem.update`).
     private func render() {
         let wanted = appearance
-        let inTray = presence.update(wantsInTray: wanted.isInTray, at: .now, notBefore: item.settlesAt)
+        let inTray = presence.update(wantsInTray: wanted.isInTray, at: clock.monotonicNow(), notBefore: item.settlesAt)
         // In the tray only for its minimum stay, or while hosts read its last change: the idle look.
         let shown = inTray == wanted.isInTray ? wanted
             : TrayAppearance(isVisible: false, activeCount: 0, labels: [], idleMode: .show)
@@ -116,7 +119,7 @@ final class ActivityTray {
 
     /// The menu's rows now, the activities' ages counted from now.
     private func menuRows() -> [MenuItem] {
-        let now = SystemTime.wallClockMicroseconds()
+        let now = clock.now().wallClock
         let activities = state.isVisible ? state.activities.map { ($0.label, $0.age(at: now)) } : []
         let menu = TrayMenu(activities: activities, mayEndAll: userMayEndAll())
         var nextActivity = RowID.firstActivity.rawValue
@@ -182,7 +185,7 @@ final class ActivityTray {
     private func announceFinished(before: IndicatorState, after: IndicatorState) {
         // A service that stops has not finished its activities.
         guard let notifyAfter, before.isServiceRunning, after.isServiceRunning else { return }
-        let now = SystemTime.wallClockMicroseconds()
+        let now = clock.now().wallClock
         let remaining = Set(after.activities.map(\.id))
         let finished = before.activities.filter { !remaining.contains($0.id) && $0.age(at: now) >= notifyAfter }
         guard !finished.isEmpty else { return }

@@ -1,4 +1,5 @@
 import DesktopIndicator
+import ProgramSupport
 import Testing
 
 @Suite struct TrayMenuTests {
@@ -68,7 +69,7 @@ import Testing
 @Suite struct TrayPresenceTests {
     @Test func onceJoinedTheItemStaysAtLeastTheMinimum() {
         var presence = TrayPresence()
-        let start = ContinuousClock.now
+        let start = MonotonicTime(microseconds: 5_000_000)
         #expect(presence.update(wantsInTray: false, at: start) == false)
         #expect(presence.update(wantsInTray: true, at: start) == true)
         #expect(presence.earliestLeave() == start + TrayPresence.minimumStay)
@@ -79,7 +80,7 @@ import Testing
 
     @Test func theStayCountsFromTheJoinNotFromLaterChanges() {
         var presence = TrayPresence()
-        let start = ContinuousClock.now
+        let start = MonotonicTime(microseconds: 5_000_000)
         _ = presence.update(wantsInTray: true, at: start)
         _ = presence.update(wantsInTray: true, at: start + .milliseconds(900))
         #expect(presence.update(wantsInTray: false, at: start + .milliseconds(1100)) == false)
@@ -89,7 +90,7 @@ import Testing
 
     @Test func itLeavesNoSoonerThanItsCallerSaysEvenAfterTheMinimumStay() {
         var presence = TrayPresence()
-        let start = ContinuousClock.now
+        let start = MonotonicTime(microseconds: 5_000_000)
         _ = presence.update(wantsInTray: true, at: start)
         let settled = start + .milliseconds(1400)
         #expect(presence.earliestLeave(notBefore: settled) == settled)

@@ -61,27 +61,35 @@ extension Integration {
         }
 
         @Test func theTrayNamesLongActivitiesWhenTheyEnd() throws {
-            let scene = try TrayScene("--notify-after", "1")
-            let server = try Self.notificationServer(scene.bus)
-            let quick = try scene.client.begin("quick")
-            let backup = try scene.client.begin("backup")
-            try scene.watcher.awaitCall("RegisterStatusNotifierItem")
-            try scene.client.end(quick)
+            let bus = try PrivateBus()
+            let watcher = try TrayProcess.watcher(bus)
+            let server = try Self.notificationServer(bus)
+            let tray = try InProcessTray(bus, notifyAfter: .seconds(1))
+            // By its unique name, which serves the item in and out of the tray.
+            let item = try ItemProbe(bus, itemName: tray.uniqueName)
+            let (quick, backup) = (tray.activity(1, "quick"), tray.activity(2, "backup"))
+            try tray.show(InProcessTray.state([quick, backup]))
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            try tray.show(InProcessTray.state([backup]))
             // An activity has to last before its end is worth telling.
-            Thread.sleep(forTimeInterval: 1.1)
-            try scene.client.end(backup)
+            try tray.advance(by: .milliseconds(1100))
+            try tray.show(InProcessTray.state([]))
             let first = try Notify(try server.awaitCall("Notify"))
             #expect(first.summary == "backup finished after 1 s", "quick was too short to tell")
             #expect(first.replaces == 0)
+            // The server's answer reaches the tray before a call sent after it: the tray knows the notice's id.
+            try server.settle()
+            _ = try item.property("Id")
 
-            let nightly = try scene.client.begin("nightly")
-            Thread.sleep(forTimeInterval: 1.1)
-            try scene.client.end(nightly)
+            let nightly = tray.activity(3, "nightly")
+            try tray.show(InProcessTray.state([nightly]))
+            try tray.advance(by: .milliseconds(1100))
+            try tray.show(InProcessTray.state([]))
             let second = try Notify(try server.awaitCall("Notify"))
             #expect(second.summary == "nightly finished after 1 s")
             #expect(second.replaces == 7, "it replaces the one before")
+            try server.settle()
             #expect(server.calls.count == 2)
-            _ = scene
         }
     }
 }

@@ -15,21 +15,39 @@ extension Integration {
                         environment: ["LC_ALL": "C.UTF-8"])
         }
 
-        @Test func everyPropertyAHostNeedsIsThereFromTheFirstGetAllAndASecondLater() throws {
-            let scene = try TrayScene()
-            _ = try scene.client.begin("mail")
-            try scene.watcher.awaitCall("RegisterStatusNotifierItem")
+        @Test func everyPropertyAHostNeedsIsThereFromTheFirstGetAllAndIsSaidAgainAfterTheRegistration() throws {
+            let bus = try PrivateBus()
+            let watcher = try TrayProcess.watcher(bus)
+            let host = try FakePeer(bus, owning: "org.example.TestHost",
+                                    signalsOf: [MatchRule(interface: "org.freedesktop.DBus.Properties",
+                                                          member: "PropertiesChanged")],
+                                    answers: [:])
+            let tray = try InProcessTray(bus)
+            let item = try ItemProbe(bus, itemName: tray.itemName)
+            try tray.show(InProcessTray.state([tray.activity(1, "mail")]))
+            try watcher.awaitCall("RegisterStatusNotifierItem")
             let names = ["Id", "Title", "Category", "Status", "IconName", "IconPixmap", "ToolTip", "Menu", "ItemIsMenu"]
-            let first = try scene.tray.properties()
+            let first = try item.properties()
             for name in names { #expect(first[name] != nil, "\(name) in the first GetAll") }
             #expect(try first["Menu"]?.decode(ObjectPath.self) == "/MenuBar")
             #expect(try first["ItemIsMenu"]?.decode(Bool.self) == false)
+
             // GNOME's AppIndicator extension reads Id and Menu again a second after the registration, and drops an
-            // item that does not answer both.
-            Thread.sleep(forTimeInterval: 1.1)
-            #expect(try scene.tray.property("Id").decode(String.self) == "netactivity")
-            #expect(try scene.tray.property("Menu").decode(ObjectPath.self) == "/MenuBar")
-            _ = scene
+            // item that does not answer both; the item says them again at half a second, to fill its cache.
+            try host.settle()
+            let saidAtRegistration = host.signals.count
+            try tray.advance(by: .milliseconds(499))
+            try host.settle()
+            #expect(host.signals.count == saidAtRegistration, "nothing said again before half a second")
+            try tray.advance(by: .milliseconds(1))
+            var changed = try host.awaitSignal("PropertiesChanged").arguments()
+            #expect(try changed.read(String.self) == "org.kde.StatusNotifierItem")
+            let values = try changed.read([String: ReceivedVariant].self)
+            #expect(try values["Id"]?.decode(String.self) == "netactivity")
+            #expect(try values["Menu"]?.decode(ObjectPath.self) == "/MenuBar")
+            try tray.advance(by: .milliseconds(600))
+            #expect(try item.property("Id").decode(String.self) == "netactivity")
+            #expect(try item.property("Menu").decode(ObjectPath.self) == "/MenuBar")
         }
 
         @Test func theMenuListsTheActivitiesWithTheirAgesAndItsActions() throws {
@@ -121,18 +139,24 @@ extension Integration {
 
         /// gtk-sni-tray reads the icon on `NewIcon` in a thread of its own and drew it again after removing an item
         /// that left meanwhile. Ended 100 ms before the minimum stay is over, the item announces its idle look then;
-        /// it must hold its name half a second after that (the sleeps make those moments; they wait for nothing).
+        /// it must hold its name half a second after that, and leave then.
         @Test func itLeavesNoSoonerThanHalfASecondAfterItsLastChange() throws {
-            let scene = try TrayScene()
-            let id = try scene.client.begin("mail")
-            try scene.watcher.awaitCall("RegisterStatusNotifierItem")
-            Thread.sleep(forTimeInterval: 0.9)
-            try scene.client.end(id)
-            try scene.watcher.awaitSignal("NewIcon")
-            Thread.sleep(forTimeInterval: 0.25)
-            #expect((try? scene.watcher.connection.nameOwner(of: BusName(scene.tray.itemName))) != nil,
-                    "it left the tray within 250 ms of announcing a change")
-            try scene.watcher.awaitRelease(of: scene.tray.itemName)
+            let bus = try PrivateBus()
+            let watcher = try TrayProcess.watcher(bus)
+            let tray = try InProcessTray(bus)
+            let item = try ItemProbe(bus, itemName: tray.itemName)
+            try tray.show(InProcessTray.state([tray.activity(1, "mail")]))
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            try tray.advance(by: .milliseconds(900))
+            try tray.show(InProcessTray.state([]))
+            try watcher.awaitSignal("NewIcon")
+            try tray.advance(by: .milliseconds(250))
+            #expect(try item.isInTray, "it left the tray within 250 ms of announcing a change")
+            try tray.advance(by: .milliseconds(249))
+            #expect(try item.isInTray, "it left the tray within 499 ms of announcing a change")
+            try tray.advance(by: .milliseconds(1))
+            try watcher.awaitRelease(of: tray.itemName)
+            #expect(try !item.isInTray)
         }
 
         @Test func withoutAWatcherItSaysOnceThatItWaitsAndOnceWhenOneComes() throws {

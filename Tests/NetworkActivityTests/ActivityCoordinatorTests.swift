@@ -1,6 +1,7 @@
 import TestSupport
 import Testing
 import NetworkActivity
+import ProgramSupport
 
 @Suite("Activity coordinator")
 struct ActivityCoordinatorTests {

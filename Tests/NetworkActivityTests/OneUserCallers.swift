@@ -1,4 +1,5 @@
 @testable import NetworkActivity
+import ProgramSupport
 
 /// Every caller of these tests is one Unix user, 1000, unless a test says otherwise: the per-user quota has tests
 /// of its own (`UserQuotaTests`).

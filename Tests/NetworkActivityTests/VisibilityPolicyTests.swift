@@ -1,5 +1,6 @@
 import Testing
 import NetworkActivity
+import ProgramSupport
 
 @Suite("Visibility policy")
 struct VisibilityPolicyTests {

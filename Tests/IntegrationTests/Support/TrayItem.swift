@@ -10,13 +10,12 @@ final class TrayProcess {
 
     let process: BackgroundProcess
     /// The well-known name the item owns while it is in the tray.
-    let itemName: String
-    private let probe: Connection
+    var itemName: String { item.itemName }
+    private let item: ItemProbe
 
     init(_ bus: PrivateBus, arguments: [String] = []) throws {
         process = try BackgroundProcess(Paths.tray, arguments, bus: bus)
-        itemName = "org.kde.StatusNotifierItem-\(process.process.processIdentifier)-1"
-        probe = try Connection(bus: .address(bus.address))
+        item = try ItemProbe(bus, itemName: "org.kde.StatusNotifierItem-\(process.process.processIdentifier)-1")
     }
 
     /// A watcher played by the test that accepts every registration and hears the items' signals and the bus's
@@ -30,14 +29,34 @@ final class TrayProcess {
 
     func call(_ member: MemberName, interface: InterfaceName, _ arguments: (inout MessageWriter) -> Void = { _ in })
         throws(DBusError) -> MessageReader {
-        try probe.call(destination: try BusName(itemName), path: Self.itemPath, interface: interface, member: member,
-                       timeout: .seconds(10), arguments: arguments)
+        try item.call(member, interface: interface, arguments)
+    }
+
+    func properties() throws -> [String: ReceivedVariant] { try item.properties() }
+    func property(_ name: String) throws -> ReceivedVariant { try item.property(name) }
+    var isInTray: Bool { get throws { try item.isInTray } }
+}
+
+/// What a host reads of a tray item, from a connection of its own.
+final class ItemProbe {
+    let itemName: String
+    private let probe: Connection
+
+    init(_ bus: PrivateBus, itemName: String) throws {
+        self.itemName = itemName
+        probe = try Connection(bus: .address(bus.address))
+    }
+
+    func call(_ member: MemberName, interface: InterfaceName, _ arguments: (inout MessageWriter) -> Void = { _ in })
+        throws(DBusError) -> MessageReader {
+        try probe.call(destination: try BusName(itemName), path: TrayProcess.itemPath, interface: interface,
+                       member: member, timeout: .seconds(10), arguments: arguments)
     }
 
     /// Every property, through `GetAll`.
     func properties() throws -> [String: ReceivedVariant] {
         var reply = try call("GetAll", interface: "org.freedesktop.DBus.Properties") {
-            $0.append(Self.itemInterface.rawValue)
+            $0.append(TrayProcess.itemInterface.rawValue)
         }
         return try reply.read([String: ReceivedVariant].self)
     }
@@ -45,7 +64,7 @@ final class TrayProcess {
     /// One property, through `Get`.
     func property(_ name: String) throws -> ReceivedVariant {
         var reply = try call("Get", interface: "org.freedesktop.DBus.Properties") {
-            $0.append(Self.itemInterface.rawValue)
+            $0.append(TrayProcess.itemInterface.rawValue)
             $0.append(name)
         }
         return try reply.read(ReceivedVariant.self)
