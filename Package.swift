@@ -44,7 +44,7 @@ let package = Package(
             resources: [.embedInCode("org.example.NetworkActivity.xml")]
         ),
         // The Swift programs' way to the service: activity tokens, scopes and a state monitor.
-        .target(name: "NetworkActivityClient", dependencies: ["DBusKit", "NetworkActivityInterface"]),
+        .target(name: "NetworkActivityClient", dependencies: ["CDBus", "DBusKit", "NetworkActivityInterface", "ProgramSupport"]),
         // What the desktop shows: the indicator's look and words, the StatusNotifierItem with its menu, and
         // notifications. Knows no activities' service.
         .target(

@@ -13,7 +13,7 @@ DESTDIR=${DESTDIR:-}
 PRODUCTS=${PRODUCTS:-.build/release}
 programs=(netactivityd netactivity netactivity-tray)
 for program in "${programs[@]}"; do
-  [ -x "$PRODUCTS/$program" ] || swift build -c release --product "$program"
+  [ -x "$PRODUCTS/$program" ] || PRODUCTS=$(bash dbus/build-release.sh)
 done
 root="$DESTDIR$PREFIX"
 fill() { sed "s|@bindir@|$PREFIX/bin|g" "$1"; }

@@ -76,7 +76,7 @@ extension Connection {
 }
 
 /// The bus driver's questions about a connection, which a blocking call answers.
-extension BlockingCalls {
+extension Connection {
     /// The Unix user id of the process behind `name` (`GetConnectionUnixUser`).
     public func unixUser(of name: BusName) throws(DBusError) -> UInt32 {
         var reader = try callBusDriver("GetConnectionUnixUser", name)

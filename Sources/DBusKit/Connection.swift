@@ -11,8 +11,9 @@ import ProgramSupport
 ///
 /// It is not `Sendable`: one thread owns it. Once an `EventLoop` runs it, that is the loop's thread, and every
 /// use from another thread stops the program in debug builds, since its handlers, subscriptions and pending
-/// replies are the loop's alone. Threads that only make blocking calls share a `BlockingConnection` instead.
-public final class Connection: BlockingCalls {
+/// replies are the loop's alone. A short-lived program that makes a call or two uses its blocking `call`, with no
+/// loop at all.
+public final class Connection {
     /// Which bus to connect to.
     public enum Bus: Sendable, Equatable {
         /// `DBUS_SESSION_BUS_ADDRESS`, as `dbus_bus_get_private(DBUS_BUS_SESSION)` finds it.

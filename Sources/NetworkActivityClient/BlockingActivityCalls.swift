@@ -1,17 +1,17 @@
 internal import DBusKit
 
-/// `Begin`, `BeginWithTimeout` and `End` as calls that block the calling thread, for a process that makes one or
-/// two calls and exits: the command's `begin`, `end` and `run`. They fail as `NetworkActivityClient`'s calls do,
-/// with the same errors, but start no loop thread and wake no executor: for a program that lives 3 ms, those cost
-/// an eighth of its time and 0.6–1.6 MB of its peak memory (docs/performance.md). Activities begun here belong to
-/// this connection's name, and end with it, timed ones excepted.
+/// `Begin`, `BeginWithTimeout` and `End` as calls that block the calling thread, on a `Connection` with no loop,
+/// for a process that makes one or two calls and exits: the command's `begin`, `end` and `run`. They fail as
+/// `NetworkActivityClient`'s calls do, with the same errors, but start no loop thread and wake no executor, which
+/// for a program that lives 3 ms would cost it the guard on its start (docs/performance.md). Activities begun here
+/// belong to this connection's name, and end with it, timed ones excepted.
 package final class BlockingActivityCalls {
-    private let connection: BlockingConnection
+    private let connection: Connection
     private let timeout: Duration
 
     package init(bus: NetworkActivityClient.Bus, timeout: Duration = .seconds(5)) throws(NetworkActivityError) {
         do throws(DBusError) {
-            connection = try BlockingConnection(bus: bus.connectionBus)
+            connection = try Connection(bus: bus.connectionBus)
         } catch {
             throw NetworkActivityError(error)
         }

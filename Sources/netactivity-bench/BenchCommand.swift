@@ -8,7 +8,7 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Measures and tests netactivityd on a private bus of its own: speed, memory, load, faults, fuzzing.",
         version: PackageVersion.current,
         subcommands: [MeasureCommand.self, StressCommand.self, MemoryCommand.self, FuzzCommand.self,
-                      StressClientCommand.self, HoldCommand.self, LibraryCommand.self,
+                      StressClientCommand.self, HoldCommand.self,
                       ClientsCommand.self],
         defaultSubcommand: MeasureCommand.self)
 }

@@ -17,7 +17,7 @@ struct ClientsCommand: ParsableCommand {
             netactivity watch and netactivity-tray start, and once they have settled, their resident memory and the \
             CPU ticks they use in --idle seconds; last the tray's memory with 50 activities in its tooltip. Pin it \
             with taskset to compare runs. The programs are the ones beside this one; build them with \
-            swift build -c release.
+            bash dbus/build-release.sh.
             """)
 
     @Option(help: ArgumentHelp("The netactivityd to run (default: the one beside this program).", valueName: "path"))

@@ -7,7 +7,7 @@ enum DaemonExecutable {
     static func find(_ named: String?) throws -> URL {
         let executable = named.map(URL.init(fileURLWithPath:)) ?? BuiltProducts.program("netactivityd")
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw BenchFailure("no netactivityd at \(executable.path): build it first (swift build -c release), "
+            throw BenchFailure("no netactivityd at \(executable.path): build it first (bash dbus/build-release.sh), "
                                + "or name one with --daemon")
         }
         return executable

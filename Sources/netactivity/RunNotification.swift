@@ -22,7 +22,10 @@ struct RunNotification {
     /// Sends it to the session bus's notification server and does not wait: the notification is a courtesy, which
     /// must not hold up the command's exit status. Without a session bus, or without a server, nothing is shown.
     func show() {
-        guard let connection = try? BlockingConnection(bus: .session) else { return }
-        connection.sendWithoutReply(notification.notifyCall())
+        guard let connection = try? Connection(bus: .session) else { return }
+        let call = notification.notifyCall()
+        call.expectsReply = false
+        connection.send(call)
+        connection.flush()
     }
 }

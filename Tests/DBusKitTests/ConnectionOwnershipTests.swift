@@ -76,22 +76,6 @@ struct ConnectionOwnershipTests {
         #expect(released == nil)
     }
 
-    @Test func aBlockingConnectionIsSharedByThreadsEachGettingItsOwnReply() async throws {
-        let bus = try PrivateBus()
-        let shared = try BlockingConnection(bus: .address(bus.address))
-        let ownName = try BusName(shared.uniqueName)
-        let answers = try await withThrowingTaskGroup(of: [String].self) { group in
-            for _ in 0..<4 {
-                group.addTask {
-                    try (0..<50).map { _ in try shared.nameOwner(of: ownName) }
-                }
-            }
-            return try await group.reduce(into: [String]()) { $0 += $1 }
-        }
-        #expect(answers.count == 200)
-        #expect(Set(answers) == [ownName.rawValue])
-    }
-
     #if DEBUG
     @Test func usingALoopsConnectionOffItsThreadStopsADebugBuild() async throws {
         let bus = try PrivateBus()

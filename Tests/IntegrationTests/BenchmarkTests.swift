@@ -43,16 +43,6 @@ extension Integration {
             #expect(lines.contains { $0.hasPrefix("daemon RSS, 10 activities of 5 clients held") })
         }
 
-        /// The library's comparison at a tiny size: each way and each number of tasks made pairs.
-        @Test func theLibraryComparisonReportsBothWaysFromOneTaskAndFromMany() throws {
-            let run = try runBench(["library", "--duration", "0.2", "--rounds", "1", "--tasks", "4", "--json"])
-            #expect(run.status == 0, "\(run)")
-            let figures = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Double])
-            let keys = ["async_1_pairs_per_s", "async_4_pairs_per_s", "blocking_1_pairs_per_s", "blocking_4_pairs_per_s"]
-            #expect(Set(figures.keys) == Set(keys))
-            for key in keys { #expect((figures[key] ?? 0) > 0, "\(key)") }
-        }
-
         /// The programs as processes, at a tiny size: every command and its dbus-send equivalent ran, the waiting
         /// programs were measured, and a waiting program used no CPU to speak of (a tick is 10 ms; they sleep in
         /// `poll()`; one tick is allowed, since the suite runs beside it and a wake-up at the tick's edge is charged

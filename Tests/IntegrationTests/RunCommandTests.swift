@@ -25,8 +25,7 @@ extension Integration {
             #expect(try RawClient(bus).list().isEmpty, "\(service.log)")
         }
 
-        /// The programs take their arguments from glibc, not from the Swift runtime (ProcessArguments.c): each one
-        /// arrives whole, spaces, empty ones and UTF-8 included.
+        /// Each argument arrives whole, spaces, empty ones and UTF-8 included.
         @Test func everyArgumentReachesTheLabelAndTheCommandAsGiven() throws {
             let script = "\(Paths.cli.path) status --json; printf '%s|' \"$@\""
             let result = try netactivity(bus, "run", "--label", "Größe  two", "--", "/bin/sh", "-c", script, "sh",

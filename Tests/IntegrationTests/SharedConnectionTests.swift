@@ -1,4 +1,5 @@
 import DBusKit
+@testable import NetworkActivityClient
 import ServiceHarness
 import Testing
 

@@ -1,3 +1,4 @@
+internal import DBusKit
 internal import CDBus
 import Synchronization
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ import Musl
 /// A call is sent from the caller's thread (libdbus locks the connection for that) and suspends its task until the
 /// loop's thread dispatches the reply, so no thread waits for the bus; the loop fires its timeout too. Work that needs the `Connection` itself (subscribing to signals) is handed to the loop's thread. The
 /// thread ends when the connection is released or the bus goes away.
-public final class SharedConnection: Sendable {
+final class SharedConnection: Sendable {
     /// Used off the loop's thread only through libdbus's calls that take the connection's lock: sending, and the
     /// unique name.
     private let raw: UnsafeSendable<OpaquePointer>
@@ -26,7 +27,7 @@ public final class SharedConnection: Sendable {
     /// Connects and registers with the bus, then starts the loop's thread, which inherits the calling thread's
     /// signal mask. `onLoss` runs on the loop's thread when the bus goes away, after which every call throws
     /// `Disconnected`.
-    public init(bus: Connection.Bus, onLoss: @escaping @Sendable () -> Void = {}) throws(DBusKit.DBusError) {
+    init(bus: Connection.Bus, onLoss: @escaping @Sendable () -> Void = {}) throws(DBusKit.DBusError) {
         let connection = try Connection(bus: bus)
         raw = UnsafeSendable(connection.raw)
         let ended = loopEnded
@@ -64,10 +65,10 @@ public final class SharedConnection: Sendable {
     }
 
     /// This connection's unique name on the bus, such as `:1.42`.
-    public var uniqueName: String { uniqueBusName(of: raw.value) }
+    var uniqueName: String { uniqueBusName(of: raw.value) }
 
     /// Whether the loop still runs: false once the bus has gone away.
-    public var isOpen: Bool { !loopEnded.isRaised }
+    var isOpen: Bool { !loopEnded.isRaised }
 
     /// Sends a method call and suspends until its reply, which the calling task alone reads from then on.
     ///
@@ -75,7 +76,7 @@ public final class SharedConnection: Sendable {
     ///   undo what the peer did anyway.
     /// - Throws: `CallFailure.bus` with the peer's error reply, `NoReply` after `timeout`, or `Disconnected`;
     ///   `CallFailure.cancelled` at once when the task is cancelled.
-    public func call(
+    func call(
         _ message: Message, timeout: Duration, onAbandoned: (@Sendable (Message) -> Void)? = nil
     ) async throws(CallFailure) -> Message {
         guard !Task.isCancelled else { throw .cancelled }
@@ -95,7 +96,7 @@ public final class SharedConnection: Sendable {
 
     /// Sends a message that wants no reply and writes it out before returning, from any thread: it still reaches
     /// the peer before any later call of this connection.
-    public func sendWithoutReply(_ message: Message) {
+    func sendWithoutReply(_ message: Message) {
         guard isOpen else { return }
         message.expectsReply = false
         _ = DBusKit.send(message, on: raw.value)
@@ -103,7 +104,7 @@ public final class SharedConnection: Sendable {
     }
 
     /// Runs `job` on the loop's thread with the connection, in the order posted.
-    public func onLoop(_ job: @escaping @Sendable (Connection) -> Void) {
+    func onLoop(_ job: @escaping @Sendable (Connection) -> Void) {
         jobs.post { [served] in job(served.value.connection) }
     }
 }

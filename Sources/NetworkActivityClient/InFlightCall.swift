@@ -1,7 +1,8 @@
+internal import DBusKit
 import Synchronization
 
 /// Why an awaited call gave no value: the bus's or the peer's error, or the awaiting task was cancelled.
-public enum CallFailure: Error, Sendable {
+enum CallFailure: Error, Sendable {
     case bus(DBusError)
     case cancelled
 }

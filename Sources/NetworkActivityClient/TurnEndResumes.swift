@@ -1,3 +1,4 @@
+internal import DBusKit
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,11 +1,4 @@
-/// Method calls that wait for their reply, which both kinds of connection make: the bus driver's queries and the
-/// conveniences below are written once, for both.
-public protocol BlockingCalls {
-    /// Sends a method call and waits up to `timeout` for its reply; an error reply is thrown as it is.
-    func call(_ message: Message, timeout: Duration) throws(DBusError) -> Message
-}
-
-extension BlockingCalls {
+extension Connection {
     /// Sends a method call and returns a reader of its reply's arguments.
     public func call(
         destination: BusName, path: ObjectPath, interface: InterfaceName, member: MemberName,

@@ -1,3 +1,4 @@
+internal import DBusKit
 internal import CDBus
 import Synchronization
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 public import DBusKit
 
 /// The service's calls as a blocking client makes them (the tray, which serves its objects on the same connection).
-extension BlockingCalls {
+extension Connection {
     /// Calls a method of the service's object. With `autoStart` off, a service that is not running is not
     /// started to answer: the bus throws `ServiceUnknown` instead.
     public func callService(
