@@ -10,8 +10,11 @@ let package = Package(
         .executable(name: "netactivityd", targets: ["netactivityd"]),
         .executable(name: "netactivity", targets: ["netactivity"]),
         .executable(name: "netactivity-tray", targets: ["netactivity-tray"]),
-        .executable(name: "netactivity-bench", targets: ["netactivity-bench"]),
         .library(name: "NetworkActivityClient", targets: ["NetworkActivityClient"]),
+        // For the benchmark's own package (Benchmarks/) and nothing else: the harness that runs the daemon on a
+        // private bus, and the layers it speaks.
+        .library(name: "ServiceHarness",
+                 targets: ["ServiceHarness", "DBusKit", "NetworkActivityInterface", "ProgramSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -69,15 +72,10 @@ let package = Package(
                            "ProgramSupport"]
         ),
 
-        // The benchmark, and the harness it shares with the integration tests: a private bus, the daemon's
-        // launcher, a raw client and a signal listener (docs/performance.md).
-        .target(name: "ServiceHarness", dependencies: ["DBusKit", "NetworkActivityInterface"]),
-        .executableTarget(
-            name: "netactivity-bench",
-            dependencies: [
-                "DBusKit", "NetworkActivityClient", "NetworkActivityInterface", "ProgramSupport", "ServiceHarness",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+        // What the integration tests and the benchmark (a package of its own, Benchmarks/) run the daemon with: a
+        // private bus, the daemon's launcher, a raw client and a signal listener.
+        .target(
+            name: "ServiceHarness", dependencies: ["DBusKit", "NetworkActivityInterface"], path: "Tests/ServiceHarness"
         ),
 
         // Tests: one target per layer, and the integration tests against a private dbus-daemon.
@@ -103,7 +101,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: ["DBusKit", "DesktopIndicator", "NetworkActivityClient", "NetworkActivityInterface",
                            "ProgramSupport", "ServiceHarness", "TestSupport", "netactivity", "netactivityd",
-                           "netactivity-bench", "netactivity-tray"]
+                           "netactivity-tray"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -8,6 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Tests/install-tools.sh
+# The benchmark is a package of its own; the integration tests run its stress, memory and fuzz tools.
+swift build --package-path Benchmarks
 if [ $# -gt 0 ]; then
   exec swift test --disable-xctest "$@"
 fi

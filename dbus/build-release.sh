@@ -23,7 +23,7 @@ if [ -f "$archive" ]; then ln -sfn "$archive" "$static/libstdc++.a"; else rm -f 
 build=(swift build -c release --static-swift-stdlib --disable-local-rpath
        -Xlinker "-L$PWD/$static" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
        -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic)
-for product in netactivityd netactivity netactivity-tray netactivity-bench; do
+for product in netactivityd netactivity netactivity-tray; do
   "${build[@]}" --product "$product" "$@" >&2
 done
 "${build[@]}" "$@" --show-bin-path

@@ -63,7 +63,7 @@ extension Integration {
 
         private func runBench(_ arguments: [String]) throws -> ToolResult {
             let bus = try PrivateBus()
-            return try runTool(Paths.products.appendingPathComponent("netactivity-bench").path, arguments, bus: bus,
+            return try runTool(Paths.bench.path, arguments, bus: bus, environment: Paths.benchEnvironment,
                                timeout: .seconds(120))
         }
     }

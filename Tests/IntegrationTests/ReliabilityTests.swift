@@ -39,7 +39,7 @@ extension Integration {
             let bus = try PrivateBus()
             let service = try DaemonProcess(bus: bus)
             let listener = try SignalListener(bus)
-            let holder = try BackgroundProcess(Paths.products.appendingPathComponent("netactivity-bench"),
+            let holder = try BackgroundProcess(Paths.bench,
                                                ["hold", "--address", bus.address, "--connections", "1000"], bus: bus)
             try holder.awaitLine("ready 1000", timeout: .seconds(60))
             let client = try RawClient(bus)
@@ -106,7 +106,7 @@ extension Integration {
 
         private func bench(_ arguments: [String], timeout: Duration) throws -> ToolResult {
             let bus = try PrivateBus()
-            return try runTool(Paths.products.appendingPathComponent("netactivity-bench").path, arguments, bus: bus,
+            return try runTool(Paths.bench.path, arguments, bus: bus, environment: Paths.benchEnvironment,
                                timeout: timeout)
         }
     }

@@ -5,9 +5,9 @@ import Testing
 extension Integration {
     @Suite("--version")
     struct VersionTests {
-        @Test(arguments: ["netactivityd", "netactivity", "netactivity-tray", "netactivity-bench"])
-        func everyProgramPrintsThePackageVersion(program: String) throws {
-            let result = try runTool(Paths.products.appendingPathComponent(program).path, ["--version"], bus: nil)
+        @Test(arguments: [Paths.daemon, Paths.cli, Paths.tray, Paths.bench])
+        func everyProgramPrintsThePackageVersion(program: URL) throws {
+            let result = try runTool(program.path, ["--version"], bus: nil)
             #expect(result.status == 0)
             #expect(result.stdout == PackageVersion.current + "\n", "\(result)")
             #expect(result.stderr.isEmpty)

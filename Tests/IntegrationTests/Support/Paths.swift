@@ -14,4 +14,9 @@ enum Paths {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static let dbusFolder = repository.appendingPathComponent("dbus")
+
+    /// The benchmark, a package of its own, which `Tests/run.sh` builds before the tests run.
+    static let bench = repository.appendingPathComponent("Benchmarks/.build/debug/netactivity-bench")
+    /// Has the benchmark measure the programs under test, not a release build.
+    static let benchEnvironment = ["NETACTIVITY_PROGRAMS": products.path]
 }

@@ -1,11 +1,22 @@
 import Foundation
 import ServiceHarness
 
-/// The daemon the benchmark measures: the one named on the command line, or the one built beside this program.
+/// Where the programs measured are: `NETACTIVITY_PROGRAMS`, or the release build of the repository the benchmark
+/// runs from (`.build/release`, which `bash dbus/build-release.sh` makes).
+enum MeasuredPrograms {
+    static let folder = URL(fileURLWithPath: ProcessInfo.processInfo.environment["NETACTIVITY_PROGRAMS"]
+                                ?? ".build/release")
+
+    static func program(_ name: String) -> URL {
+        folder.appendingPathComponent(name)
+    }
+}
+
+/// The daemon the benchmark measures: the one named on the command line, or the release build's.
 enum DaemonExecutable {
     /// It must exist.
     static func find(_ named: String?) throws -> URL {
-        let executable = named.map(URL.init(fileURLWithPath:)) ?? BuiltProducts.program("netactivityd")
+        let executable = named.map(URL.init(fileURLWithPath:)) ?? MeasuredPrograms.program("netactivityd")
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw BenchFailure("no netactivityd at \(executable.path): build it first (bash dbus/build-release.sh), "
                                + "or name one with --daemon")

@@ -15,7 +15,7 @@ struct MemoryCommand: ParsableCommand {
             if it did not come back to within --allowance KiB of before.
             """)
 
-    @Option(help: ArgumentHelp("The netactivityd to measure (default: the one beside this program).", valueName: "path"))
+    @Option(help: ArgumentHelp("The netactivityd to measure (default: the release build's).", valueName: "path"))
     var daemon: String?
 
     @Option(help: "Live activities at the peak.") var peak = 100_000

@@ -16,11 +16,11 @@ struct ClientsCommand: ParsableCommand {
             is reaped, and its peak resident memory (the kernel's ru_maxrss); the medians are printed. Then \
             netactivity watch and netactivity-tray start, and once they have settled, their resident memory and the \
             CPU ticks they use in --idle seconds; last the tray's memory with 50 activities in its tooltip. Pin it \
-            with taskset to compare runs. The programs are the ones beside this one; build them with \
-            bash dbus/build-release.sh.
+            with taskset to compare runs. The programs are the release build's (.build/release under the \
+            folder it runs from, or NETACTIVITY_PROGRAMS): bash dbus/build-release.sh.
             """)
 
-    @Option(help: ArgumentHelp("The netactivityd to run (default: the one beside this program).", valueName: "path"))
+    @Option(help: ArgumentHelp("The netactivityd to run (default: the release build's).", valueName: "path"))
     var daemon: String?
     @Option(help: "Times each command runs.") var runs = 20
     @Option(help: "Seconds over which the waiting programs' CPU ticks are counted.") var idle = 10.0
@@ -30,7 +30,7 @@ struct ClientsCommand: ParsableCommand {
         let bus = try PrivateBus()
         let service = try DaemonProcess(bus: bus, executable: try DaemonExecutable.find(daemon))
         let spawner = Spawner(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-        let command = BuiltProducts.program("netactivity").path
+        let command = MeasuredPrograms.program("netactivity").path
         let dbusSend = ["/usr/bin/dbus-send", "--session", "--print-reply", "--dest=org.example.NetworkActivity",
                         "/org/example/NetworkActivity"]
 
@@ -66,7 +66,7 @@ struct ClientsCommand: ParsableCommand {
         var figures = samples.mapValues(median)
 
         let watch = try spawner.start([command, "watch"])
-        let tray = try spawner.start([BuiltProducts.program("netactivity-tray").path])
+        let tray = try spawner.start([MeasuredPrograms.program("netactivity-tray").path])
         defer {
             for process in [watch, tray] { kill(process, SIGTERM) }
             for process in [watch, tray] { _ = reap(process) }

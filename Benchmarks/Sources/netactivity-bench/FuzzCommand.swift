@@ -22,7 +22,7 @@ struct FuzzCommand: ParsableCommand {
             another opens. Exits 1 at the first difference, printing the seed and the call.
             """)
 
-    @Option(help: ArgumentHelp("The netactivityd to test (default: the one beside this program).", valueName: "path"))
+    @Option(help: ArgumentHelp("The netactivityd to test (default: the release build's).", valueName: "path"))
     var daemon: String?
 
     @Option(help: "Seconds to run (at most 3000: the timeouts it begins are longer).") var seconds: Double = 10

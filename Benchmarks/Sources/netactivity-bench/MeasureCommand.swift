@@ -8,12 +8,12 @@ struct MeasureCommand: ParsableCommand {
         commandName: "measure",
         abstract: "Measures netactivityd on a private bus: calls, signals, cleanup, memory and start-up.",
         discussion: """
-            Starts a dbus-daemon of its own and the netactivityd beside this program (delays 0), runs every \
+            Starts a dbus-daemon of its own and the release build's netactivityd (delays 0), runs every \
             scenario from connections of its own, and prints a table. Times are also given in round trips of the \
             bus driver's own GetId, measured in the same run, so that runs on different machines compare.
             """)
 
-    @Option(help: ArgumentHelp("The netactivityd to measure (default: the one beside this program).", valueName: "path"))
+    @Option(help: ArgumentHelp("The netactivityd to measure (default: the release build's).", valueName: "path"))
     var daemon: String?
 
     @Option(help: ArgumentHelp("A command to run the daemon under, e.g. \"valgrind --tool=callgrind\".",

@@ -20,7 +20,7 @@ struct StressCommand: ParsableCommand {
             answer within 10 ms. Exits 1 if anything differs.
             """)
 
-    @Option(help: ArgumentHelp("The netactivityd to test (default: the one beside this program).", valueName: "path"))
+    @Option(help: ArgumentHelp("The netactivityd to test (default: the release build's).", valueName: "path"))
     var daemon: String?
 
     @Option(help: "Client processes running at once.") var clients = 50
