@@ -31,7 +31,7 @@ public struct MonotonicTime: Comparable, Hashable, Sendable {
     }
 
     /// The system's monotonic clock now: for what no test needs to move (a call's reply deadline).
-    public static var now: MonotonicTime { MonotonicTime(microseconds: Int64(SystemClock.microseconds(of: CLOCK_MONOTONIC))) }
+    public static var now: MonotonicTime { SystemClock().monotonicNow() }
 }
 
 /// A moment as both clocks see it: the monotonic one for deadlines, the wall clock for what people read.

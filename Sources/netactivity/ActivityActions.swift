@@ -1,5 +1,6 @@
 import ArgumentParser
 import NetworkActivityClient
+import ProgramSupport
 
 /// What `begin`, `end`, `run` and `watch` do once their command line is read, whichever reader read it:
 /// swift-argument-parser's commands or `PlainInvocation`.
@@ -80,7 +81,7 @@ struct RunAction: Equatable {
             printError("warning: running \(command[0]) without an activity: \(error)")
             activity = nil
         }
-        let started = ContinuousClock.now
+        let started = MonotonicTime.now
         var child: ChildProcess
         do {
             child = try ChildProcess(command)
@@ -91,7 +92,7 @@ struct RunAction: Equatable {
         let status = child.waitForExit()
         if let activity { try? activity.calls.end(activity.id) }
         if notify {
-            RunNotification(command: command, label: label, duration: .now - started, status: status).show()
+            RunNotification(command: command, label: label, duration: started.duration(to: .now), status: status).show()
         }
         if status != 0 { throw ExitCode(status) }
     }
