@@ -54,7 +54,7 @@ final class MessageRouter {
     }
 
     fileprivate func routeCall(_ raw: OpaquePointer) -> CallDisposition {
-        guard let index = objects.firstIndex(where: { dbus_message_has_path(raw, $0.pathField) != 0 }) else {
+        guard let index = objects.firstIndex(where: { dbus_message_has_path(raw, $0.path.rawValue) != 0 }) else {
             return .notHandled
         }
         return objects[index].handle(Message(borrowing: raw))

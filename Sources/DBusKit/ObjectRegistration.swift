@@ -21,7 +21,7 @@ extension Connection {
         vtable.message_function = leaveToLibdbus
         var error = CDBus.DBusError()
         dbus_error_init(&error)
-        guard dbus_connection_try_register_object_path(raw, object.pathField, &vtable, nil, &error) != 0 else {
+        guard dbus_connection_try_register_object_path(raw, object.path.rawValue, &vtable, nil, &error) != 0 else {
             throw DBusError(consuming: &error)
         }
         router.register(object)

@@ -19,8 +19,6 @@ import Musl
 /// the Swift runtime for generic metadata (which the code of another module, unspecialized, would do on every one).
 public final class ServedObject {
     public let path: ObjectPath
-    /// The path as a C string, compared with each call's by the connection's router.
-    @usableFromInline let pathField: UnsafeMutablePointer<CChar>
     @usableFromInline let interfaces: [ServedInterface]
     /// Every declared method, in the order declared.
     @usableFromInline let methods: [ServedMethod]
@@ -41,7 +39,6 @@ public final class ServedObject {
     ) {
         self.object = object
         self.path = path
-        pathField = strdup(path.rawValue)
         self.interfaces = interfaces.map(ServedInterface.init)
         methods = interfaces.flatMap { interface in
             interface.methods.map { ServedMethod($0, of: interface.name) }
@@ -49,11 +46,6 @@ public final class ServedObject {
         self.introspectionXML = introspectionXML
         self.send = send
         self.beforeReply = { beforeReply(unsafeDowncast($0, to: Object.self)) }
-    }
-
-    deinit {
-        free(pathField)
-        for method in methods { method.names.deallocate() }
     }
 
     /// Answers a method call to this object, as the connection's router does for every call to its path.
@@ -84,16 +76,16 @@ public final class ServedObject {
         let interfaceField = call.interfaceField
         guard let memberField = call.memberField else { return nil }
         return methods.firstIndex { method in
-            guard strcmp(method.names.member, memberField) == 0 else { return false }
+            guard method.names.member.names(memberField) else { return false }
             guard let interfaceField else { return true }
-            return strcmp(method.names.interface, interfaceField) == 0
+            return method.names.interface.names(interfaceField)
         }
     }
 
     /// Apart from the call path, where its message would take room in every call's code.
     @inline(never)
     private static func wrongSignature(_ method: ServedMethod, _ call: Message) -> DBusError {
-        DBusError.wrongSignature(expected: String(cString: method.names.signature), got: call.signature)
+        DBusError.wrongSignature(expected: method.names.signature, got: call.signature)
     }
 
     /// Answers a call that names no declared method: a standard one, or the error that says what is missing; nil
@@ -260,25 +252,18 @@ struct ServedMethod {
     }
 }
 
-/// A method's interface, member and input signature, copied once into C strings that live as long as the object
-/// that serves it, which frees them.
+/// A method's interface, member and input signature.
 @usableFromInline
 struct MethodNames {
-    let interface: UnsafeMutablePointer<CChar>
-    let member: UnsafeMutablePointer<CChar>
-    let signature: UnsafeMutablePointer<CChar>
+    let interface: InterfaceName
+    let member: MemberName
+    let signature: String
 
     @usableFromInline
     init(interface: InterfaceName, member: MemberName, signature: String) {
-        self.interface = strdup(interface.rawValue)
-        self.member = strdup(member.rawValue)
-        self.signature = strdup(signature)
-    }
-
-    func deallocate() {
-        free(interface)
-        free(member)
-        free(signature)
+        self.interface = interface
+        self.member = member
+        self.signature = signature
     }
 }
 
