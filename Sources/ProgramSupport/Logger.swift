@@ -2,8 +2,8 @@
 /// `StandardErrorLogging.bootstrap(level:)` and above go to standard error.
 ///
 /// Ours, not swift-log's: its `Logger` keeps a task-local logger, so that every program using it links Swift's
-/// concurrency runtime and libdispatch, 35 page faults at each of the daemon's starts (docs/performance.md); our
-/// programs need only lines on standard error.
+/// concurrency runtime and libdispatch, 35 page faults at each of the daemon's starts when that was measured (the
+/// history of docs/performance.md); our programs need only lines on standard error.
 public struct Logger: Sendable {
     /// syslog's levels, as `--log-level` names them, from the least severe.
     public enum Level: String, CaseIterable, Comparable, Sendable {

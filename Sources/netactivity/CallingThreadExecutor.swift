@@ -2,9 +2,8 @@ import Dispatch
 import Synchronization
 
 /// Runs one task on the thread that calls `run`, until the task returns: an async `main` without the worker
-/// threads Dispatch starts to serve one. `begin`, `end` and `run` are over in a few milliseconds, and starting
-/// those threads was a sixth of their time (docs/performance.md). Jobs the task's continuations enqueue from the
-/// library's loop thread come back here, since the task prefers this executor.
+/// threads Dispatch starts to serve one, for `watch`, which a panel keeps running all day. Jobs the task's
+/// continuations enqueue from the library's loop thread come back here, since the task prefers this executor.
 final class CallingThreadExecutor: TaskExecutor, Sendable {
     private let jobs = Mutex<[UnownedJob]>([])
     /// Counts the jobs enqueued, plus one when the task has returned.

@@ -11,7 +11,7 @@ import NetworkActivityClient
 ///
 /// each with `--system` or `--address ADDRESS`, options as `--name value` or `--name=value`. swift-argument-parser
 /// reads a command by reflecting on its types, which costs more than all the rest such a command does (more than
-/// half its instructions, and 3 MB of memory that a panel's `watch` would keep all day; docs/performance.md).
+/// half its instructions, and 3 MB of memory that a panel's `watch` would keep all day, when that was measured).
 /// Anything else, help, version and every mistake included, is declined and left to swift-argument-parser, and a
 /// test checks that both read every plain form alike.
 enum PlainInvocation {
