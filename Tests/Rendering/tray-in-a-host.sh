@@ -63,7 +63,14 @@ if [ "${1:-}" = --inside ]; then
     read -r menu_w menu_h _ _ <<<"$menu"
     [ "$menu_h" -ge 60 ] && [ "$menu_w" -ge 100 ]
   }
-  within 15 menu_shown || fail "no menu opened on a right click at $click_x,$click_y"
+  # lxqt-panel, with another copy of this suite showing its own panel at the same moment, was seen to close the menu
+  # 100 ms after asking for its layout and saying "opened" (twice in two runs side by side; never alone): a person
+  # clicks again, and so does this test, once, saying so.
+  if ! within 15 menu_shown; then
+    echo "no menu after the first right click; clicking again" >&2
+    xdotool mousemove "$click_x" "$click_y" click 3
+    within 15 menu_shown || fail "no menu opened on two right clicks at $click_x,$click_y"
+  fi
   within 5 screen_still
   shot menu.png
   echo "menu drawn: $(changed_box active.png "$menu_region")"
