@@ -89,6 +89,16 @@ extension Connection {
         return try reader.read(UInt32.self)
     }
 
+    /// The Unix user and process behind `name`, in one call (`GetConnectionCredentials`).
+    public func credentials(of name: BusName) throws(DBusError) -> ConnectionCredentials {
+        var reader = try callBusDriver("GetConnectionCredentials", name)
+        let values = try reader.read([String: ReceivedVariant].self)
+        guard let user = try values["UnixUserID"]?.decode(UInt32.self) else {
+            throw DBusError(.failed, "the bus did not tell the Unix user of \(name)")
+        }
+        return ConnectionCredentials(user: user, processID: try values["ProcessID"]?.decode(UInt32.self))
+    }
+
     /// The unique name that owns `name` now (`GetNameOwner`); throws `NameHasNoOwner` when nobody does.
     public func nameOwner(of name: BusName) throws(DBusError) -> String {
         var reader = try callBusDriver("GetNameOwner", name)
@@ -100,5 +110,18 @@ extension Connection {
             destination: Connection.busDriverName, path: Connection.busDriverPath, interface: Connection.busDriverInterface,
             member: member, timeout: .seconds(5)
         ) { $0.append(name.rawValue) }
+    }
+}
+
+/// Who is behind a connection, as the bus tells it.
+public struct ConnectionCredentials: Sendable, Equatable {
+    /// The Unix user id.
+    public var user: UInt32
+    /// The process id; nil when the bus does not know it (a connection over TCP).
+    public var processID: UInt32?
+
+    public init(user: UInt32, processID: UInt32?) {
+        self.user = user
+        self.processID = processID
     }
 }

@@ -99,6 +99,8 @@ public final class Message {
     public var interface: String? { dbus_message_get_interface(raw).map { String(cString: $0) } }
     public var member: String? { dbus_message_get_member(raw).map { String(cString: $0) } }
     public var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
+    /// The one connection a message is for; nil for a signal to everyone whose rules match it.
+    public var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
 
     /// Names the message's sender, as the bus does for every message it delivers: for calls built and answered in
     /// memory, such as a test's.

@@ -171,11 +171,14 @@ public final class ServedObject {
         send(signal)
     }
 
-    /// A signal of this object, to fill in and send; `member` must be one that `interface` declares.
-    public func makeSignal(_ member: MemberName, of interface: InterfaceName) -> Message {
+    /// A signal of this object, to fill in and send, to every connection whose rules match it or to `destination`
+    /// alone; `member` must be one that `interface` declares.
+    public func makeSignal(_ member: MemberName, of interface: InterfaceName, to destination: BusName? = nil)
+        -> Message
+    {
         assert(interfaces.contains { $0.name == interface && $0.signals.contains { $0.name == member } },
                "\(interface) declares no signal \(member)")
-        return Message.signal(path: path, interface: interface, member: member)
+        return Message.signal(path: path, interface: interface, member: member, destination: destination)
     }
 
     /// `PropertiesChanged` for `interface` carrying `changes`, each a declared property that announces its changes.

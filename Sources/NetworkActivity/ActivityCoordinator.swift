@@ -6,6 +6,8 @@ public enum ActivityNotification: Sendable, Hashable {
     case propertiesChanged(visible: Bool?, activeCount: UInt32?)
     /// The indicator appears (true) or disappears (false); never twice in a row with the same value.
     case visibilityChanged(Bool)
+    /// Activities that began or changed, by id (this service's and the system service's), and those that ended.
+    case activitiesChanged(changed: [ActivityID], ended: [ActivityID])
 }
 
 /// What a turn of the event loop leaves behind.
@@ -28,9 +30,14 @@ public struct TurnEnd: Sendable, Equatable {
 /// event loop, at most once per `countAnnouncementInterval`, always ending with the current value. It is announced
 /// even when it came back to the value last announced (one activity began and another ended), since a listener
 /// that reads the activities at each announcement would otherwise go on showing the one that ended.
+///
+/// What changed in each activity (begun, progress, cancellable, ended) is collected apart and announced at the end
+/// of a turn, at most once per `activitiesAnnouncementInterval`.
 public struct ActivityCoordinator {
     public static let countAnnouncementInterval = Duration.milliseconds(50)
     private static let countAnnouncementMicroseconds = countAnnouncementInterval.wholeMicroseconds
+    public static let activitiesAnnouncementInterval = Duration.milliseconds(50)
+    private static let activitiesAnnouncementMicroseconds = activitiesAnnouncementInterval.wholeMicroseconds
 
     public private(set) var tracker: ActivityTracker
     private var policy: VisibilityPolicy
@@ -42,6 +49,8 @@ public struct ActivityCoordinator {
     private var notifications: [ActivityNotification] = []
     /// The ids of the system service's live activities, as last heard.
     public private(set) var systemActivityIDs: Set<ActivityID> = []
+    private var activityChanges = ActivityChanges()
+    private var lastActivitiesAnnouncement: MonotonicTime?
 
     public init(limits: ActivityLimits, delays: VisibilityDelays, clock: any TimeSource) {
         tracker = ActivityTracker(limits: limits)
@@ -61,6 +70,7 @@ public struct ActivityCoordinator {
     {
         let now = clock.now()
         let id = try tracker.begin(label: ActivityLabel(label), caller: caller, at: now, userOf: userOf)
+        activityChanges.began(id)
         changed(at: now.monotonic)
         return id
     }
@@ -71,6 +81,7 @@ public struct ActivityCoordinator {
         let now = clock.now()
         let id = try tracker.beginTimed(
             label: ActivityLabel(label), caller: caller, user: user, seconds: seconds, at: now, userOf: userOf)
+        activityChanges.began(id)
         changed(at: now.monotonic)
         return id
     }
@@ -81,35 +92,96 @@ public struct ActivityCoordinator {
         } catch .unknownActivity(let id) where systemActivityIDs.contains(id) {
             throw .notOwner(id)
         }
+        activityChanges.ended(id)
         changed(at: clock.monotonicNow())
+    }
+
+    /// Sets how far an activity is; see `ActivityTracker.setProgress`.
+    public mutating func setProgress(
+        _ id: ActivityID, percent: UInt32, caller: String, userOf: (String) -> UInt32?
+    ) throws(ActivityError) {
+        try ownOnly(id) { (tracker: inout ActivityTracker) throws(ActivityError) in
+            try tracker.setProgress(id, percent: percent, caller: caller, userOf: userOf)
+        }
+        activityChanges.changed(id)
+    }
+
+    /// Sets the amounts an activity has moved; see `ActivityTracker.setTransfer`.
+    public mutating func setTransfer(
+        _ id: ActivityID, done: UInt64, total: UInt64, caller: String, userOf: (String) -> UInt32?
+    ) throws(ActivityError) {
+        let now = clock.monotonicNow()
+        try ownOnly(id) { (tracker: inout ActivityTracker) throws(ActivityError) in
+            try tracker.setTransfer(id, done: done, total: total, caller: caller, at: now, userOf: userOf)
+        }
+        activityChanges.changed(id)
+    }
+
+    /// Says who will stop an activity when asked; see `ActivityTracker.setCancellable`.
+    public mutating func setCancellable(
+        _ id: ActivityID, _ cancellable: Bool, caller: String, userOf: (String) -> UInt32?
+    ) throws(ActivityError) {
+        try ownOnly(id) { (tracker: inout ActivityTracker) throws(ActivityError) in
+            try tracker.setCancellable(id, cancellable, caller: caller, userOf: userOf)
+        }
+        activityChanges.changed(id)
+    }
+
+    /// Marks an activity as asked to stop; returns the connection to ask. See `ActivityTracker.requestCancel`.
+    public mutating func requestCancel(
+        _ id: ActivityID, caller: String, serviceUser: UInt32, userOf: (String) -> UInt32?
+    ) throws(ActivityError) -> String {
+        let receiver = try ownOnly(id) { (tracker: inout ActivityTracker) throws(ActivityError) in
+            try tracker.requestCancel(id, caller: caller, serviceUser: serviceUser, userOf: userOf)
+        }
+        activityChanges.changed(id)
+        return receiver
+    }
+
+    /// Runs a request on one of this service's activities: the system service's are seen, never changed here.
+    private mutating func ownOnly<Result>(
+        _ id: ActivityID, _ request: (inout ActivityTracker) throws(ActivityError) -> Result
+    ) throws(ActivityError) -> Result {
+        do {
+            return try request(&tracker)
+        } catch .unknownActivity(let id) where systemActivityIDs.contains(id) {
+            throw .notOwner(id)
+        }
     }
 
     /// The system service's live activities are now `ids` (none when it is not running).
     public mutating func followSystemActivities(_ ids: Set<ActivityID>) {
         guard ids != systemActivityIDs else { return }
+        for id in ids.subtracting(systemActivityIDs).sorted() { activityChanges.began(id) }
+        for id in systemActivityIDs.subtracting(ids).sorted() { activityChanges.ended(id) }
         systemActivityIDs = ids
         changed(at: clock.monotonicNow())
     }
 
     /// Ends the caller's activities; returns how many.
     public mutating func cancel(caller: String) -> Int {
-        let ended = tracker.cancel(caller: caller).count
-        if ended > 0 { changed(at: clock.monotonicNow()) }
-        return ended
+        let ended = tracker.cancel(caller: caller)
+        for activity in ended { activityChanges.ended(activity.id) }
+        if !ended.isEmpty { changed(at: clock.monotonicNow()) }
+        return ended.count
     }
 
     /// Ends everything; returns how many.
     public mutating func reset() -> Int {
-        let ended = tracker.reset().count
-        if ended > 0 { changed(at: clock.monotonicNow()) }
-        return ended
+        let ended = tracker.reset()
+        for activity in ended { activityChanges.ended(activity.id) }
+        if !ended.isEmpty { changed(at: clock.monotonicNow()) }
+        return ended.count
     }
 
-    /// A caller left the bus; returns how many of its activities ended.
+    /// A connection left the bus: the activities it began end, and those it would have stopped are no longer
+    /// cancellable. Returns how many ended.
     public mutating func callerLeft(_ caller: String) -> Int {
         let ended = tracker.callerLeft(caller)
-        if ended > 0 { changed(at: clock.monotonicNow()) }
-        return ended
+        for id in ended { activityChanges.ended(id) }
+        for id in tracker.receiverLeft(caller) { activityChanges.changed(id) }
+        if !ended.isEmpty { changed(at: clock.monotonicNow()) }
+        return ended.count
     }
 
     // MARK: Time and announcements
@@ -118,7 +190,9 @@ public struct ActivityCoordinator {
     public var nextDeadline: MonotonicTime? {
         let countDue = changedSinceAnnouncement
             ? lastCountAnnouncement.map { $0.advanced(byMicroseconds: Self.countAnnouncementMicroseconds) } : nil
-        return earliest(earliest(tracker.nextDeadline, policy.nextDeadline), countDue)
+        let activitiesDue = activityChanges.isEmpty
+            ? nil : lastActivitiesAnnouncement.map { $0.advanced(byMicroseconds: Self.activitiesAnnouncementMicroseconds) }
+        return earliest(earliest(earliest(tracker.nextDeadline, policy.nextDeadline), countDue), activitiesDue)
     }
 
     /// Fires what is due (expiries, policy delays) and announces a changed count if its interval has passed.
@@ -128,13 +202,26 @@ public struct ActivityCoordinator {
     @discardableResult
     public mutating func endTurn() -> TurnEnd {
         let now = clock.monotonicNow()
-        if !tracker.expire(at: now).isEmpty { changedSinceAnnouncement = true }
+        let expired = tracker.expire(at: now)
+        if !expired.isEmpty {
+            changedSinceAnnouncement = true
+            for activity in expired { activityChanges.ended(activity.id) }
+        }
         settle(at: now)
         if changedSinceAnnouncement,
            lastCountAnnouncement.map({ now >= $0.advanced(byMicroseconds: Self.countAnnouncementMicroseconds) }) ?? true
         {
             announceCount(at: now)
             notifications.append(.propertiesChanged(visible: nil, activeCount: announcedCount))
+        }
+        if !activityChanges.isEmpty,
+           lastActivitiesAnnouncement.map({
+               now >= $0.advanced(byMicroseconds: Self.activitiesAnnouncementMicroseconds)
+           }) ?? true
+        {
+            let (changed, ended) = activityChanges.take()
+            notifications.append(.activitiesChanged(changed: changed, ended: ended))
+            lastActivitiesAnnouncement = now
         }
         return TurnEnd(now: now, nextDeadline: nextDeadline, activeCount: activeCount)
     }

@@ -14,6 +14,10 @@ public enum ActivityError: Error, Equatable, Sendable, CustomStringConvertible {
     case idsExhausted
     case invalidLabel(String)
     case invalidTimeout(seconds: UInt32, maximum: UInt32)
+    case invalidPercent(UInt32)
+    case invalidTransfer(done: UInt64, total: UInt64)
+    /// Nobody would hear a cancel request: no connection has said it will honour one, or it has left the bus.
+    case notCancellable(ActivityID)
 
     public var description: String {
         switch self {
@@ -26,6 +30,10 @@ public enum ActivityError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidLabel(let reason): "the label \(reason)"
         case .invalidTimeout(let seconds, let maximum):
             "a timeout of \(seconds) s is out of range; give 1 to \(maximum) seconds"
+        case .invalidPercent(let percent): "a percent of \(percent) is out of range; give 0 to 100"
+        case .invalidTransfer(let done, let total):
+            "\(done) bytes done is more than the total of \(total); give done from 0 to total, or a total of 0 when unknown"
+        case .notCancellable(let id): "nobody has said that activity \(id) can be stopped"
         }
     }
 }

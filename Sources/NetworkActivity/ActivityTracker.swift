@@ -72,6 +72,8 @@ public struct ActivityTracker {
     private var expiries = ExpiryQueue()
     private var labels = LabelPool()
     private var lastID: UInt32 = 0
+    /// The activities each connection has said it will stop when asked.
+    private var cancelReceivers: [String: Set<ActivityID>] = [:]
 
     public init(limits: ActivityLimits = ActivityLimits()) {
         self.limits = limits
@@ -271,6 +273,7 @@ public struct ActivityTracker {
         while let id = next, let entry = activities.removeValue(forKey: id) {
             next = entry.older
             releases.add(entry.activity.label, to: &labels)
+            forgetReceiver(of: entry.activity)
             if let expiry = entry.activity.expiry {
                 expiries.noteEnded { activities[$0] != nil }
                 uncount(user: expiry.creatorUser)
@@ -286,11 +289,11 @@ public struct ActivityTracker {
     }
 
     /// `caller` has left the bus: its bound activities end, its timed ones live on to their deadlines. Returns
-    /// how many ended; a caller that crashed may have held hundreds, so each is visited once.
-    public mutating func callerLeft(_ caller: String) -> Int {
-        guard let list = callers.removeValue(forKey: caller) else { return 0 }
+    /// the ids of those that ended; a caller that crashed may have held hundreds, so each is visited once.
+    public mutating func callerLeft(_ caller: String) -> [ActivityID] {
+        guard let list = callers.removeValue(forKey: caller) else { return [] }
         pendingTotal -= list.pendingBound
-        var ended = 0
+        var ended: [ActivityID] = []
         var releases = LabelReleases()
         var next = list.newest
         while let id = next, let index = activities.index(forKey: id) {
@@ -298,10 +301,11 @@ public struct ActivityTracker {
             guard activities.values[index].activity.isBoundToOwner else { continue }
             let entry = activities.remove(at: index).value
             releases.add(entry.activity.label, to: &labels)
-            ended += 1
+            forgetReceiver(of: entry.activity)
+            ended.append(entry.activity.id)
         }
         releases.finish(&labels)
-        if case .known(let user) = list.user { uncount(user: user, times: ended) }
+        if case .known(let user) = list.user { uncount(user: user, times: ended.count) }
         compactIfSparse(&callers)
         compactIfSparse(&activities)
         return ended
@@ -316,6 +320,7 @@ public struct ActivityTracker {
         pendingTotal = 0
         labels.removeAll()
         expiries.removeAll()
+        cancelReceivers = [:]
         return ended
     }
 
@@ -338,6 +343,7 @@ public struct ActivityTracker {
     /// creator.
     private mutating func release(_ entry: Entry) {
         labels.release(entry.activity.label)
+        forgetReceiver(of: entry.activity)
         let isBound = entry.activity.isBoundToOwner
         if let expiry = entry.activity.expiry { uncount(user: expiry.creatorUser) }
         guard let index = callerIndex(entry.activity.owner) else { return }
@@ -351,6 +357,92 @@ public struct ActivityTracker {
         default:
             break
         }
+    }
+
+    // MARK: Progress and cancellation
+
+    /// Sets how far an activity is, in percent. Any connection of the activity's Unix user may, so that a child
+    /// of the program that began it can report. `userOf` tells the Unix user behind a connection.
+    public mutating func setProgress(
+        _ id: ActivityID, percent: UInt32, caller: String, userOf: (String) -> UInt32?
+    ) throws(ActivityError) {
+        guard percent <= 100 else { throw .invalidPercent(percent) }
+        let index = try indexOfActivity(id)
+        guard isOfSameUser(activities.values[index].activity, caller: caller, userOf: userOf) else {
+            throw .notOwner(id)
+        }
+        activities.values[index].activity.progress.set(percent: percent)
+    }
+
+    /// Sets the bytes an activity has moved out of `total` (0 when unknown), with the same rule as `setProgress`.
+    public mutating func setTransfer(
+        _ id: ActivityID, done: UInt64, total: UInt64, caller: String, at now: MonotonicTime,
+        userOf: (String) -> UInt32?
+    ) throws(ActivityError) {
+        guard total == 0 || done <= total else { throw .invalidTransfer(done: done, total: total) }
+        let index = try indexOfActivity(id)
+        guard isOfSameUser(activities.values[index].activity, caller: caller, userOf: userOf) else {
+            throw .notOwner(id)
+        }
+        activities.values[index].activity.progress.set(done: done, total: total, at: now)
+    }
+
+    /// Makes `caller` the one asked to stop the activity, or nobody. For an activity bound to its owner, only the
+    /// owner may say; for a timed one, any connection of its user.
+    public mutating func setCancellable(
+        _ id: ActivityID, _ cancellable: Bool, caller: String, userOf: (String) -> UInt32?
+    ) throws(ActivityError) {
+        let index = try indexOfActivity(id)
+        let activity = activities.values[index].activity
+        let mayDecide = activity.isBoundToOwner
+            ? activity.owner == caller : isOfSameUser(activity, caller: caller, userOf: userOf)
+        guard mayDecide else { throw .notOwner(id) }
+        forgetReceiver(of: activity)
+        activities.values[index].activity.cancelReceiver = cancellable ? caller : nil
+        if cancellable { cancelReceivers[caller, default: []].insert(id) }
+    }
+
+    /// Marks the activity as asked to stop, and returns the connection to ask. Any connection of the activity's
+    /// user may ask, and so may root and `serviceUser`.
+    public mutating func requestCancel(
+        _ id: ActivityID, caller: String, serviceUser: UInt32, userOf: (String) -> UInt32?
+    ) throws(ActivityError) -> String {
+        let index = try indexOfActivity(id)
+        let activity = activities.values[index].activity
+        guard isOfSameUser(activity, caller: caller, userOf: userOf)
+            || userOf(caller).map({ $0 == 0 || $0 == serviceUser }) == true
+        else { throw .notOwner(id) }
+        guard let receiver = activity.cancelReceiver else { throw .notCancellable(id) }
+        activities.values[index].activity.isCancelRequested = true
+        return receiver
+    }
+
+    /// `connection` has left the bus: the activities it would have stopped when asked can no longer be. Returns
+    /// them; call it after `callerLeft`, which has ended those it owned.
+    public mutating func receiverLeft(_ connection: String) -> [ActivityID] {
+        guard let ids = cancelReceivers.removeValue(forKey: connection) else { return [] }
+        for id in ids { activities[id]?.activity.cancelReceiver = nil }
+        return ids.sorted()
+    }
+
+    private func indexOfActivity(_ id: ActivityID) throws(ActivityError) -> Dictionary<ActivityID, Entry>.Index {
+        guard let index = activities.index(forKey: id) else { throw .unknownActivity(id) }
+        return index
+    }
+
+    /// Whether `caller` is the activity's owner or another connection of its Unix user: for a timed activity its
+    /// creator, for a bound one its owner's.
+    private func isOfSameUser(_ activity: TrackedActivity, caller: String, userOf: (String) -> UInt32?) -> Bool {
+        if activity.owner == caller { return true }
+        guard let activityUser = activity.expiry?.creatorUser ?? userOf(activity.owner),
+              let callerUser = userOf(caller) else { return false }
+        return activityUser == callerUser
+    }
+
+    private mutating func forgetReceiver(of activity: TrackedActivity) {
+        guard let receiver = activity.cancelReceiver, let index = cancelReceivers.index(forKey: receiver) else { return }
+        cancelReceivers.values[index].remove(activity.id)
+        if cancelReceivers.values[index].isEmpty { cancelReceivers.remove(at: index) }
     }
 
     /// Where `caller` is in `callers`, if it is there.

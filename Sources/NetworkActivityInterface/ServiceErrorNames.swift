@@ -8,4 +8,6 @@ extension ErrorName {
     public static let notOwner: ErrorName = "org.example.NetworkActivity.Error.NotOwner"
     /// A `Begin` past the service's per-caller or total limit.
     public static let limitExceeded: ErrorName = "org.example.NetworkActivity.Error.LimitExceeded"
+    /// A `RequestCancel` of an activity that nobody has said it will stop.
+    public static let notCancellable: ErrorName = "org.example.NetworkActivity.Error.NotCancellable"
 }

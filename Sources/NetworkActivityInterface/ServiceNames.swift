@@ -21,8 +21,12 @@ public enum ServiceNames {
     /// followed by their owner's unique name on the system bus, such as `system::1.42`.
     public static let systemOwnerPrefix = "system:"
 
-    /// The interface's own signal, `VisibilityChanged(b visible)`.
+    /// The interface's own signals: `VisibilityChanged(b visible)`,
     public static let visibilityChanged: MemberName = "VisibilityChanged"
+    /// `ActivitiesChanged(a(ua{sv}) changed, au ended)`,
+    public static let activitiesChanged: MemberName = "ActivitiesChanged"
+    /// and `CancelRequested(u id)`, sent to the connection that will stop the activity alone.
+    public static let cancelRequested: MemberName = "CancelRequested"
 
     // The object also implements the standard interfaces, named in DBusKit's `StandardInterface`.
 }

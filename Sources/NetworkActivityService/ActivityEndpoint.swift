@@ -15,10 +15,10 @@ final class ActivityEndpoint {
     let ownUser: UInt32
     /// The object that serves the interface, which sends the replies and signals.
     private(set) var object: ServedObject!
-    private let lookUpUnixUser: (BusName) -> UInt32?
-    /// Unix users of the callers that have used timed activities; unique names are never reused, so an entry
+    private let lookUpCredentials: (BusName) -> ConnectionCredentials?
+    /// Who is behind the callers the service has had to ask about; unique names are never reused, so an entry
     /// holds until its name leaves the bus.
-    private var unixUsers: [String: UInt32] = [:]
+    private var credentials: [String: ConnectionCredentials] = [:]
     /// The system service's activities as `ListActivities` shows them here, their owners marked `system:`.
     private(set) var systemActivities: [ActivityRecord] = []
     /// Each distinct change signal, built once and sent as copies.
@@ -26,13 +26,13 @@ final class ActivityEndpoint {
 
     /// - Parameters:
     ///   - send: where the object's replies and signals go: the connection, or a test's list.
-    ///   - lookUpUnixUser: the bus's answer to `GetConnectionUnixUser`, nil when it has none.
+    ///   - lookUpCredentials: the bus's answer to `GetConnectionCredentials`, nil when it has none.
     init(coordinator: ActivityCoordinator, logger: Logger, ownUser: UInt32, send: @escaping (Message) -> Void,
-         lookUpUnixUser: @escaping (BusName) -> UInt32?) {
+         lookUpCredentials: @escaping (BusName) -> ConnectionCredentials?) {
         self.coordinator = coordinator
         self.logger = logger
         self.ownUser = ownUser
-        self.lookUpUnixUser = lookUpUnixUser
+        self.lookUpCredentials = lookUpCredentials
         // Signals of a change go out before the reply to the call that caused it, so panels wait behind nothing.
         object = ServedObject(self, at: ServiceNames.objectPath, interfaces: [Self.interface],
                               introspectionXML: Self.introspectionXML, send: send,
@@ -59,8 +59,42 @@ final class ActivityEndpoint {
                     signal.append(visible)
                     return signal
                 })
+            case .activitiesChanged(let changed, let ended):
+                let signal = object.makeSignal(ServiceNames.activitiesChanged, of: ServiceNames.interface)
+                signal.append(changed.compactMap(status(of:)))
+                signal.append(ended.map(\.rawValue))
+                object.emit(signal)
             }
         }
+    }
+
+    /// Every activity as `GetActivities` gives it: this service's, ordered by id, then the system service's.
+    func allStatuses() -> [ActivityStatus] {
+        coordinator.tracker.all.map(status(of:)) + systemActivities.map(status(ofSystem:))
+    }
+
+    /// What `GetActivities` tells of a live activity; nil for one that has ended.
+    private func status(of id: ActivityID) -> ActivityStatus? {
+        if let activity = coordinator.tracker[id] { return status(of: activity) }
+        return systemActivities.first { $0.id == id.rawValue }.map(status(ofSystem:))
+    }
+
+    private func status(of activity: TrackedActivity) -> ActivityStatus {
+        let ownerCredentials = credentials(of: activity.owner)
+        let progress = activity.progress
+        return ActivityStatus(
+            id: activity.id.rawValue, label: activity.label.text, owner: activity.owner, startedAt: activity.startedAt,
+            deadline: activity.expiry?.wallClockDeadline,
+            user: activity.expiry?.creatorUser ?? ownerCredentials?.user ?? UInt32.max,
+            processID: ownerCredentials?.processID, isCancellable: activity.isCancellable,
+            isCancelRequested: activity.isCancelRequested, percent: progress.percent, done: progress.done,
+            total: progress.total, rate: progress.rate)
+    }
+
+    /// The system service's activities are root's, or its own user's: the record it listed does not say.
+    private func status(ofSystem record: ActivityRecord) -> ActivityStatus {
+        ActivityStatus(id: record.id, label: record.label, owner: record.owner, startedAt: record.startedAt,
+                       deadline: record.deadline, user: 0, isSystem: true)
     }
 
     /// The end of the event loop's turn: announces what the domain coalesced over the turn (a count that changed
@@ -80,9 +114,9 @@ final class ActivityEndpoint {
     /// A caller's unique name left the bus: its activities end, and what is known of it is forgotten. Returns
     /// how many activities ended.
     func callerLeft(_ name: String) -> Int {
-        unixUsers[name] = nil
+        credentials[name] = nil
         let ended = coordinator.callerLeft(name)
-        if ended > 0 { publishNotifications() }
+        publishNotifications()
         return ended
     }
 
@@ -98,11 +132,25 @@ final class ActivityEndpoint {
         publishNotifications()
     }
 
+    /// Sends `CancelRequested` to the connection that said it would stop the activity, and to it alone.
+    func askToCancel(_ id: ActivityID, receiver: String, askedBy caller: String) {
+        guard let destination = try? BusName(receiver) else { return }
+        let signal = object.makeSignal(ServiceNames.cancelRequested, of: ServiceNames.interface, to: destination)
+        signal.append(id.rawValue)
+        object.emit(signal)
+        logger.info("\(caller) asked \(receiver) to stop activity \(id)")
+    }
+
     /// The Unix user behind a caller, asked of the bus once per caller.
     func unixUser(of caller: String) -> UInt32? {
-        if let user = unixUsers[caller] { return user }
-        guard let name = try? BusName(caller), let user = lookUpUnixUser(name) else { return nil }
-        unixUsers[caller] = user
-        return user
+        credentials(of: caller)?.user
+    }
+
+    /// Who is behind a connection, asked of the bus once per connection; nil once it has left.
+    private func credentials(of caller: String) -> ConnectionCredentials? {
+        if let known = credentials[caller] { return known }
+        guard let name = try? BusName(caller), let asked = lookUpCredentials(name) else { return nil }
+        credentials[caller] = asked
+        return asked
     }
 }

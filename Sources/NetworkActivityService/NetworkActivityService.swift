@@ -41,7 +41,7 @@ public final class NetworkActivityService {
             coordinator: ActivityCoordinator(limits: configuration.limits, delays: configuration.delays, clock: clock),
             logger: logger, ownUser: UInt32(geteuid()),
             send: { [unowned connection] message in connection.send(message) },
-            lookUpUnixUser: { [unowned connection] name in try? connection.unixUser(of: name) })
+            lookUpCredentials: { [unowned connection] name in try? connection.credentials(of: name) })
         loop = EventLoop(connection: connection)
         do {
             try start()

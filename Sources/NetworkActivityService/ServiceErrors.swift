@@ -9,7 +9,8 @@ extension ActivityError: DBusErrorConvertible {
         case .unknownActivity: DBusError(.unknownActivity, description)
         case .notOwner: DBusError(.notOwner, description)
         case .callerLimitExceeded, .userLimitExceeded, .totalLimitExceeded, .idsExhausted: DBusError(.limitExceeded, description)
-        case .invalidLabel, .invalidTimeout: DBusError(.invalidArgs, description)
+        case .invalidLabel, .invalidTimeout, .invalidPercent, .invalidTransfer: DBusError(.invalidArgs, description)
+        case .notCancellable: DBusError(.notCancellable, description)
         }
     }
 }

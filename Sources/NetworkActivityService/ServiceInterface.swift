@@ -68,6 +68,55 @@ extension ActivityEndpoint {
                 call.makeReturn(with: endpoint.coordinator.tracker.all.map(ActivityRecord.init)
                     + endpoint.systemActivities)
             },
+            MethodDeclaration("SetProgress", inputs: [.init("id", "u"), .init("percent", "u")]) {
+                endpoint, call throws(DBusError) in
+                var arguments = call.arguments()
+                let id = ActivityID(rawValue: try arguments.read(UInt32.self))
+                let percent = try arguments.read(UInt32.self)
+                try domain { () throws(ActivityError) in
+                    try endpoint.coordinator.setProgress(id, percent: percent, caller: call.callerName,
+                                                         userOf: endpoint.unixUser(of:))
+                }
+                return call.makeReturn()
+            },
+            MethodDeclaration("SetTransfer", inputs: [.init("id", "u"), .init("done", "t"), .init("total", "t")]) {
+                endpoint, call throws(DBusError) in
+                var arguments = call.arguments()
+                let id = ActivityID(rawValue: try arguments.read(UInt32.self))
+                let done = try arguments.read(UInt64.self)
+                let total = try arguments.read(UInt64.self)
+                try domain { () throws(ActivityError) in
+                    try endpoint.coordinator.setTransfer(id, done: done, total: total, caller: call.callerName,
+                                                         userOf: endpoint.unixUser(of:))
+                }
+                return call.makeReturn()
+            },
+            MethodDeclaration("SetCancellable", inputs: [.init("id", "u"), .init("cancellable", "b")]) {
+                endpoint, call throws(DBusError) in
+                var arguments = call.arguments()
+                let id = ActivityID(rawValue: try arguments.read(UInt32.self))
+                let cancellable = try arguments.read(Bool.self)
+                try domain { () throws(ActivityError) in
+                    try endpoint.coordinator.setCancellable(id, cancellable, caller: call.callerName,
+                                                            userOf: endpoint.unixUser(of:))
+                }
+                return call.makeReturn()
+            },
+            MethodDeclaration("RequestCancel", inputs: [.init("id", "u")]) {
+                endpoint, call throws(DBusError) in
+                var arguments = call.arguments()
+                let id = ActivityID(rawValue: try arguments.read(UInt32.self))
+                let receiver = try domain { () throws(ActivityError) in
+                    try endpoint.coordinator.requestCancel(id, caller: call.callerName, serviceUser: endpoint.ownUser,
+                                                           userOf: endpoint.unixUser(of:))
+                }
+                endpoint.askToCancel(id, receiver: receiver, askedBy: call.callerName)
+                return call.makeReturn()
+            },
+            MethodDeclaration("GetActivities", outputs: [.init("activities", [ActivityStatus].dbusSignature)]) {
+                endpoint, call throws(DBusError) in
+                call.makeReturn(with: endpoint.allStatuses())
+            },
         ],
         properties: [
             PropertyDeclaration(ServiceNames.Property.visible, Bool.self, announcesChanges: true) {
@@ -77,7 +126,13 @@ extension ActivityEndpoint {
                 $0.coordinator.activeCount
             },
         ],
-        signals: [SignalDeclaration(ServiceNames.visibilityChanged, arguments: [.init("visible", "b")])]
+        signals: [
+            SignalDeclaration(ServiceNames.visibilityChanged, arguments: [.init("visible", "b")]),
+            SignalDeclaration(ServiceNames.activitiesChanged, arguments: [
+                .init("changed", [ActivityStatus].dbusSignature), .init("ended", "au"),
+            ]),
+            SignalDeclaration(ServiceNames.cancelRequested, arguments: [.init("id", "u")]),
+        ]
     )
 }
 

@@ -22,7 +22,7 @@ struct ActivityEndpointTests {
             endpoint = ActivityEndpoint(
                 coordinator: ActivityCoordinator(limits: limits, delays: .none, clock: clock),
                 logger: Logger(label: "test"), ownUser: 1000, send: bus.send,
-                lookUpUnixUser: { Scene.users[$0.rawValue] })
+                lookUpCredentials: { name in Scene.users[name.rawValue].map { ConnectionCredentials(user: $0, processID: 4200) } })
         }
 
         var object: ServedObject { endpoint.object }

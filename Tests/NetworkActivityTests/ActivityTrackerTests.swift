@@ -30,7 +30,7 @@ struct ActivityTrackerTests {
             }
         }
         for caller in 0..<1000 where caller % 100 != 0 {
-            #expect(tracker.callerLeft(":1.\(caller)") == 10)
+            #expect(tracker.callerLeft(":1.\(caller)").count == 10)
         }
         for caller in stride(from: 0, to: 1000, by: 100) {
             for id in tracker.all.filter({ $0.owner == ":1.\(caller)" }).map(\.id) where !kept.contains(id) {
@@ -54,7 +54,7 @@ struct ActivityTrackerTests {
         let third = try tracker.begin(label: label(backup), caller: ":1.1", at: clock.now())
         _ = try tracker.end(first, caller: ":1.1") { nil }
         #expect(tracker[second]?.label.text == mail)
-        #expect(tracker.callerLeft(":1.2") == 1)
+        #expect(tracker.callerLeft(":1.2").count == 1)
         let fourth = try tracker.begin(label: label(mail), caller: ":1.3", at: clock.now())
         #expect(tracker.all.map(\.label.text) == [backup, mail])
         #expect(tracker[third]?.label.text == backup && tracker[fourth]?.label.text == mail)
@@ -95,7 +95,7 @@ struct ActivityTrackerTests {
         let start = clock.now()
         let timed = try tracker.beginTimed(label: label(), caller: ":1.1", user: 1000, seconds: 2, at: start)
         _ = try tracker.begin(label: label(), caller: ":1.1", at: start)
-        #expect(tracker.callerLeft(":1.1") == 1)
+        #expect(tracker.callerLeft(":1.1").count == 1)
         #expect(tracker.count == 1)
         let deadline = start.monotonic + .seconds(2)
         #expect(tracker.nextDeadline == deadline)
@@ -179,7 +179,7 @@ struct ActivityTrackerTests {
         // The ended ones no longer count against the caller's limit.
         let c = try (0..<6).map { try begin(":1.1", timed: $0 == 3) }
         _ = try tracker.end(c[1], caller: ":1.1") { nil }
-        #expect(tracker.callerLeft(":1.1") == 4)
+        #expect(tracker.callerLeft(":1.1").count == 4)
         #expect(tracker.all.map(\.id) == b + [c[3]])
         clock.advance(by: .seconds(5))
         #expect(tracker.expire(at: clock.now().monotonic).map(\.id) == [c[3]])
@@ -206,7 +206,7 @@ struct ActivityTrackerTests {
                 #expect(try tracker.end(id, caller: caller) { nil }.id == id)
                 model[caller]?.removeAll { $0 == id }
             case 8:
-                #expect(tracker.callerLeft(caller) == model.removeValue(forKey: caller)?.count ?? 0)
+                #expect(tracker.callerLeft(caller).count == model.removeValue(forKey: caller)?.count ?? 0)
             default:
                 #expect(Set(tracker.cancel(caller: caller).map(\.id)) == Set(model[caller] ?? []))
                 model[caller] = []
@@ -277,5 +277,25 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+@Suite("Progress of an activity")
+struct ActivityProgressTests {
+    @Test func theRateFollowsAStallWithinSecondsAndStartsOverWhenTheAmountGoesBack() {
+        var progress = ActivityProgress()
+        let start = MonotonicTime(microseconds: 0)
+        progress.set(done: 0, total: 0, at: start)
+        #expect(progress.rate == nil && progress.percent == nil)
+        progress.set(done: 3_000, total: 0, at: start.advanced(byMicroseconds: 1_000_000))
+        #expect(progress.rate == 3_000)
+        // Three seconds without progress: the rate is halved, as a moving average with a 3 s constant does.
+        progress.set(done: 3_000, total: 0, at: start.advanced(byMicroseconds: 4_000_000))
+        #expect(progress.rate == 1_500)
+        progress.set(done: 10, total: 100, at: start.advanced(byMicroseconds: 5_000_000))
+        #expect(progress.rate == nil, "a transfer that started over has no rate until its next report")
+        #expect(progress.percent == 10)
+        progress.set(done: UInt64.max - 1, total: UInt64.max, at: start.advanced(byMicroseconds: 6_000_000))
+        #expect(progress.percent == 99, "huge amounts do not overflow")
     }
 }
