@@ -28,6 +28,9 @@ public final class Connection {
     let router: MessageRouter
     /// Messages sent by `writeWithoutReading`, which numbers them itself.
     var writtenWithoutReading: UInt32 = 0
+    /// How many blocking calls have been made: each may have read messages into the queue, which the event loop
+    /// then dispatches before it sleeps.
+    private(set) var blockingCalls = 0
     /// The thread of the event loop that runs this connection, once it runs.
     private var loopThread: pthread_t?
     /// Whether an `EventLoop` has been made for this connection.
@@ -77,6 +80,7 @@ public final class Connection {
     /// is thrown as it is. Messages that arrive meanwhile stay queued for later.
     public func call(_ message: Message, timeout: Duration = .seconds(25)) throws(DBusError) -> Message {
         assertOnLoopThread()
+        blockingCalls &+= 1
         return try blockingCall(message, on: raw, timeout: timeout)
     }
 

@@ -95,8 +95,11 @@ public final class EventLoop {
             }
             // The loop takes no connection lock from here until it sleeps, so what the end of the turn wakes (a
             // task awaiting its reply) does not wait for one.
+            let blockingCallsBefore = own.connection.blockingCalls
             sleepLimit = earlier(endOfTurn(), sleepLimit)
             guard isRunning else { return }
+            // A blocking call at the end of the turn (a question to the bus) may have queued what arrived meanwhile.
+            if own.connection.blockingCalls != blockingCallsBefore { continue }
             if connections.count > 1 { dropLostConnections() }
             // The descriptors are collected again only when a watch changed: libdbus enables a socket's write
             // watch only while a message waits to be written, so most turns poll what the last one did.

@@ -52,6 +52,33 @@ extension Integration {
             #expect(try root.activeCount == 0)
         }
 
+        @Test func progressAndCancelRequestsFollowTheActivitysUser() throws {
+            let begun = try dbusSend(as: "nobody", bus, "BeginWithTimeout", "string:nobody's", "uint32:600")
+            let lease = try #require(replyNumber(begun), "\(begun)")
+            let notOwner = "org.example.NetworkActivity.Error.NotOwner"
+            for (member, arguments) in [("SetProgress", ["uint32:10"]), ("SetTransfer", ["uint64:1", "uint64:0"]),
+                                        ("SetCancellable", ["boolean:true"]), ("RequestCancel", [])] {
+                let byOther = try dbusSend(as: other.name, bus, member, arguments: ["uint32:\(lease)"] + arguments)
+                #expect(byOther.stderr.contains(notOwner), "\(member) from another user: \(byOther)")
+            }
+            let byNobody = try dbusSend(as: "nobody", bus, "SetProgress", arguments: ["uint32:\(lease)", "uint32:10"])
+            #expect(byNobody.succeeded, "another connection of the activity's user: \(byNobody)")
+            let unheard = try dbusSend(as: "nobody", bus, "RequestCancel", arguments: ["uint32:\(lease)"])
+            #expect(unheard.stderr.contains("org.example.NetworkActivity.Error.NotCancellable"), "\(unheard)")
+
+            // Root's own activity, which its connection will stop when asked: another user may not ask.
+            let owner = try RawClient(bus)
+            let rootsOwn = try owner.begin("root's")
+            try owner.setCancellable(rootsOwn)
+            let refused = try dbusSend(as: other.name, bus, "RequestCancel", arguments: ["uint32:\(rootsOwn)"])
+            #expect(refused.stderr.contains(notOwner), "\(refused)")
+            #expect(try owner.awaitCancelRequest(timeout: .zero) == nil)
+            let status = try #require(try owner.statuses().first { $0.id == lease })
+            let nobody = try userID(of: "nobody")
+            #expect(status.percent == 10 && status.user == nobody && !status.isCancellable)
+            _ = service
+        }
+
         @Test func resetIsRefusedToOthersThanRootByTheBusPolicy() throws {
             let root = try RawClient(bus)
             _ = try root.begin()

@@ -84,6 +84,34 @@ public final class RawClient {
         return try reply.read([ActivityRecord].self)
     }
 
+    /// `GetActivities`.
+    public func statuses() throws(DBusError) -> [ActivityStatus] {
+        var reply = try call("GetActivities")
+        return try reply.read([ActivityStatus].self)
+    }
+
+    public func setCancellable(_ id: UInt32, _ cancellable: Bool = true) throws(DBusError) {
+        _ = try call("SetCancellable") { $0.append(id); $0.append(cancellable) }
+    }
+
+    /// Waits for a signal that `matches` among the messages this connection receives; nil when none comes.
+    public func awaitSignal(timeout: Duration = RawClient.timeout, _ matches: (Message) -> Bool) throws -> Message? {
+        let deadline = ContinuousClock.now + timeout
+        while let message = try connection.nextMessage(timeout: ContinuousClock.now.duration(to: deadline)) {
+            if message.type == .signal, matches(message) { return message }
+        }
+        return nil
+    }
+
+    /// Waits for `CancelRequested`; returns its id, nil when none comes.
+    public func awaitCancelRequest(timeout: Duration = RawClient.timeout) throws -> UInt32? {
+        let request = try awaitSignal(timeout: timeout) {
+            $0.isSignal(interface: ServiceNames.interface, member: ServiceNames.cancelRequested)
+        }
+        var arguments = request?.arguments()
+        return try arguments?.read(UInt32.self)
+    }
+
     // MARK: Calls that do not wait
 
     /// Sends a call of `member` and writes it out; returns its serial, for `awaitReply(to:)`.

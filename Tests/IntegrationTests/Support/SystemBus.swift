@@ -41,8 +41,21 @@ final class ThrowawayUser {
 
 /// `dbus-send --system --print-reply` to the service, run as `user` through `runuser`.
 func dbusSend(as user: String, _ bus: PrivateBus, _ member: String, _ arguments: String...) throws -> ToolResult {
+    try dbusSend(as: user, bus, member, arguments: arguments)
+}
+
+func dbusSend(as user: String, _ bus: PrivateBus, _ member: String, arguments: [String]) throws -> ToolResult {
     try runTool("/usr/sbin/runuser", ["-u", user, "--", "/usr/bin/dbus-send", "--system", "--print-reply",
                                       "--dest=org.example.NetworkActivity", "/org/example/NetworkActivity",
                                       member.contains(".") ? member : "org.example.NetworkActivity.\(member)"]
                  + arguments, bus: bus)
+}
+
+/// The Unix user id of `name`, from `id -u`.
+func userID(of name: String) throws -> UInt32 {
+    let result = try runTool("id", ["-u", name], bus: nil)
+    guard let id = UInt32(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        throw TestFailure("id -u \(name): \(result)")
+    }
+    return id
 }
