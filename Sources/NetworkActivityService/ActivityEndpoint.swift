@@ -69,20 +69,20 @@ final class ActivityEndpoint {
     }
 
     /// Every activity as `GetActivities` gives it: this service's, ordered by id, then the system service's.
-    func allStatuses() -> [ActivityStatus] {
+    func allDetails() -> [ActivityDetails] {
         coordinator.tracker.all.map(status(of:)) + systemActivities.map(status(ofSystem:))
     }
 
     /// What `GetActivities` tells of a live activity; nil for one that has ended.
-    private func status(of id: ActivityID) -> ActivityStatus? {
+    private func status(of id: ActivityID) -> ActivityDetails? {
         if let activity = coordinator.tracker[id] { return status(of: activity) }
         return systemActivities.first { $0.id == id.rawValue }.map(status(ofSystem:))
     }
 
-    private func status(of activity: TrackedActivity) -> ActivityStatus {
+    private func status(of activity: TrackedActivity) -> ActivityDetails {
         let ownerCredentials = credentials(of: activity.owner)
         let progress = activity.progress
-        return ActivityStatus(
+        return ActivityDetails(
             id: activity.id.rawValue, label: activity.label.text, owner: activity.owner, startedAt: activity.startedAt,
             deadline: activity.expiry?.wallClockDeadline,
             user: activity.expiry?.creatorUser ?? ownerCredentials?.user ?? UInt32.max,
@@ -92,8 +92,8 @@ final class ActivityEndpoint {
     }
 
     /// The system service's activities are root's, or its own user's: the record it listed does not say.
-    private func status(ofSystem record: ActivityRecord) -> ActivityStatus {
-        ActivityStatus(id: record.id, label: record.label, owner: record.owner, startedAt: record.startedAt,
+    private func status(ofSystem record: ActivityRecord) -> ActivityDetails {
+        ActivityDetails(id: record.id, label: record.label, owner: record.owner, startedAt: record.startedAt,
                        deadline: record.deadline, user: 0, isSystem: true)
     }
 

@@ -113,9 +113,9 @@ extension ActivityEndpoint {
                 endpoint.askToCancel(id, receiver: receiver, askedBy: call.callerName)
                 return call.makeReturn()
             },
-            MethodDeclaration("GetActivities", outputs: [.init("activities", [ActivityStatus].dbusSignature)]) {
+            MethodDeclaration("GetActivities", outputs: [.init("activities", [ActivityDetails].dbusSignature)]) {
                 endpoint, call throws(DBusError) in
-                call.makeReturn(with: endpoint.allStatuses())
+                call.makeReturn(with: endpoint.allDetails())
             },
         ],
         properties: [
@@ -129,7 +129,7 @@ extension ActivityEndpoint {
         signals: [
             SignalDeclaration(ServiceNames.visibilityChanged, arguments: [.init("visible", "b")]),
             SignalDeclaration(ServiceNames.activitiesChanged, arguments: [
-                .init("changed", [ActivityStatus].dbusSignature), .init("ended", "au"),
+                .init("changed", [ActivityDetails].dbusSignature), .init("ended", "au"),
             ]),
             SignalDeclaration(ServiceNames.cancelRequested, arguments: [.init("id", "u")]),
         ]

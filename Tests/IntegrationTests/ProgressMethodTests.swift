@@ -59,7 +59,7 @@ extension Integration {
 
             let progress = try call("SetProgress", ("u", "40"))
             #expect(progress.succeeded, "\(progress)")
-            #expect(try owner.statuses().first?.percent == 40)
+            #expect(try owner.details().first?.percent == 40)
             let transfer = try call("SetTransfer", ("t", "250"), ("t", "1000"))
             #expect(transfer.succeeded, "\(transfer)")
             // busctl prints an error's message without its name.
@@ -77,7 +77,7 @@ extension Integration {
 
             let listed = try tool.call(bus, "GetActivities", [])
             #expect(listed.succeeded && listed.stdout.contains("download"), "\(listed)")
-            let status = try #require(try owner.statuses().first)
+            let status = try #require(try owner.details().first)
             #expect(status.percent == 25 && status.done == 250 && status.total == 1000)
             #expect(status.isCancellable && status.isCancelRequested)
             #expect(try owner.activeCount == 1, "a cancel request ends nothing by itself")
@@ -101,7 +101,7 @@ extension Integration {
         @Test func aWidgetFollowsActivitiesChangedAloneAfterOneRead() throws {
             let widget = try SignalListener(bus)
             let reader = try RawClient(bus)
-            var shown = Dictionary(uniqueKeysWithValues: try reader.statuses().map { ($0.id, $0) })
+            var shown = Dictionary(uniqueKeysWithValues: try reader.details().map { ($0.id, $0) })
             let owner = try RawClient(bus)
             let first = try owner.begin("first")
             let second = try owner.begin("second")
@@ -127,7 +127,7 @@ extension Integration {
             }
             #expect(shown.mapValues(\.percent) == expected)
             #expect(shown[lease]?.isCancellable == false, "its receiver left the bus")
-            #expect(Set(shown.values) == Set(try reader.statuses()), "what the widget followed is what is")
+            #expect(Set(shown.values) == Set(try reader.details()), "what the widget followed is what is")
         }
     }
 }

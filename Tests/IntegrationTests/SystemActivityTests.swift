@@ -53,7 +53,7 @@ extension Integration {
             let record = try #require(listed.first)
             #expect(record.id == update && record.label == "apt-get update")
             #expect(record.owner == "system:" + root.connection.uniqueName)
-            let status = try #require(try user.statuses().first)
+            let status = try #require(try user.details().first)
             #expect(status.id == update && status.isSystem && status.owner == record.owner && status.user == 0)
             // Seen, never changed from the session bus.
             for (member, arguments) in [("SetProgress", ["uint32:5"]), ("SetTransfer", ["uint64:1", "uint64:2"]),

@@ -73,7 +73,7 @@ extension Integration {
             let refused = try dbusSend(as: other.name, bus, "RequestCancel", arguments: ["uint32:\(rootsOwn)"])
             #expect(refused.stderr.contains(notOwner), "\(refused)")
             #expect(try owner.awaitCancelRequest(timeout: .zero) == nil)
-            let status = try #require(try owner.statuses().first { $0.id == lease })
+            let status = try #require(try owner.details().first { $0.id == lease })
             let nobody = try userID(of: "nobody")
             #expect(status.percent == 10 && status.user == nobody && !status.isCancellable)
             _ = service

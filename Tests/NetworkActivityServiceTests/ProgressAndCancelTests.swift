@@ -10,9 +10,9 @@ import Testing
 struct ProgressAndCancelTests {
     typealias Scene = ActivityEndpointTests.Scene
 
-    static func statuses(_ scene: Scene) throws -> [ActivityStatus] {
+    static func details(_ scene: Scene) throws -> [ActivityDetails] {
         var reply = try scene.reply("GetActivities").arguments()
-        return try reply.read([ActivityStatus].self)
+        return try reply.read([ActivityDetails].self)
     }
 
     static func setProgress(_ scene: Scene, _ id: UInt32, _ percent: UInt32, from caller: BusName = ":1.1") throws
@@ -53,7 +53,7 @@ struct ProgressAndCancelTests {
         #expect(try Self.setProgress(scene, id, 90, from: ":1.3") == ErrorName.notOwner.rawValue)
         #expect(try Self.setProgress(scene, id, 101) == ErrorName.invalidArgs.rawValue)
         #expect(try Self.setProgress(scene, id + 1, 10) == ErrorName.unknownActivity.rawValue)
-        let status = try #require(try Self.statuses(scene).first)
+        let status = try #require(try Self.details(scene).first)
         #expect(status.percent == 45, "refused calls change nothing")
         #expect(status.done == nil && status.total == nil && status.rate == nil)
         #expect(status.user == 1000 && status.processID == 4200 && status.owner == ":1.1" && !status.isSystem)
@@ -64,19 +64,19 @@ struct ProgressAndCancelTests {
         let id = try scene.begin("download")
         #expect(try Self.setTransfer(scene, id, done: 2_000, total: 1_000) == ErrorName.invalidArgs.rawValue)
         #expect(try Self.setTransfer(scene, id, done: 0, total: 8_000) == nil)
-        #expect(try Self.statuses(scene)[0].rate == nil, "no rate from one report")
+        #expect(try Self.details(scene)[0].rate == nil, "no rate from one report")
         scene.clock.advance(by: .seconds(1))
         #expect(try Self.setTransfer(scene, id, done: 2_000, total: 8_000) == nil)
-        var status = try Self.statuses(scene)[0]
+        var status = try Self.details(scene)[0]
         #expect(status.percent == 25 && status.done == 2_000 && status.total == 8_000)
         #expect(status.rate == 2_000, "the first rate is the one measured")
         scene.clock.advance(by: .seconds(1))
         #expect(try Self.setTransfer(scene, id, done: 2_000, total: 8_000) == nil)
-        status = try Self.statuses(scene)[0]
+        status = try Self.details(scene)[0]
         // A second without progress moves the rate a quarter of the way (1 s against a time constant of 3 s) to 0.
         #expect(status.rate == 1_500)
         #expect(try Self.setTransfer(scene, id, done: 9_000, total: 0) == nil, "an unknown total")
-        status = try Self.statuses(scene)[0]
+        status = try Self.details(scene)[0]
         #expect(status.total == nil && status.done == 9_000 && status.percent == 25)
     }
 
@@ -88,7 +88,7 @@ struct ProgressAndCancelTests {
                 "only its own connection says so for an activity from Begin")
         #expect(try Self.call(scene, "SetCancellable", id, true, from: ":1.1") == nil)
         #expect(try Self.call(scene, "RequestCancel", id, from: ":1.3") == ErrorName.notOwner.rawValue)
-        #expect(try Self.statuses(scene)[0].isCancelRequested == false)
+        #expect(try Self.details(scene)[0].isCancelRequested == false)
 
         let sent = scene.bus.call(scene.object, ServiceNames.interface, "RequestCancel", from: ":1.2") { $0.append(id) }
         let requests = sent.filter { $0.isSignal(interface: ServiceNames.interface, member: ServiceNames.cancelRequested) }
@@ -98,7 +98,7 @@ struct ProgressAndCancelTests {
         #expect(try arguments.read(UInt32.self) == id)
         #expect(sent.last?.type == .methodReturn)
 
-        let status = try Self.statuses(scene)[0]
+        let status = try Self.details(scene)[0]
         #expect(status.isCancellable && status.isCancelRequested)
         #expect(try scene.activeCount == 1, "ending stays the owner's decision")
     }
@@ -117,13 +117,13 @@ struct ProgressAndCancelTests {
         let id = try reply.read(UInt32.self)
         #expect(try Self.call(scene, "SetCancellable", id, true, from: ":1.3") == ErrorName.notOwner.rawValue)
         #expect(try Self.call(scene, "SetCancellable", id, true, from: ":1.2") == nil)
-        #expect(try Self.statuses(scene)[0].isCancellable)
+        #expect(try Self.details(scene)[0].isCancellable)
         #expect(scene.endpoint.callerLeft(":1.2") == 0)
-        #expect(try Self.statuses(scene)[0].isCancellable == false, "its receiver left the bus")
+        #expect(try Self.details(scene)[0].isCancellable == false, "its receiver left the bus")
         #expect(try Self.call(scene, "RequestCancel", id, from: ":1.1") == ErrorName.notCancellable.rawValue)
         #expect(try Self.call(scene, "SetCancellable", id, true, from: ":1.1") == nil)
         #expect(try Self.call(scene, "SetCancellable", id, false, from: ":1.1") == nil)
-        #expect(try Self.statuses(scene)[0].isCancellable == false)
+        #expect(try Self.details(scene)[0].isCancellable == false)
     }
 
     @Test func changesAreAnnouncedTogetherAtMostEveryFiftyMilliseconds() throws {

@@ -85,9 +85,9 @@ public final class RawClient {
     }
 
     /// `GetActivities`.
-    public func statuses() throws(DBusError) -> [ActivityStatus] {
+    public func details() throws(DBusError) -> [ActivityDetails] {
         var reply = try call("GetActivities")
-        return try reply.read([ActivityStatus].self)
+        return try reply.read([ActivityDetails].self)
     }
 
     public func setCancellable(_ id: UInt32, _ cancellable: Bool = true) throws(DBusError) {

@@ -2,7 +2,7 @@ public import DBusKit
 
 /// One entry of `GetActivities` and `ActivitiesChanged`, `(ua{sv})`: an activity's id and everything the service
 /// knows of it, in a dictionary that later versions may extend. Readers ignore keys they do not know.
-public struct ActivityStatus: DBusCodable, Hashable, Sendable {
+public struct ActivityDetails: DBusCodable, Hashable, Sendable {
     public static var dbusSignature: String { "(ua{sv})" }
 
     /// The keys of the record, as the interface XML names them.
@@ -124,17 +124,17 @@ public struct ActivityStatus: DBusCodable, Hashable, Sendable {
 /// `ActivitiesChanged(a(ua{sv}) changed, au ended)`.
 public struct ActivityChangeReport: Sendable, Equatable {
     /// The whole record of every activity begun or changed since the last report.
-    public var changed: [ActivityStatus]
+    public var changed: [ActivityDetails]
     /// The ids of the activities ended since the last report.
     public var ended: [UInt32]
 
-    public init(changed: [ActivityStatus], ended: [UInt32]) {
+    public init(changed: [ActivityDetails], ended: [UInt32]) {
         self.changed = changed
         self.ended = ended
     }
 
     /// Reads the signal's arguments.
     public init(reading reader: inout MessageReader) throws(DBusError) {
-        self.init(changed: try reader.read([ActivityStatus].self), ended: try reader.read([UInt32].self))
+        self.init(changed: try reader.read([ActivityDetails].self), ended: try reader.read([UInt32].self))
     }
 }
