@@ -32,6 +32,24 @@ public final class Activity: Sendable {
         try await client.end(id)
     }
 
+    /// Says how far the activity is, 0 to 100; see ``NetworkActivityClient/setProgress(_:percent:)``.
+    public func setProgress(_ percent: UInt32) async throws(NetworkActivityError) {
+        try await client.setProgress(id, percent: percent)
+    }
+
+    /// Says how many bytes the activity has moved, and of how many when known; see
+    /// ``NetworkActivityClient/setTransfer(_:done:total:)``.
+    public func setTransfer(done: UInt64, total: UInt64? = nil) async throws(NetworkActivityError) {
+        try await client.setTransfer(id, done: done, total: total)
+    }
+
+    /// Says that this program will stop the activity when someone asks (``NetworkActivityClient/requestCancel(_:)``,
+    /// a panel's "Stop"), and what it does then: `onRequest` runs on the client's own thread, once per request, until
+    /// the token ends the activity. Stopping, and ending the activity, stay this program's decision.
+    public func makeCancellable(onRequest: @escaping @Sendable () -> Void) async throws(NetworkActivityError) {
+        try await client.makeCancellable(id, onRequest: onRequest)
+    }
+
     /// Gives the activity up to its deadline, or to the end of the client's connection for one without a deadline:
     /// the token no longer ends it. Returns the id, which ``NetworkActivityClient/end(_:)`` takes.
     @discardableResult
@@ -49,6 +67,7 @@ public final class Activity: Sendable {
     /// Marks the token as done with its activity; true for the first caller only.
     private func settle() -> Bool {
         guard !isSettled.exchange(true, ordering: .acquiringAndReleasing) else { return false }
+        client.cancelRequests.remove(id)
         onSettled?(id)
         return true
     }

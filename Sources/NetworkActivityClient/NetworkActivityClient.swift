@@ -26,6 +26,7 @@ public final class NetworkActivityClient: Sendable {
     public let timeout: Duration
     let connection: SharedConnection
     let stateTriggers = StateTriggers()
+    let cancelRequests = CancelRequests()
 
     /// Connects to `bus`; throws when the bus cannot be reached. The service itself is not contacted until the
     /// first call, which starts it if the bus can activate it.
@@ -90,15 +91,9 @@ public final class NetworkActivityClient: Sendable {
     /// its owner's process where the bus tells it.
     public func status() async throws(NetworkActivityError) -> ServiceStatus {
         let properties = try await readProperties(autoStart: true)
-        let records = try await listActivities(autoStart: true)
-        var processes: [String: UInt32] = [:]
-        for owner in Set(records.map(\.owner)) {
-            processes[owner] = await processID(of: owner)
-        }
         return ServiceStatus(
             isVisible: properties.isVisible, activeCount: properties.activeCount,
-            activities: records.map { ActivityStatus($0, ownerProcessID: processes[$0.owner]) },
-            takenAt: SystemClock.wallClockMicroseconds())
+            activities: try await activities(), takenAt: SystemClock.wallClockMicroseconds())
     }
 
     /// The ids of the timed activities that are active, which are the ones ``end(_:)`` may end from a program other
@@ -142,17 +137,7 @@ public final class NetworkActivityClient: Sendable {
         return try await call(message) { reply throws(DBusError) in try reply.read([ActivityRecord].self) }
     }
 
-    /// The process behind a unique bus name (`GetConnectionUnixProcessID`); nil for an owner that has left the bus
-    /// or is not on it, such as a system activity's (`system:…`).
-    private func processID(of owner: String) async -> UInt32? {
-        guard let name = try? BusName(owner) else { return nil }
-        let message = Message.methodCall(destination: Connection.busDriverName, path: Connection.busDriverPath,
-                                         interface: Connection.busDriverInterface, member: "GetConnectionUnixProcessID")
-        message.appendArguments { $0.append(name.rawValue) }
-        return try? await call(message) { reply throws(DBusError) in try reply.read(UInt32.self) }
-    }
-
-    private func call<Value>(
+    func call<Value>(
         _ message: Message, onAbandoned: (@Sendable (Message) -> Void)? = nil,
         decode: (inout MessageReader) throws(DBusError) -> Value
     ) async throws(NetworkActivityError) -> Value {

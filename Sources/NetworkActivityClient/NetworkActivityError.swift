@@ -10,6 +10,9 @@ public enum NetworkActivityError: Error, Sendable, Hashable, CustomStringConvert
     case notOwner(message: String)
     /// A `begin` past one of the service's limits: per connection, per Unix user, or in all (`…Error.LimitExceeded`).
     case limitExceeded(message: String)
+    /// A cancel request for an activity whose program has not said it would stop, or has left the bus
+    /// (`…Error.NotCancellable`).
+    case notCancellable(message: String)
     /// A call this caller may not make, such as `reset()` from another user (`AccessDenied`).
     case accessDenied(message: String)
     /// A label the service refuses: over 256 bytes, or with control characters. The message says which.
@@ -34,6 +37,7 @@ public enum NetworkActivityError: Error, Sendable, Hashable, CustomStringConvert
         case .unknownActivity: ErrorName.unknownActivity.rawValue
         case .notOwner: ErrorName.notOwner.rawValue
         case .limitExceeded: ErrorName.limitExceeded.rawValue
+        case .notCancellable: ErrorName.notCancellable.rawValue
         case .accessDenied: ErrorName.accessDenied.rawValue
         case .invalidLabel, .invalidArguments: ErrorName.invalidArgs.rawValue
         case .noReply: ErrorName.noReply.rawValue
@@ -47,6 +51,7 @@ public enum NetworkActivityError: Error, Sendable, Hashable, CustomStringConvert
     public var message: String {
         switch self {
         case .unknownActivity(let message), .notOwner(let message), .limitExceeded(let message),
+             .notCancellable(let message),
              .accessDenied(let message), .invalidLabel(let message), .invalidArguments(let message),
              .noReply(let message), .disconnected(let message), .serviceUnavailable(_, let message),
              .other(_, let message):
@@ -67,6 +72,7 @@ extension NetworkActivityError {
         case .unknownActivity: self = .unknownActivity(message: message)
         case .notOwner: self = .notOwner(message: message)
         case .limitExceeded: self = .limitExceeded(message: message)
+        case .notCancellable: self = .notCancellable(message: message)
         case .accessDenied: self = .accessDenied(message: message)
         case .invalidArgs where message.hasPrefix("the label "): self = .invalidLabel(message)
         case .invalidArgs: self = .invalidArguments(message: message)

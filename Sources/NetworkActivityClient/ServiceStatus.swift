@@ -30,10 +30,28 @@ public struct ActivityStatus: Sendable, Equatable {
     public var startedAt: UInt64
     /// When it ends by itself, in microseconds since the Unix epoch; nil for one without a deadline.
     public var deadline: UInt64?
+    /// The Unix user it counts against; nil when not read (``IndicatorState``).
+    public var user: UInt32?
+    /// Whether it is the system service's, seen from the session.
+    public var isSystem: Bool
+    /// Whether its owner will stop it when asked (``NetworkActivityClient/requestCancel(_:)``).
+    public var isCancellable: Bool
+    /// Whether it has been asked to stop.
+    public var isCancelRequested: Bool
+    /// How far it is, 0 to 100, when its owner said or its amounts tell.
+    public var percent: UInt32?
+    /// Bytes moved so far, when its owner said.
+    public var done: UInt64?
+    /// Bytes to move in all, when known.
+    public var total: UInt64?
+    /// Bytes per second, smoothed over the last few seconds, once its owner has reported amounts twice.
+    public var rate: UInt64?
 
     /// An activity with these values.
     public init(id: ActivityID, label: String, owner: String, ownerProcessID: UInt32?, ownerCommand: String?,
-                startedAt: UInt64, deadline: UInt64?) {
+                startedAt: UInt64, deadline: UInt64?, user: UInt32? = nil, isSystem: Bool = false,
+                isCancellable: Bool = false, isCancelRequested: Bool = false, percent: UInt32? = nil,
+                done: UInt64? = nil, total: UInt64? = nil, rate: UInt64? = nil) {
         self.id = id
         self.label = label
         self.owner = owner
@@ -41,6 +59,14 @@ public struct ActivityStatus: Sendable, Equatable {
         self.ownerCommand = ownerCommand
         self.startedAt = startedAt
         self.deadline = deadline
+        self.user = user
+        self.isSystem = isSystem
+        self.isCancellable = isCancellable
+        self.isCancelRequested = isCancelRequested
+        self.percent = percent
+        self.done = done
+        self.total = total
+        self.rate = rate
     }
 
     /// How long it has been active at `time` (microseconds since the Unix epoch).
@@ -60,5 +86,15 @@ extension ActivityStatus {
         self.init(id: ActivityID(rawValue: record.id), label: record.label, owner: record.owner,
                   ownerProcessID: ownerProcessID, ownerCommand: ownerProcessID.flatMap(commandName(ofProcess:)),
                   startedAt: record.startedAt, deadline: record.deadline)
+    }
+
+    /// An activity as `GetActivities` and `ActivitiesChanged` tell it.
+    init(_ details: ActivityDetails) {
+        self.init(id: ActivityID(rawValue: details.id), label: details.label, owner: details.owner,
+                  ownerProcessID: details.processID, ownerCommand: details.processID.flatMap(commandName(ofProcess:)),
+                  startedAt: details.startedAt, deadline: details.deadline, user: details.user,
+                  isSystem: details.isSystem, isCancellable: details.isCancellable,
+                  isCancelRequested: details.isCancelRequested, percent: details.percent, done: details.done,
+                  total: details.total, rate: details.rate)
     }
 }

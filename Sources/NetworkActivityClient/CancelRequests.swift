@@ -1,0 +1,45 @@
+internal import DBusKit
+internal import NetworkActivityInterface
+import Synchronization
+
+/// What a client does when the service passes on a request to stop one of its activities (`CancelRequested`), by
+/// activity: one subscription, made on first use and kept, serves them all.
+final class CancelRequests: Sendable {
+    private struct Registry {
+        var isSubscribed = false
+        var handlers: [ActivityID: @Sendable () -> Void] = [:]
+    }
+
+    private let registry = Mutex(Registry())
+
+    /// Runs `handler` on the loop's thread when a request to stop `id` comes, until `remove(id)`.
+    func add(_ id: ActivityID, handler: @escaping @Sendable () -> Void, on connection: SharedConnection) {
+        let mustSubscribe = registry.withLock { registry in
+            registry.handlers[id] = handler
+            defer { registry.isSubscribed = true }
+            return !registry.isSubscribed
+        }
+        guard mustSubscribe else { return }
+        connection.onLoop { [weak self] connection in
+            // The signal comes addressed to this connection alone; the rule only routes it to this handler.
+            try? connection.subscribe(to: MatchRule(
+                sender: ServiceNames.busName, path: ServiceNames.objectPath, interface: ServiceNames.interface,
+                member: ServiceNames.cancelRequested)
+            ) { signal in
+                var arguments = signal.arguments()
+                guard let id = try? arguments.read(UInt32.self) else { return }
+                self?.fire(ActivityID(rawValue: id))
+            }
+        }
+    }
+
+    /// Forgets the handler of `id`; once this returns, it is not running and will not run.
+    func remove(_ id: ActivityID) {
+        _ = registry.withLock { $0.handlers.removeValue(forKey: id) }
+    }
+
+    /// Runs the handler under the lock, so that `remove` waits for a handler that runs.
+    private func fire(_ id: ActivityID) {
+        registry.withLock { registry in registry.handlers[id]?() }
+    }
+}
