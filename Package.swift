@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "netactivity",
             dependencies: [
-                "DBusKit", "DesktopIndicator", "NetworkActivityClient", "ProgramSupport",
+                "CDBus", "DBusKit", "DesktopIndicator", "NetworkActivityClient", "ProgramSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

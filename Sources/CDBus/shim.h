@@ -52,5 +52,9 @@ static const int CDBUS_TIMEOUT_USE_DEFAULT = DBUS_TIMEOUT_USE_DEFAULT;
 // prctl(PR_SET_NAME): a connection's own thread is named, so that it can be told apart in /proc and in tests.
 #include <sys/prctl.h>
 static inline int cdbus_name_this_thread(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
+// pidfd_open: `netactivity run` waits for its child and for a cancel request from the bus in one poll.
+#include <sys/syscall.h>
+#include <unistd.h>
+static inline int cdbus_pidfd_open(int pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
 
 #endif

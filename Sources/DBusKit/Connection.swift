@@ -101,6 +101,32 @@ public final class Connection {
         }
     }
 
+    /// Waits for the next incoming message, or until `other` becomes readable, whichever comes first; nil when
+    /// `other` did. For a client with no loop that waits on the bus and on something else at once, such as a
+    /// child process's descriptor.
+    public func nextMessage(orUntilReadable other: Int32) throws(DBusError) -> Message? {
+        assertOnLoopThread()
+        var socket: Int32 = -1
+        while true {
+            if let message = dbus_connection_pop_message(raw) {
+                return Message(owning: message)
+            }
+            guard dbus_connection_get_unix_fd(raw, &socket) != 0 else {
+                throw DBusError(.disconnected, "the connection to the bus is closed")
+            }
+            var descriptors = [pollfd(fd: other, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: socket, events: Int16(POLLIN), revents: 0)]
+            guard poll(&descriptors, 2, -1) >= 0 else {
+                guard errno == EINTR else { throw DBusError(.failed, "poll failed: errno \(errno)") }
+                continue
+            }
+            if descriptors[0].revents != 0 { return nil }
+            guard dbus_connection_read_write(raw, 0) != 0 else {
+                throw DBusError(.disconnected, "the connection to the bus is closed")
+            }
+        }
+    }
+
     // MARK: Event-loop plumbing
 
     /// Dispatches every complete message in the incoming queue to the filters and object handlers.

@@ -1,4 +1,10 @@
 internal import DBusKit
+internal import NetworkActivityInterface
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// `Begin`, `BeginWithTimeout` and `End` as calls that block the calling thread, on a `Connection` with no loop,
 /// for a process that makes one or two calls and exits: the command's `begin`, `end` and `run`. They fail as
@@ -27,6 +33,43 @@ package final class BlockingActivityCalls {
 
     package func end(_ id: ActivityID) throws(NetworkActivityError) {
         try call(.serviceCall("End") { $0.append(id.rawValue) }) { _ throws(DBusError) in }
+    }
+
+    package func setProgress(_ id: ActivityID, percent: UInt32) throws(NetworkActivityError) {
+        try call(.serviceCall("SetProgress") { $0.append(id.rawValue); $0.append(percent) }) { _ throws(DBusError) in }
+    }
+
+    package func setTransfer(_ id: ActivityID, done: UInt64, total: UInt64?) throws(NetworkActivityError) {
+        try call(.serviceCall("SetTransfer") { arguments in
+            arguments.append(id.rawValue)
+            arguments.append(done)
+            arguments.append(total ?? 0)
+        }) { _ throws(DBusError) in }
+    }
+
+    package func setCancellable(_ id: ActivityID) throws(NetworkActivityError) {
+        try call(.serviceCall("SetCancellable") { $0.append(id.rawValue); $0.append(true) }) { _ throws(DBusError) in }
+    }
+
+    package func requestCancel(_ id: ActivityID) throws(NetworkActivityError) {
+        try call(.serviceCall("RequestCancel") { $0.append(id.rawValue) }) { _ throws(DBusError) in }
+    }
+
+    /// Waits until `fileDescriptor` is readable (a child process's, when it exits), or until a request to stop
+    /// `id` comes first; returns whether one did. A connection that is lost meanwhile leaves only the descriptor
+    /// to wait for.
+    package func awaitCancelRequest(for id: ActivityID, orReadable fileDescriptor: Int32) -> Bool {
+        // The bus delivers a signal addressed here whoever sent it: only the service's own counts.
+        let service = try? connection.nameOwner(of: ServiceNames.busName)
+        while let message = try? connection.nextMessage(orUntilReadable: fileDescriptor) {
+            guard message.isSignal(interface: ServiceNames.interface, member: ServiceNames.cancelRequested),
+                  let sender = message.sender, sender == service else { continue }
+            var arguments = message.arguments()
+            if (try? arguments.read(UInt32.self)) == id.rawValue { return true }
+        }
+        var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        while poll(&descriptor, 1, -1) < 0, errno == EINTR {}
+        return false
     }
 
     private func call<Value>(

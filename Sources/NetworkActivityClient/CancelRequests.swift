@@ -25,7 +25,10 @@ final class CancelRequests: Sendable {
             try? connection.subscribe(to: MatchRule(
                 sender: ServiceNames.busName, path: ServiceNames.objectPath, interface: ServiceNames.interface,
                 member: ServiceNames.cancelRequested)
-            ) { signal in
+            ) { [unowned connection] signal in
+                // The bus delivers a signal addressed here whoever sent it: only the service's own counts.
+                guard let sender = signal.sender, sender == (try? connection.nameOwner(of: ServiceNames.busName))
+                else { return }
                 var arguments = signal.arguments()
                 guard let id = try? arguments.read(UInt32.self) else { return }
                 self?.fire(ActivityID(rawValue: id))

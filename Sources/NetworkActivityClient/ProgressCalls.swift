@@ -5,9 +5,22 @@ extension NetworkActivityClient {
     /// Every active activity with all the service knows of it (`GetActivities`): progress, who may stop it, and the
     /// owner's process where the bus tells it, ordered by id, the system service's last.
     public func activities() async throws(NetworkActivityError) -> [ActivityStatus] {
-        try await call(.serviceCall("GetActivities")) { reply throws(DBusError) in
+        try await activities(autoStart: true)
+    }
+
+    /// `GetActivities`; with `autoStart` off, a service that is not running is not started to answer.
+    func activities(autoStart: Bool) async throws(NetworkActivityError) -> [ActivityStatus] {
+        let message = Message.serviceCall("GetActivities")
+        message.autoStart = autoStart
+        return try await call(message) { reply throws(DBusError) in
             try reply.read([ActivityDetails].self).map(ActivityStatus.init)
         }
+    }
+
+    /// The ids of the activities whose programs will stop them when asked, which ``requestCancel(_:)`` may ask
+    /// to. A service that is not running is not started for this: for shell completion.
+    public func cancellableActivityIDs() async throws(NetworkActivityError) -> [ActivityID] {
+        try await activities(autoStart: false).filter { $0.isCancellable && !$0.isSystem }.map(\.id)
     }
 
     /// Says how far the activity `id` is, 0 to 100 (`SetProgress`). Any program of the activity's Unix user may.

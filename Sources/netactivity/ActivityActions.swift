@@ -1,6 +1,11 @@
 import ArgumentParser
 import NetworkActivityClient
 import ProgramSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// What `begin`, `end`, `run` and `watch` do once their command line is read, whichever reader read it:
 /// swift-argument-parser's commands or `PlainInvocation`.
@@ -60,10 +65,16 @@ struct EndAction: Equatable {
 }
 
 struct RunAction: Equatable {
+    /// How long a command asked to stop has after SIGTERM before SIGKILL, unless `--kill-after` says: as long as
+    /// `docker stop` gives a container.
+    static let defaultKillAfter: UInt32 = 10
+
     var bus: NetworkActivityClient.Bus
     var label: String?
     var strict: Bool
     var notify: Bool
+    var cancellable = true
+    var killAfter = RunAction.defaultKillAfter
     var command: [String]
 
     func run() throws(ExitCode) {
@@ -81,13 +92,20 @@ struct RunAction: Equatable {
             printError("warning: running \(command[0]) without an activity: \(error)")
             activity = nil
         }
+        // The command, and any script it runs, reports its progress with `netactivity progress $NETACTIVITY_ID …`.
+        if let activity { setenv("NETACTIVITY_ID", activity.id.description, 1) }
+        let isCancellable = cancellable && activity.map { (try? $0.calls.setCancellable($0.id)) != nil } == true
         let started = MonotonicTime.now
-        var child: ChildProcess
+        let child: ChildProcess
         do {
             child = try ChildProcess(command)
         } catch {
             printError(error.description)
             throw ExitCode(error.exitStatus)
+        }
+        if isCancellable, let activity, let exitDescriptor = child.exitDescriptor,
+           activity.calls.awaitCancelRequest(for: activity.id, orReadable: exitDescriptor) {
+            stop(child)
         }
         let status = child.waitForExit()
         if let activity { try? activity.calls.end(activity.id) }
@@ -95,5 +113,15 @@ struct RunAction: Equatable {
             RunNotification(command: command, label: label, duration: started.duration(to: .now), status: status).show()
         }
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// What a user's Ctrl-C would do: SIGTERM, then SIGKILL if the command is still there after `killAfter`.
+    private func stop(_ child: ChildProcess) {
+        printError("the run of \(command[0]) was cancelled through the network-activity service; "
+            + "sending it SIGTERM")
+        child.send(SIGTERM)
+        guard !child.awaitExit(within: .seconds(Int64(killAfter))) else { return }
+        printError("\(command[0]) did not stop within \(killAfter) s; sending it SIGKILL")
+        child.send(SIGKILL)
     }
 }

@@ -1,7 +1,8 @@
 import ArgumentParser
 import NetworkActivityClient
 
-/// What the shell offers after `netactivity end`: the ids of the timed activities that are active now.
+/// What the shell offers after `netactivity end`: the ids of the timed activities that are active now; after
+/// `netactivity cancel`, those that can be stopped.
 ///
 /// Those are the ones `end` can end, since an activity from `Begin` ends only from its own connection. The shell
 /// waits for the answer, so it asks once, gives up after a second and starts no service; on any failure it offers
@@ -11,6 +12,13 @@ enum ActivityIDCompletion {
     static let kind = CompletionKind.custom { words, _, prefix in
         guard let client = try? NetworkActivityClient(bus: bus(in: words), timeout: .seconds(1)),
               let ids = try? await client.timedActivityIDs()
+        else { return [] }
+        return ids.map(\.description).filter { $0.hasPrefix(prefix) }
+    }
+
+    static let cancellable = CompletionKind.custom { words, _, prefix in
+        guard let client = try? NetworkActivityClient(bus: bus(in: words), timeout: .seconds(1)),
+              let ids = try? await client.cancellableActivityIDs()
         else { return [] }
         return ids.map(\.description).filter { $0.hasPrefix(prefix) }
     }

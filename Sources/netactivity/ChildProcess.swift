@@ -1,3 +1,4 @@
+import CDBus
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -21,6 +22,8 @@ struct ChildProcess {
     }
 
     private let processID: pid_t
+    /// Readable once the child has exited (a pidfd); nil on a kernel older than Linux 5.3.
+    let exitDescriptor: Int32?
 
     /// Starts `arguments[0]`, looked up in `PATH`, with the other elements as its arguments.
     ///
@@ -43,8 +46,30 @@ struct ChildProcess {
         let result = posix_spawnp(&child, arguments[0], nil, &attributes, argv, environ)
         guard result == 0 else { throw SpawnFailure(command: arguments[0], errorNumber: result) }
         processID = child
+        let pidfd = cdbus_pidfd_open(child)
+        exitDescriptor = pidfd >= 0 ? pidfd : nil
         forwardingTarget = child
         for signal in Self.forwardedSignals { Self.passOn(signal) }
+    }
+
+    /// Sends `signal` to the child.
+    func send(_ signal: Int32) {
+        kill(processID, signal)
+    }
+
+    /// Waits up to `timeout` for the child to exit, without reaping it; returns whether it did.
+    func awaitExit(within timeout: Duration) -> Bool {
+        guard let exitDescriptor else { return false }
+        var descriptor = pollfd(fd: exitDescriptor, events: Int16(POLLIN), revents: 0)
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            let milliseconds = Int32(clamping: max(0, left.components.seconds * 1000
+                + left.components.attoseconds / 1_000_000_000_000_000))
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready > 0 { return true }
+            if ready == 0 || errno != EINTR { return false }
+        }
     }
 
     /// Waits for the child to exit; returns its exit status, or 128+N when signal N killed it, as a shell reports

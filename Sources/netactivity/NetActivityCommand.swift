@@ -12,7 +12,7 @@ struct NetActivityCommand: AsyncParsableCommand {
             """,
         version: PackageVersion.current,
         subcommands: [
-            RunCommand.self, BeginCommand.self, EndCommand.self, StatusCommand.self, WatchCommand.self,
-            ResetCommand.self,
+            RunCommand.self, BeginCommand.self, EndCommand.self, ProgressCommand.self, CancelCommand.self,
+            StatusCommand.self, WatchCommand.self, ResetCommand.self,
         ])
 }

@@ -6,7 +6,7 @@ import NetworkActivityClient
 ///
 ///     begin --timeout SECONDS [--label LABEL]
 ///     end ID
-///     run [--label LABEL] [--strict] [--notify] -- COMMAND [ARGUMENT...]
+///     run [--label LABEL] [--strict] [--notify] [--no-cancel] [--kill-after SECONDS] -- COMMAND [ARGUMENT...]
 ///     watch [--format FORMAT] [--show-idle]
 ///
 /// each with `--system` or `--address ADDRESS`, options as `--name value` or `--name=value`. swift-argument-parser
@@ -67,8 +67,15 @@ enum PlainInvocation {
             return .watch(WatchAction(bus: bus, format: format, showIdle: given.value(of: "show-idle") != nil))
         default:
             guard operands.isEmpty, let command, !command.isEmpty else { return nil }
+            var killAfter = RunAction.defaultKillAfter
+            if let given = given.value(of: "kill-after") {
+                guard let seconds = UInt32(argument: given) else { return nil }
+                killAfter = seconds
+            }
             return .run(RunAction(bus: bus, label: given.value(of: "label"), strict: given.value(of: "strict") != nil,
-                                  notify: given.value(of: "notify") != nil, command: command))
+                                  notify: given.value(of: "notify") != nil,
+                                  cancellable: given.value(of: "no-cancel") == nil, killAfter: killAfter,
+                                  command: command))
         }
     }
 
@@ -79,8 +86,8 @@ enum PlainInvocation {
         switch (subcommand, option) {
         case (_, "system"): false
         case (_, "address"): true
-        case ("begin", "timeout"), ("begin", "label"), ("run", "label"): true
-        case ("run", "strict"), ("run", "notify"), ("watch", "show-idle"): false
+        case ("begin", "timeout"), ("begin", "label"), ("run", "label"), ("run", "kill-after"): true
+        case ("run", "strict"), ("run", "notify"), ("run", "no-cancel"), ("watch", "show-idle"): false
         case ("watch", "format"): true
         default: nil
         }

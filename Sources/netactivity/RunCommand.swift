@@ -11,6 +11,12 @@ struct RunCommand: AsyncParsableCommand {
             are passed on to the command. If netactivity itself is killed, the service ends the activity by \
             itself. If the service cannot be reached, the command runs all the same after one warning, unless \
             --strict is given. With --notify, a desktop notification tells when the command ends.
+
+            The command finds the activity's id in NETACTIVITY_ID, to report its progress with `netactivity \
+            progress "$NETACTIVITY_ID" PERCENT`. The activity can be stopped from the panel or with `netactivity \
+            cancel ID`: the command then gets SIGTERM, and SIGKILL if it is still running --kill-after seconds later; \
+            netactivity says so once on stderr and exits with the command's status. --no-cancel keeps it from being \
+            offered for stopping.
             """)
 
     @OptionGroup var busOptions: BusOptions
@@ -27,6 +33,13 @@ struct RunCommand: AsyncParsableCommand {
         """)
     var notify = false
 
+    @Flag(name: .customLong("no-cancel"), help: "Do not let the activity be stopped from the panel or with `cancel`.")
+    var noCancel = false
+
+    @Option(help: ArgumentHelp("Seconds between SIGTERM and SIGKILL when the activity is stopped.",
+                               valueName: "seconds"))
+    var killAfter: UInt32 = RunAction.defaultKillAfter
+
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The command and its arguments, after --.",
                                                            valueName: "command"))
     var command: [String] = []
@@ -36,7 +49,8 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     var action: RunAction {
-        RunAction(bus: busOptions.bus, label: label, strict: strict, notify: notify, command: command)
+        RunAction(bus: busOptions.bus, label: label, strict: strict, notify: notify, cancellable: !noCancel,
+                  killAfter: killAfter, command: command)
     }
 
     func run() async throws { try action.run() }

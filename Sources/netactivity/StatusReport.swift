@@ -9,17 +9,20 @@ enum StatusReport {
             "active: \(status.activeCount)",
         ]
         guard !status.activities.isEmpty else { return lines.joined(separator: "\n") }
-        let rows = [["ID", "AGE", "LEFT", "PID", "COMMAND", "OWNER", "LABEL"]] + status.activities.map { activity in
-            [
-                activity.id.description,
-                format(activity.age(at: status.takenAt)),
-                activity.timeLeft(at: status.takenAt).map(format) ?? "-",
-                activity.ownerProcessID.map(String.init) ?? "-",
-                activity.ownerCommand ?? "-",
-                activity.owner,
-                activity.label,
-            ]
-        }
+        let rows = [["ID", "AGE", "LEFT", "PID", "COMMAND", "OWNER", "PROGRESS", "STOP", "LABEL"]]
+            + status.activities.map { activity in
+                [
+                    activity.id.description,
+                    format(activity.age(at: status.takenAt)),
+                    activity.timeLeft(at: status.takenAt).map(format) ?? "-",
+                    activity.ownerProcessID.map(String.init) ?? "-",
+                    activity.ownerCommand ?? "-",
+                    activity.owner,
+                    progress(of: activity),
+                    activity.isCancelRequested ? "stopping" : activity.isCancellable ? "yes" : "-",
+                    activity.label,
+                ]
+            }
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         lines.append("")
         for row in rows {
@@ -36,8 +39,36 @@ enum StatusReport {
                 ActivityJSON(
                     id: activity.id.rawValue, label: activity.label, owner: activity.owner, pid: activity.ownerProcessID,
                     command: activity.ownerCommand, ageSeconds: seconds(activity.age(at: status.takenAt)),
-                    timeLeftSeconds: activity.timeLeft(at: status.takenAt).map(seconds))
+                    timeLeftSeconds: activity.timeLeft(at: status.takenAt).map(seconds), percent: activity.percent,
+                    doneBytes: activity.done, totalBytes: activity.total, rateBytesPerSecond: activity.rate,
+                    cancellable: activity.isCancellable, cancelRequested: activity.isCancelRequested)
             }))
+    }
+
+    /// How far an activity is, as people read it: `45% 1.2/8.0 MB 3.2 MB/s`; `-` when nothing is known.
+    static func progress(of activity: ActivityStatus) -> String {
+        var parts: [String] = []
+        if let percent = activity.percent { parts.append("\(percent)%") }
+        if let done = activity.done {
+            parts.append(activity.total.map { "\(bytes(done))/\(bytes($0))" } ?? bytes(done))
+        }
+        if let rate = activity.rate { parts.append("\(bytes(rate))/s") }
+        return parts.isEmpty ? "-" : parts.joined(separator: " ")
+    }
+
+    /// An amount of bytes in the unit that reads best, in powers of 1000 as GNOME and KDE show them: `512 B`,
+    /// `3.2 MB`, `1.0 GB`.
+    static func bytes(_ count: UInt64) -> String {
+        guard count >= 1000 else { return "\(count) B" }
+        var value = Double(count)
+        for unit in ["kB", "MB", "GB", "TB", "PB"] {
+            value /= 1000
+            if value < 999.95 || unit == "PB" {
+                let tenths = Int((value * 10).rounded())
+                return "\(tenths / 10).\(tenths % 10) \(unit)"
+            }
+        }
+        return "\(count) B"
     }
 
     /// A duration as people read it: `42s`, `3m05s`, `2h10m`.
@@ -74,5 +105,11 @@ enum StatusReport {
         let command: String?
         let ageSeconds: Double
         let timeLeftSeconds: Double?
+        let percent: UInt32?
+        let doneBytes: UInt64?
+        let totalBytes: UInt64?
+        let rateBytesPerSecond: UInt64?
+        let cancellable: Bool
+        let cancelRequested: Bool
     }
 }
