@@ -54,6 +54,13 @@ extension Integration {
             _ = client
         }
 
+        @Test func bashCompletesCancelWithTheIdsOfActivitiesThatCanBeStopped() throws {
+            let (client, timed) = try beginActivities()
+            let stoppable = try #require(UInt32(timed[1]))
+            try client.setCancellable(stoppable)
+            #expect(try bash(["netactivity", "cancel", ""]) == [timed[1]])
+        }
+
         @Test func withoutARunningServiceNothingIsOfferedAndNothingStarted() throws {
             #expect(try bash(["netactivity", "end", ""]) == [])
             let client = try RawClient(bus)
