@@ -71,6 +71,9 @@ struct FuzzCallMaker {
         (ServiceNames.interface, "Begin", "s"), (ServiceNames.interface, "BeginWithTimeout", "su"),
         (ServiceNames.interface, "End", "u"), (ServiceNames.interface, "Cancel", ""),
         (ServiceNames.interface, "Reset", ""), (ServiceNames.interface, "ListActivities", ""),
+        (ServiceNames.interface, "SetProgress", "uu"), (ServiceNames.interface, "SetTransfer", "utt"),
+        (ServiceNames.interface, "SetCancellable", "ub"), (ServiceNames.interface, "RequestCancel", "u"),
+        (ServiceNames.interface, "GetActivities", ""),
         (StandardInterface.properties, "Get", "ss"), (StandardInterface.properties, "GetAll", "s"),
         (StandardInterface.properties, "Set", "ssv"), (StandardInterface.introspectable, "Introspect", ""),
         (StandardInterface.peer, "Ping", ""), (StandardInterface.peer, "GetMachineId", ""),
@@ -109,6 +112,16 @@ struct FuzzCallMaker {
             }
         if member == "BeginWithTimeout", arguments.count == 2, case .uint32 = arguments[1] {
             arguments[1] = .uint32(timeout())
+        }
+        if member == "SetProgress", arguments.count == 2, case .uint32 = arguments[1] {
+            arguments[1] = .uint32([0, 50, 100, 101, .max].randomElement(using: &random)!)
+        }
+        if member == "SetTransfer", arguments.count == 3, case .uint64 = arguments[1] {
+            // Mostly valid amounts, so that transfers are taken and compared; some done past the total.
+            let total = [0, 1, 1000, UInt64.max].randomElement(using: &random)!
+            let done = random.chance(0.8) ? UInt64.random(in: 0...max(total, 1), using: &random) : total &+ 1
+            arguments[1] = .uint64(done)
+            arguments[2] = .uint64(total)
         }
         return FuzzCall(path: path, interface: maybeInterface, member: member, arguments: arguments,
                         expectsReply: !random.chance(0.1))

@@ -161,7 +161,7 @@ struct Fuzzer {
     }
 
     mutating func compareLists() throws -> String? {
-        model.difference(from: try probe.activities)
+        try model.difference(from: probe.activities) ?? model.difference(from: probe.details)
     }
 
     /// Closes a connection and opens another; its bound activities end once the service sees it go.
@@ -170,8 +170,9 @@ struct Fuzzer {
         connections[index] = try bus.connect()
         reconnections += 1
         model.callerLeft(name)
+        // Its activities end, and those it would have stopped are no longer cancellable.
         try probe.await("the activities of \(name) reclaimed", timeout: .seconds(10)) {
-            try Int(probe.activeCount) == model.count
+            try Int(probe.activeCount) == model.count && model.difference(from: probe.details) == nil
         }
     }
 }

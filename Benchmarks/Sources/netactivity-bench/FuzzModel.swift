@@ -8,6 +8,18 @@ struct FuzzModel {
         var owner: String
         var label: String
         var isTimed: Bool
+        var percent: UInt32?
+        var done: UInt64?
+        var total: UInt64?
+        /// The connection asked to stop it, while it is on the bus.
+        var cancelReceiver: String?
+        var isCancelRequested = false
+
+        init(owner: String, label: String, isTimed: Bool) {
+            self.owner = owner
+            self.label = label
+            self.isTimed = isTimed
+        }
     }
 
     static let perCallerLimit = 1024
@@ -29,6 +41,8 @@ struct FuzzModel {
 
     enum Effect {
         case none, begin(Activity), end(UInt32), cancel, reset, list, property(String?), introspection
+        case progress(UInt32, UInt32), transfer(UInt32, UInt64, UInt64), cancellable(UInt32, String?)
+        case cancelRequested(UInt32), details
     }
 
     func predict(_ call: FuzzCall, caller: String) -> Prediction {
@@ -71,6 +85,22 @@ struct FuzzModel {
             guard let activity = activities[id] else { return .failure([.unknownActivity]) }
             // Every fuzzing connection is the same Unix user, so any of them may end a timed activity.
             return activity.owner == caller || activity.isTimed ? .success(.end(id)) : .failure([.notOwner])
+        case ("SetProgress", .uint32(let id), .uint32(let percent)):
+            if percent > 100 { return .failure([.invalidArgs]) }
+            return activities[id] == nil ? .failure([.unknownActivity]) : .success(.progress(id, percent))
+        case ("SetTransfer", .uint32(let id), .uint64(let done)):
+            guard case .uint64(let total) = arguments[2] else { return .failure([.invalidArgs]) }
+            if total > 0, done > total { return .failure([.invalidArgs]) }
+            return activities[id] == nil ? .failure([.unknownActivity]) : .success(.transfer(id, done, total))
+        case ("SetCancellable", .uint32(let id), .bool(let cancellable)):
+            guard let activity = activities[id] else { return .failure([.unknownActivity]) }
+            // Every fuzzing connection is the same Unix user: a timed activity's receiver may be any of them.
+            guard activity.isTimed || activity.owner == caller else { return .failure([.notOwner]) }
+            return .success(.cancellable(id, cancellable ? caller : nil))
+        case ("RequestCancel", .uint32(let id), _):
+            guard let activity = activities[id] else { return .failure([.unknownActivity]) }
+            return activity.cancelReceiver == nil ? .failure([.notCancellable]) : .success(.cancelRequested(id))
+        case ("GetActivities", _, _): return .success(.details)
         case ("Cancel", _, _): return .success(.cancel)
         case ("Reset", _, _): return .success(.reset)
         case ("ListActivities", _, _): return .success(.list)
@@ -116,6 +146,21 @@ struct FuzzModel {
                 activities[id] = activity
             case .end(let id):
                 activities[id] = nil
+            case .progress(let id, let percent):
+                activities[id]?.percent = percent
+            case .transfer(let id, let done, let total):
+                activities[id]?.done = done
+                activities[id]?.total = total == 0 ? nil : total
+                if total > 0 {
+                    activities[id]?.percent = UInt32(total.dividingFullWidth(done.multipliedFullWidth(by: 100)).quotient)
+                }
+            case .cancellable(let id, let receiver):
+                activities[id]?.cancelReceiver = receiver
+            case .cancelRequested(let id):
+                activities[id]?.isCancelRequested = true
+            case .details:
+                guard var reader else { return nil }
+                return difference(from: try reader.read([ActivityDetails].self))
             case .cancel:
                 let own = activities.values.count { $0.owner == caller } + unresolved.count { $0.owner == caller }
                 activities = activities.filter { $0.value.owner != caller }
@@ -160,6 +205,27 @@ struct FuzzModel {
     mutating func callerLeft(_ caller: String) {
         activities = activities.filter { $0.value.owner != caller || $0.value.isTimed }
         unresolved.removeAll { $0.owner == caller && !$0.isTimed }
+        for (id, activity) in activities where activity.cancelReceiver == caller {
+            activities[id]?.cancelReceiver = nil
+        }
+    }
+
+    /// Compares the service's records with the model: every activity, its progress and who may stop it.
+    func difference(from details: [ActivityDetails]) -> String? {
+        guard unresolved.isEmpty else { return nil }
+        guard Set(details.map(\.id)) == Set(activities.keys) else {
+            return "GetActivities has \(details.map(\.id).sorted()), the model \(activities.keys.sorted())"
+        }
+        for record in details {
+            let expected = activities[record.id]!
+            // The record says whether someone will be asked, not who.
+            var listed = Activity(owner: record.owner, label: record.label, isTimed: record.deadline != nil)
+            (listed.percent, listed.done, listed.total) = (record.percent, record.done, record.total)
+            listed.cancelReceiver = record.isCancellable ? expected.cancelReceiver ?? "someone" : nil
+            listed.isCancelRequested = record.isCancelRequested
+            if listed != expected { return "GetActivities has \(record), the model holds \(expected)" }
+        }
+        return nil
     }
 
     /// Compares the service's list with the model, first taking the ids of activities begun without a reply.
@@ -181,7 +247,7 @@ struct FuzzModel {
         }
         for record in listed {
             let expected = activities[record.id]!
-            if expected != Activity(owner: record.owner, label: record.label, isTimed: record.deadline != nil) {
+            if (expected.owner, expected.label, expected.isTimed) != (record.owner, record.label, record.deadline != nil) {
                 return "the service lists \(record), the model holds \(expected)"
             }
         }

@@ -51,6 +51,7 @@ final class ServiceProbe {
     var activeCount: UInt32 { get throws { try client.activeCount } }
     var visible: Bool { get throws { try client.visible } }
     var activities: [ActivityRecord] { get throws { try client.list() } }
+    var details: [ActivityDetails] { get throws { try client.details() } }
 
     /// The time the service takes to answer `Peer.Ping`, which libdbus answers on the service's own loop.
     func pingTime() throws -> Duration {
