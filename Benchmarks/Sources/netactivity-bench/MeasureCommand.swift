@@ -64,7 +64,7 @@ struct MeasureCommand: ParsableCommand {
         let wrapper = daemonWrapper.map { $0.split(separator: " ").map(String.init) } ?? []
         // Every client of the benchmark is one Unix user, whose quota must hold the crowd.
         let quota = DaemonExecutable.accepts("--max-per-user", URL(fileURLWithPath: executable))
-            ? ["--max-per-user", "\(max(clients * perClient + 100, 4096))"] : []
+            ? ["--max-per-user", "\(max(clients * perClient + 100, 10_100))"] : []
         let daemon = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + quota,
                                        executable: URL(fileURLWithPath: executable), wrapper: wrapper,
                                        startTimeout: .seconds(wrapper.isEmpty ? 10 : 120))
@@ -112,6 +112,15 @@ struct MeasureCommand: ParsableCommand {
         let unread = try measure.pairsBesideUnreadReplies(calls: unreadCalls)
         report.time("unread_call_p50_us", "seqheld call p50 beside \(unreadCalls) unread replies", unread.calls.p50)
         report.time("unread_call_p99_us", "seqheld call p99 beside \(unreadCalls) unread replies", unread.calls.p99)
+
+        let progress = try measure.progressReports(connections: 100)
+        report.rate("progress_calls_per_s", "SetProgress calls, 100 connections at once", progress.callsPerSecond)
+        report.cpu("progress_cpu_us_per_call", "  daemon CPU per call", progress.cpuPerCall)
+        report.rate("progress_signals_per_s", "  ActivitiesChanged a second meanwhile", progress.signalsPerSecond)
+
+        let listing = try measure.getActivities(held: 10_000)
+        report.time("get_activities_p50_us", "GetActivities, 10000 activities held, p50", listing.p50)
+        report.time("get_activities_p99_us", "GetActivities, 10000 activities held, p99", listing.p99)
 
         let load = try measure.heldActivities(clients: clients, perClient: perClient)
         let heldCount = clients * perClient

@@ -175,6 +175,75 @@ struct Measurements {
         return Latencies(samples)
     }
 
+    // MARK: Progress
+
+    /// `connections` connections each holding one activity and calling `SetProgress` on it as fast as they can,
+    /// each waiting for its answer, while a listener counts `ActivitiesChanged`: calls a second, the daemon's CPU per
+    /// call, and the signals a second that all of it caused.
+    func progressReports(connections: Int) throws -> (callsPerSecond: Double, cpuPerCall: Duration, signalsPerSecond: Double) {
+        let listener = try SignalListener(bus)
+        let total = Mutex((calls: 0, failure: String?.none))
+        let connected = DispatchGroup()
+        let start = DispatchSemaphore(value: 0)
+        let finished = DispatchGroup()
+        let startedAt = Mutex(ContinuousClock.now)
+        for _ in 0..<connections {
+            connected.enter()
+            finished.enter()
+            let thread = Thread { [bus = bus.address, duration] in
+                defer { finished.leave() }
+                var calls = 0
+                do {
+                    let caller = try RawClient(address: bus)
+                    let id = try caller.begin(Self.label)
+                    connected.leave()
+                    start.wait()
+                    let started = startedAt.withLock { $0 }
+                    while started.duration(to: .now) < duration {
+                        _ = try caller.call("SetProgress") { $0.append(id); $0.append(UInt32(calls % 101)) }
+                        calls += 1
+                    }
+                } catch {
+                    total.withLock { $0.failure = "\(error)" }
+                }
+                total.withLock { $0.calls += calls }
+            }
+            thread.start()
+        }
+        connected.wait()
+        try listener.settle()
+        let cpuBefore = try daemon.cpuTime
+        let started = ContinuousClock.now
+        startedAt.withLock { $0 = started }
+        for _ in 0..<connections { start.signal() }
+        finished.wait()
+        let elapsed = started.duration(to: .now)
+        let cpu = try daemon.cpuTime - cpuBefore
+        try listener.settle()
+        let (calls, failure) = total.withLock { ($0.calls, $0.failure) }
+        if let failure { throw BenchFailure("a progress caller failed: \(failure)") }
+        let signals = listener.history.dropFirst(0).filter {
+            $0.isSignal(interface: ServiceNames.interface, member: ServiceNames.activitiesChanged)
+        }.count
+        return (Double(calls) / elapsed.seconds, cpu / max(calls, 1), Double(signals) / elapsed.seconds)
+    }
+
+    /// `GetActivities` while `count` activities of ten connections are held: its round trip. They are gone, and
+    /// the indicator hidden, when it returns.
+    func getActivities(held count: Int) throws -> Latencies {
+        let listener = try SignalListener(bus)
+        var holders = try (0..<10).map { _ in try RawClient(bus) }
+        for index in 0..<count { _ = try holders[index % holders.count].begin(Self.label) }
+        let reader = try RawClient(bus)
+        let calls = try repeatUntil(duration) {
+            let listed = try reader.details()
+            guard listed.count == count else { throw BenchFailure("GetActivities gave \(listed.count) of \(count)") }
+        }
+        holders.removeAll()
+        try listener.awaitVisibility(false, timeout: .seconds(30))
+        return calls
+    }
+
     // MARK: Load
 
     /// `clients` connections each holding `perClient` activities: the daemon's memory while they are held and
