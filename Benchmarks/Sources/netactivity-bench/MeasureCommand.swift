@@ -119,8 +119,9 @@ struct MeasureCommand: ParsableCommand {
         report.rate("progress_signals_per_s", "  ActivitiesChanged a second meanwhile", progress.signalsPerSecond)
 
         let listing = try measure.getActivities(held: 10_000)
-        report.time("get_activities_p50_us", "GetActivities, 10000 activities held, p50", listing.p50)
-        report.time("get_activities_p99_us", "GetActivities, 10000 activities held, p99", listing.p99)
+        report.time("get_activities_p50_us", "GetActivities, 10000 activities held, p50", listing.calls.p50)
+        report.time("get_activities_p99_us", "GetActivities, 10000 activities held, p99", listing.calls.p99)
+        report.cpu("get_activities_cpu_us_per_call", "  daemon CPU per call", listing.cpuPerCall)
 
         let load = try measure.heldActivities(clients: clients, perClient: perClient)
         let heldCount = clients * perClient

@@ -228,20 +228,25 @@ struct Measurements {
         return (Double(calls) / elapsed.seconds, cpu / max(calls, 1), Double(signals) / elapsed.seconds)
     }
 
-    /// `GetActivities` while `count` activities of ten connections are held: its round trip. They are gone, and
-    /// the indicator hidden, when it returns.
-    func getActivities(held count: Int) throws -> Latencies {
+    /// `GetActivities` while `count` activities of ten connections are held: its round trip (the benchmark's own
+    /// decoding of the reply included) and the daemon's CPU per call. They are gone, and the indicator hidden, when
+    /// it returns.
+    func getActivities(held count: Int) throws -> (calls: Latencies, cpuPerCall: Duration) {
         let listener = try SignalListener(bus)
         var holders = try (0..<10).map { _ in try RawClient(bus) }
         for index in 0..<count { _ = try holders[index % holders.count].begin(Self.label) }
         let reader = try RawClient(bus)
+        var made = 0
+        let cpuBefore = try daemon.cpuTime
         let calls = try repeatUntil(duration) {
             let listed = try reader.details()
             guard listed.count == count else { throw BenchFailure("GetActivities gave \(listed.count) of \(count)") }
+            made += 1
         }
+        let cpu = try daemon.cpuTime - cpuBefore
         holders.removeAll()
         try listener.awaitVisibility(false, timeout: .seconds(30))
-        return calls
+        return (calls, cpu / max(made, 1))
     }
 
     // MARK: Load
