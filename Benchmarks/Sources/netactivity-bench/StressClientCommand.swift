@@ -83,6 +83,8 @@ struct StressClient {
         case ..<0.35 where held < maxHeld: begin(seconds: nil, random: &random)
         case ..<0.50 where held < maxHeld: begin(seconds: UInt32.random(in: 1...maxTimeout, using: &random),
                                                  random: &random)
+        case ..<0.56 where held > 0: progress(Int.random(in: 0..<held, using: &random), random: &random)
+        case ..<0.60 where held > 0: makeCancellable(Int.random(in: 0..<held, using: &random))
         case ..<0.97 where held > 0: end(Int.random(in: 0..<held, using: &random))
         case ..<0.97: begin(seconds: nil, random: &random)
         case ..<0.98: cancel()
@@ -136,6 +138,32 @@ struct StressClient {
             }
         case .failure(let error):
             emit("mismatch End of timed activity \(id) failed: \(error)")
+        }
+    }
+
+    /// `SetProgress` on one of its own, with a percent over 100 one time in eleven, which must be refused.
+    private mutating func progress(_ index: Int, random: inout SeededGenerator) {
+        let (id, isTimed) = index < bound.count ? (bound[index], false) : (timed[index - bound.count].id, true)
+        let percent = UInt32.random(in: 0...110, using: &random)
+        emit("calling progress \(id) \(percent)")
+        switch callResult("SetProgress", { $0.append(id); $0.append(percent) }) {
+        case .success where percent <= 100: emit("progressed \(id) \(percent)")
+        case .failure(let error) where percent > 100 && error.name == .invalidArgs: emit("refused \(id)")
+        // A timed activity may have reached its deadline.
+        case .failure(let error) where isTimed && error.name == .unknownActivity: emit("refused \(id)")
+        case .success: emit("mismatch SetProgress \(id) \(percent) was taken")
+        case .failure(let error): emit("mismatch SetProgress \(id) \(percent) failed: \(error)")
+        }
+    }
+
+    /// Becomes the one asked to stop one of its own: once it has gone, the activity must not be cancellable.
+    private mutating func makeCancellable(_ index: Int) {
+        let (id, isTimed) = index < bound.count ? (bound[index], false) : (timed[index - bound.count].id, true)
+        emit("calling cancellable \(id)")
+        switch callResult("SetCancellable", { $0.append(id); $0.append(true) }) {
+        case .success: emit("refused \(id)")
+        case .failure(let error) where isTimed && error.name == .unknownActivity: emit("refused \(id)")
+        case .failure(let error): emit("mismatch SetCancellable \(id) failed: \(error)")
         }
     }
 

@@ -49,6 +49,7 @@ struct StressCommand: ParsableCommand {
         try run.stopClients()
         try run.compareWithLedger()
         try run.endClients()
+        try run.compareDetailsWithLedger()
         try run.awaitNothingLeft()
         try run.compareWithLedger()
         let answer = try run.checkAnswers(limit: Self.answerLimit)
@@ -195,6 +196,16 @@ struct StressRun {
         if visible != (probe.lastVisibilitySignal ?? false) {
             ledger.mismatch("Visible is \(visible), the last VisibilityChanged said \(probe.lastVisibilitySignal ?? false)")
         }
+    }
+
+    /// `GetActivities` against the ledger once every client has gone, after the service has seen the last leave.
+    mutating func compareDetailsWithLedger() throws {
+        do {
+            try probe.await("no activity cancellable", timeout: .seconds(10)) {
+                try !probe.details.contains(where: \.isCancellable)
+            }
+        } catch {}
+        ledger.compare(withDetails: try probe.details)
     }
 
     /// Every client exits or, at random, is killed; waits until all are gone.

@@ -16,6 +16,9 @@ struct StressLedger {
         /// the epoch); unknown for an uncertain one.
         var due: ClosedRange<UInt64>?
         var isCertain: Bool
+        /// The percent it was last given; nil when none, or when a client was killed while giving one.
+        var percent: UInt32?
+        var isPercentCertain = true
     }
 
     enum Call {
@@ -23,6 +26,9 @@ struct StressLedger {
         case timed(seconds: UInt64, label: String)
         case end(UInt32)
         case cancel
+        /// `SetProgress` or `SetCancellable`: changes no count.
+        case progress(UInt32, UInt32)
+        case cancellable
     }
 
     struct Client {
@@ -58,6 +64,11 @@ struct StressLedger {
             if let id = UInt32(rest[0]), let label = labelOfID.removeValue(forKey: id) { expected[label] = nil }
             else { mismatch("\(client.name) ended \(rest[0]), which the ledger does not hold") }
             client.pending = nil
+        case ("progressed", 2):
+            if let id = UInt32(rest[0]), let label = labelOfID[id] { expected[label]?.percent = UInt32(rest[1]) }
+            client.pending = nil
+        case ("refused", 1):
+            client.pending = nil
         case ("cancelled", 1):
             expected = expected.filter { $0.value.owner != client.name }
             client.pending = nil
@@ -76,6 +87,8 @@ struct StressLedger {
         case ("timed", 3): UInt64(fields[1]).map { .timed(seconds: $0, label: fields[2]) }
         case ("end", 2): UInt32(fields[1]).map(Call.end)
         case ("cancel", 1): .cancel
+        case ("progress", 3): UInt32(fields[1]).flatMap { id in UInt32(fields[2]).map { .progress(id, $0) } }
+        case ("cancellable", 2): .cancellable
         default: nil
         }
     }
@@ -112,13 +125,28 @@ struct StressLedger {
             if let label = labelOfID[id] { expected[label]?.isCertain = false }
         case .cancel:
             for (label, activity) in expected where activity.owner == client.name { expected[label]?.isCertain = false }
-        case .begin, nil:
+        case .progress(let id, _):
+            if let label = labelOfID[id] { expected[label]?.isPercentCertain = false }
+        case .begin, .cancellable, nil:
             break
         }
         for (label, activity) in expected where activity.owner == client.name && !activity.isTimed {
             expected[label] = nil
             if let id = activity.id { labelOfID[id] = nil }
             reclaimed += 1
+        }
+    }
+
+    /// Once every client has gone: each activity left (timed ones) has the percent last given, and none is
+    /// cancellable, since the clients that would have been asked have left the bus.
+    mutating func compare(withDetails details: [ActivityDetails]) {
+        for record in details {
+            guard let activity = expected[record.label] else { continue }
+            if record.isCancellable { mismatch("\(record.id) is cancellable, but every receiver has gone") }
+            if activity.isPercentCertain, record.percent != activity.percent {
+                mismatch("\(record.id) has percent \(record.percent.map(String.init) ?? "none"), the ledger "
+                         + "\(activity.percent.map(String.init) ?? "none")")
+            }
         }
     }
 
