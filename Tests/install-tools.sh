@@ -34,6 +34,7 @@ for package in gnome-shell-extension-appindicator gnome-shell-extension-prefs db
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
 done
 /usr/bin/python3 -c 'import dbus' 2>/dev/null || missing+=(python3-dbus)
+/usr/bin/python3 -c 'from gi.repository import GLib' 2>/dev/null || missing+=(python3-gi)
 
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=$([ "$(id -u)" = 0 ] || echo sudo)

@@ -79,6 +79,41 @@ extension Integration {
             _ = service
         }
 
+        @Test func rootMayAskAnotherUsersActivityToStopAndItsReceiverHearsIt() throws {
+            // A real client nobody here wrote (dbus-python), run as nobody, that stops when asked.
+            let script = """
+                import dbus, dbus.mainloop.glib
+                from gi.repository import GLib
+                dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+                bus = dbus.SystemBus()
+                service = dbus.Interface(bus.get_object('org.example.NetworkActivity', '/org/example/NetworkActivity'),
+                                         'org.example.NetworkActivity')
+                loop = GLib.MainLoop()
+                def asked(requested):
+                    print('asked', int(requested), flush=True)
+                    service.End(requested)
+                    loop.quit()
+                bus.add_signal_receiver(asked, signal_name='CancelRequested', dbus_interface='org.example.NetworkActivity')
+                activity = service.Begin("nobody's")
+                service.SetCancellable(activity, True)
+                print('id', int(activity), flush=True)
+                loop.run()
+                """
+            let receiver = try BackgroundProcess(URL(fileURLWithPath: "/usr/sbin/runuser"),
+                                                 ["-u", "nobody", "--", "/usr/bin/python3", "-c", script], bus: bus,
+                                                 environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+            let line = try #require(try receiver.nextLine(), "\(receiver.stderr)")
+            let id = try #require(UInt32(line.dropFirst("id ".count)), "\(line)")
+            let refused = try dbusSend(as: other.name, bus, "RequestCancel", arguments: ["uint32:\(id)"])
+            #expect(refused.stderr.contains("org.example.NetworkActivity.Error.NotOwner"), "\(refused)")
+            let root = try RawClient(bus)
+            _ = try root.call("RequestCancel") { $0.append(id) }
+            try receiver.awaitLine("asked \(id)")
+            #expect(receiver.exitStatus() == 0, "\(receiver.stderr)")
+            #expect(try root.activeCount == 0, "the receiver ended its activity itself")
+            _ = service
+        }
+
         @Test func resetIsRefusedToOthersThanRootByTheBusPolicy() throws {
             let root = try RawClient(bus)
             _ = try root.begin()
