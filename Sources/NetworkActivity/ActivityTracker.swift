@@ -72,6 +72,8 @@ public struct ActivityTracker {
     private var expiries = ExpiryQueue()
     private var labels = LabelPool()
     private var lastID: UInt32 = 0
+    /// Progress and cancel receivers, of the activities that have them.
+    private var extras: [ActivityID: ActivityExtras] = [:]
     /// The activities each connection has said it will stop when asked.
     private var cancelReceivers: [String: Set<ActivityID>] = [:]
 
@@ -273,7 +275,7 @@ public struct ActivityTracker {
         while let id = next, let entry = activities.removeValue(forKey: id) {
             next = entry.older
             releases.add(entry.activity.label, to: &labels)
-            forgetReceiver(of: entry.activity)
+            forgetExtras(of: entry.activity.id)
             if let expiry = entry.activity.expiry {
                 expiries.noteEnded { activities[$0] != nil }
                 uncount(user: expiry.creatorUser)
@@ -301,7 +303,7 @@ public struct ActivityTracker {
             guard activities.values[index].activity.isBoundToOwner else { continue }
             let entry = activities.remove(at: index).value
             releases.add(entry.activity.label, to: &labels)
-            forgetReceiver(of: entry.activity)
+            forgetExtras(of: entry.activity.id)
             ended.append(entry.activity.id)
         }
         releases.finish(&labels)
@@ -320,6 +322,7 @@ public struct ActivityTracker {
         pendingTotal = 0
         labels.removeAll()
         expiries.removeAll()
+        extras = [:]
         cancelReceivers = [:]
         return ended
     }
@@ -343,7 +346,7 @@ public struct ActivityTracker {
     /// creator.
     private mutating func release(_ entry: Entry) {
         labels.release(entry.activity.label)
-        forgetReceiver(of: entry.activity)
+        forgetExtras(of: entry.activity.id)
         let isBound = entry.activity.isBoundToOwner
         if let expiry = entry.activity.expiry { uncount(user: expiry.creatorUser) }
         guard let index = callerIndex(entry.activity.owner) else { return }
@@ -371,7 +374,7 @@ public struct ActivityTracker {
         guard isOfSameUser(activities.values[index].activity, caller: caller, userOf: userOf) else {
             throw .notOwner(id)
         }
-        activities.values[index].activity.progress.set(percent: percent)
+        extras[id, default: ActivityExtras()].progress.set(percent: percent)
     }
 
     /// Sets the bytes an activity has moved out of `total` (0 when unknown), with the same rule as `setProgress`.
@@ -384,7 +387,7 @@ public struct ActivityTracker {
         guard isOfSameUser(activities.values[index].activity, caller: caller, userOf: userOf) else {
             throw .notOwner(id)
         }
-        activities.values[index].activity.progress.set(done: done, total: total, at: now)
+        extras[id, default: ActivityExtras()].progress.set(done: done, total: total, at: now)
     }
 
     /// Makes `caller` the one asked to stop the activity, or nobody. For an activity bound to its owner, only the
@@ -397,8 +400,8 @@ public struct ActivityTracker {
         let mayDecide = activity.isBoundToOwner
             ? activity.owner == caller : isOfSameUser(activity, caller: caller, userOf: userOf)
         guard mayDecide else { throw .notOwner(id) }
-        forgetReceiver(of: activity)
-        activities.values[index].activity.cancelReceiver = cancellable ? caller : nil
+        if let receiver = extras[id]?.cancelReceiver { forget(receiver, of: id) }
+        extras[id, default: ActivityExtras()].cancelReceiver = cancellable ? caller : nil
         if cancellable { cancelReceivers[caller, default: []].insert(id) }
     }
 
@@ -412,8 +415,8 @@ public struct ActivityTracker {
         guard isOfSameUser(activity, caller: caller, userOf: userOf)
             || userOf(caller).map({ $0 == 0 || $0 == serviceUser }) == true
         else { throw .notOwner(id) }
-        guard let receiver = activity.cancelReceiver else { throw .notCancellable(id) }
-        activities.values[index].activity.isCancelRequested = true
+        guard let receiver = extras[id]?.cancelReceiver else { throw .notCancellable(id) }
+        extras[id]?.isCancelRequested = true
         return receiver
     }
 
@@ -421,7 +424,7 @@ public struct ActivityTracker {
     /// them; call it after `callerLeft`, which has ended those it owned.
     public mutating func receiverLeft(_ connection: String) -> [ActivityID] {
         guard let ids = cancelReceivers.removeValue(forKey: connection) else { return [] }
-        for id in ids { activities[id]?.activity.cancelReceiver = nil }
+        for id in ids { extras[id]?.cancelReceiver = nil }
         return ids.sorted()
     }
 
@@ -439,9 +442,21 @@ public struct ActivityTracker {
         return activityUser == callerUser
     }
 
-    private mutating func forgetReceiver(of activity: TrackedActivity) {
-        guard let receiver = activity.cancelReceiver, let index = cancelReceivers.index(forKey: receiver) else { return }
-        cancelReceivers.values[index].remove(activity.id)
+    /// Progress and the cancel receiver of an activity; empty when it has none.
+    public func extras(of id: ActivityID) -> ActivityExtras {
+        extras[id] ?? ActivityExtras()
+    }
+
+    /// Lets go of what an ended activity had beside its record. Most activities have nothing there, and then
+    /// nothing is looked up.
+    private mutating func forgetExtras(of id: ActivityID) {
+        guard !extras.isEmpty, let removed = extras.removeValue(forKey: id) else { return }
+        if let receiver = removed.cancelReceiver { forget(receiver, of: id) }
+    }
+
+    private mutating func forget(_ receiver: String, of id: ActivityID) {
+        guard let index = cancelReceivers.index(forKey: receiver) else { return }
+        cancelReceivers.values[index].remove(id)
         if cancelReceivers.values[index].isEmpty { cancelReceivers.remove(at: index) }
     }
 

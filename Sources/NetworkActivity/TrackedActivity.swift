@@ -20,6 +20,15 @@ public struct TrackedActivity: Sendable, Equatable {
     /// Set for an activity that outlives its owner's connection and ends at a deadline; nil for one that ends
     /// with its owner's connection.
     public let expiry: Expiry?
+
+    /// Whether it ends when its owner's connection leaves the bus.
+    public var isBoundToOwner: Bool { expiry == nil }
+}
+
+/// What an activity's owner may add to it: how far it is, and who stops it when asked. Kept apart from
+/// `TrackedActivity`, for the activities that have it, so that Begin and End, which most activities are all
+/// about, copy no more than they did before.
+public struct ActivityExtras: Sendable, Equatable {
     /// How far it is, as its owner says.
     public internal(set) var progress = ActivityProgress()
     /// The unique bus name of the connection that will honour a cancel request, while it is on the bus.
@@ -27,16 +36,8 @@ public struct TrackedActivity: Sendable, Equatable {
     /// Whether someone has asked it to stop. Ending it stays its owner's decision.
     public internal(set) var isCancelRequested = false
 
-    init(id: ActivityID, owner: String, label: ActivityLabel, startedAt: UInt64, expiry: Expiry?) {
-        self.id = id
-        self.owner = owner
-        self.label = label
-        self.startedAt = startedAt
-        self.expiry = expiry
-    }
+    public init() {}
 
-    /// Whether it ends when its owner's connection leaves the bus.
-    public var isBoundToOwner: Bool { expiry == nil }
     /// Whether a cancel request has someone to go to.
     public var isCancellable: Bool { cancelReceiver != nil }
 }

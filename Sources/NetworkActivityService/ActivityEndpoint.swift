@@ -81,13 +81,14 @@ final class ActivityEndpoint {
 
     private func status(of activity: TrackedActivity) -> ActivityDetails {
         let ownerCredentials = credentials(of: activity.owner)
-        let progress = activity.progress
+        let extras = coordinator.tracker.extras(of: activity.id)
+        let progress = extras.progress
         return ActivityDetails(
             id: activity.id.rawValue, label: activity.label.text, owner: activity.owner, startedAt: activity.startedAt,
             deadline: activity.expiry?.wallClockDeadline,
             user: activity.expiry?.creatorUser ?? ownerCredentials?.user ?? UInt32.max,
-            processID: ownerCredentials?.processID, isCancellable: activity.isCancellable,
-            isCancelRequested: activity.isCancelRequested, percent: progress.percent, done: progress.done,
+            processID: ownerCredentials?.processID, isCancellable: extras.isCancellable,
+            isCancelRequested: extras.isCancelRequested, percent: progress.percent, done: progress.done,
             total: progress.total, rate: progress.rate)
     }
 
