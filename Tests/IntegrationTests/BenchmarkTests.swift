@@ -12,6 +12,8 @@ extension Integration {
             "first_call_p50_us", "first_call_p99_us", "conc_pairs_per_s", "conc_cpu_us_per_pair",
             "sig_on_p50_us", "sig_on_p99_us", "sig_off_p50_us", "sig_off_p99_us", "cleanup_p50_us", "cleanup_p99_us",
             "unread_call_p50_us", "unread_call_p99_us",
+            "progress_calls_per_s", "progress_cpu_us_per_call", "progress_signals_per_s",
+            "get_activities_p50_us", "get_activities_p99_us", "get_activities_cpu_us_per_call",
             "rss_held_kib", "loaded_pairs_per_s", "loaded_cpu_us_per_pair", "teardown_ms", "rss_after_kib",
         ]
 

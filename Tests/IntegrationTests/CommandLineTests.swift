@@ -73,10 +73,11 @@ extension Integration {
             let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             try #require(lines.count == 6, "\(result)")
             #expect(Array(lines.prefix(3)) == ["visible: yes", "active: 1", ""])
-            #expect(lines[3].split(separator: " ") == ["ID", "AGE", "LEFT", "PID", "COMMAND", "OWNER", "LABEL"])
+            #expect(lines[3].split(separator: " ") ==
+                ["ID", "AGE", "LEFT", "PID", "COMMAND", "OWNER", "PROGRESS", "STOP", "LABEL"])
             let row = lines[4].split(separator: " ").map(String.init)
-            #expect(row == ["\(id)", "0s", "-", "\(getpid())", ownCommandName() ?? "", client.name, "download"],
-                    "\(result)")
+            #expect(row == ["\(id)", "0s", "-", "\(getpid())", ownCommandName() ?? "", client.name, "-", "-",
+                            "download"], "\(result)")
         }
 
         @Test func resetEndsEveryonesActivitiesAndPrintsHowMany() throws {
