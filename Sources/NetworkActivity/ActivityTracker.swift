@@ -73,9 +73,7 @@ public struct ActivityTracker {
     private var labels = LabelPool()
     private var lastID: UInt32 = 0
     /// Progress and cancel receivers, of the activities that have them.
-    private var extras: [ActivityID: ActivityExtras] = [:]
-    /// The activities each connection has said it will stop when asked.
-    private var cancelReceivers: [String: Set<ActivityID>] = [:]
+    private var extras = ActivityExtrasTable()
 
     public init(limits: ActivityLimits = ActivityLimits()) {
         self.limits = limits
@@ -275,7 +273,7 @@ public struct ActivityTracker {
         while let id = next, let entry = activities.removeValue(forKey: id) {
             next = entry.older
             releases.add(entry.activity.label, to: &labels)
-            forgetExtras(of: entry.activity.id)
+            extras.activityEnded(entry.activity.id)
             if let expiry = entry.activity.expiry {
                 expiries.noteEnded { activities[$0] != nil }
                 uncount(user: expiry.creatorUser)
@@ -303,7 +301,7 @@ public struct ActivityTracker {
             guard activities.values[index].activity.isBoundToOwner else { continue }
             let entry = activities.remove(at: index).value
             releases.add(entry.activity.label, to: &labels)
-            forgetExtras(of: entry.activity.id)
+            extras.activityEnded(entry.activity.id)
             ended.append(entry.activity.id)
         }
         releases.finish(&labels)
@@ -322,8 +320,7 @@ public struct ActivityTracker {
         pendingTotal = 0
         labels.removeAll()
         expiries.removeAll()
-        extras = [:]
-        cancelReceivers = [:]
+        extras.removeAll()
         return ended
     }
 
@@ -346,7 +343,7 @@ public struct ActivityTracker {
     /// creator.
     private mutating func release(_ entry: Entry) {
         labels.release(entry.activity.label)
-        forgetExtras(of: entry.activity.id)
+        extras.activityEnded(entry.activity.id)
         let isBound = entry.activity.isBoundToOwner
         if let expiry = entry.activity.expiry { uncount(user: expiry.creatorUser) }
         guard let index = callerIndex(entry.activity.owner) else { return }
@@ -374,7 +371,7 @@ public struct ActivityTracker {
         guard isOfSameUser(activities.values[index].activity, caller: caller, userOf: userOf) else {
             throw .notOwner(id)
         }
-        extras[id, default: ActivityExtras()].progress.set(percent: percent)
+        extras.setProgress(of: id, percent: percent)
     }
 
     /// Sets the bytes an activity has moved out of `total` (0 when unknown), with the same rule as `setProgress`.
@@ -387,7 +384,7 @@ public struct ActivityTracker {
         guard isOfSameUser(activities.values[index].activity, caller: caller, userOf: userOf) else {
             throw .notOwner(id)
         }
-        extras[id, default: ActivityExtras()].progress.set(done: done, total: total, at: now)
+        extras.setTransfer(of: id, done: done, total: total, at: now)
     }
 
     /// Makes `caller` the one asked to stop the activity, or nobody. For an activity bound to its owner, only the
@@ -400,9 +397,7 @@ public struct ActivityTracker {
         let mayDecide = activity.isBoundToOwner
             ? activity.owner == caller : isOfSameUser(activity, caller: caller, userOf: userOf)
         guard mayDecide else { throw .notOwner(id) }
-        if let receiver = extras[id]?.cancelReceiver { forget(receiver, of: id) }
-        extras[id, default: ActivityExtras()].cancelReceiver = cancellable ? caller : nil
-        if cancellable { cancelReceivers[caller, default: []].insert(id) }
+        extras.setCancelReceiver(of: id, to: cancellable ? caller : nil)
     }
 
     /// Marks the activity as asked to stop, and returns the connection to ask. Any connection of the activity's
@@ -415,17 +410,14 @@ public struct ActivityTracker {
         guard isOfSameUser(activity, caller: caller, userOf: userOf)
             || userOf(caller).map({ $0 == 0 || $0 == serviceUser }) == true
         else { throw .notOwner(id) }
-        guard let receiver = extras[id]?.cancelReceiver else { throw .notCancellable(id) }
-        extras[id]?.isCancelRequested = true
+        guard let receiver = extras.requestCancel(of: id) else { throw .notCancellable(id) }
         return receiver
     }
 
     /// `connection` has left the bus: the activities it would have stopped when asked can no longer be. Returns
     /// them; call it after `callerLeft`, which has ended those it owned.
     public mutating func receiverLeft(_ connection: String) -> [ActivityID] {
-        guard let ids = cancelReceivers.removeValue(forKey: connection) else { return [] }
-        for id in ids { extras[id]?.cancelReceiver = nil }
-        return ids.sorted()
+        extras.receiverLeft(connection)
     }
 
     private func indexOfActivity(_ id: ActivityID) throws(ActivityError) -> Dictionary<ActivityID, Entry>.Index {
@@ -444,20 +436,7 @@ public struct ActivityTracker {
 
     /// Progress and the cancel receiver of an activity; empty when it has none.
     public func extras(of id: ActivityID) -> ActivityExtras {
-        extras[id] ?? ActivityExtras()
-    }
-
-    /// Lets go of what an ended activity had beside its record. Most activities have nothing there, and then
-    /// nothing is looked up.
-    private mutating func forgetExtras(of id: ActivityID) {
-        guard !extras.isEmpty, let removed = extras.removeValue(forKey: id) else { return }
-        if let receiver = removed.cancelReceiver { forget(receiver, of: id) }
-    }
-
-    private mutating func forget(_ receiver: String, of id: ActivityID) {
-        guard let index = cancelReceivers.index(forKey: receiver) else { return }
-        cancelReceivers.values[index].remove(id)
-        if cancelReceivers.values[index].isEmpty { cancelReceivers.remove(at: index) }
+        extras[id]
     }
 
     /// Where `caller` is in `callers`, if it is there.
