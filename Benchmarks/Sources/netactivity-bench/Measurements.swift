@@ -75,7 +75,19 @@ struct Measurements {
     /// Begin then End from `connections` connections at once, each on its own thread, which connects before the
     /// clock starts and owns its connection alone.
     func concurrentPairs(connections: Int) throws -> (pairsPerSecond: Double, cpuPerPair: Duration) {
-        let total = Mutex((pairs: 0, failure: String?.none))
+        let run = try concurrently(connections: connections, setUp: { _ in () }) { caller, _ in
+            try caller.end(try caller.begin(Self.label))
+        }
+        return (run.callsPerSecond, run.cpuPerCall)
+    }
+
+    /// `connections` threads, each with a connection of its own set up by `setUp`, call `step` as fast as they can
+    /// for the measurement's duration, all starting at once: the steps a second and the daemon's CPU per step.
+    private func concurrently<State>(
+        connections: Int, setUp: @escaping @Sendable (RawClient) throws -> State,
+        step: @escaping @Sendable (RawClient, State) throws -> Void
+    ) throws -> (callsPerSecond: Double, cpuPerCall: Duration) {
+        let total = Mutex((calls: 0, failure: String?.none))
         let connected = DispatchGroup()
         let start = DispatchSemaphore(value: 0)
         let finished = DispatchGroup()
@@ -85,20 +97,21 @@ struct Measurements {
             finished.enter()
             let thread = Thread { [bus = bus.address, duration] in
                 defer { finished.leave() }
-                var pairs = 0
+                var calls = 0
                 do {
                     let caller = try RawClient(address: bus)
+                    let state = try setUp(caller)
                     connected.leave()
                     start.wait()
                     let started = startedAt.withLock { $0 }
                     while started.duration(to: .now) < duration {
-                        try caller.end(try caller.begin(Self.label))
-                        pairs += 1
+                        try step(caller, state)
+                        calls += 1
                     }
                 } catch {
                     total.withLock { $0.failure = "\(error)" }
                 }
-                total.withLock { $0.pairs += pairs }
+                total.withLock { $0.calls += calls }
             }
             thread.start()
         }
@@ -110,9 +123,9 @@ struct Measurements {
         finished.wait()
         let elapsed = started.duration(to: .now)
         let cpu = try daemon.cpuTime - cpuBefore
-        let (pairs, failure) = total.withLock { ($0.pairs, $0.failure) }
+        let (calls, failure) = total.withLock { ($0.calls, $0.failure) }
         if let failure { throw BenchFailure("a concurrent caller failed: \(failure)") }
-        return (Double(pairs) / elapsed.seconds, cpu / max(pairs, 1))
+        return (Double(calls) / elapsed.seconds, cpu / max(calls, 1))
     }
 
     /// The sequential pairs with one activity held, while another connection has sent `calls` calls and reads none
@@ -182,50 +195,18 @@ struct Measurements {
     /// call, and the signals a second that all of it caused.
     func progressReports(connections: Int) throws -> (callsPerSecond: Double, cpuPerCall: Duration, signalsPerSecond: Double) {
         let listener = try SignalListener(bus)
-        let total = Mutex((calls: 0, failure: String?.none))
-        let connected = DispatchGroup()
-        let start = DispatchSemaphore(value: 0)
-        let finished = DispatchGroup()
-        let startedAt = Mutex(ContinuousClock.now)
-        for _ in 0..<connections {
-            connected.enter()
-            finished.enter()
-            let thread = Thread { [bus = bus.address, duration] in
-                defer { finished.leave() }
-                var calls = 0
-                do {
-                    let caller = try RawClient(address: bus)
-                    let id = try caller.begin(Self.label)
-                    connected.leave()
-                    start.wait()
-                    let started = startedAt.withLock { $0 }
-                    while started.duration(to: .now) < duration {
-                        _ = try caller.call("SetProgress") { $0.append(id); $0.append(UInt32(calls % 101)) }
-                        calls += 1
-                    }
-                } catch {
-                    total.withLock { $0.failure = "\(error)" }
-                }
-                total.withLock { $0.calls += calls }
-            }
-            thread.start()
-        }
-        connected.wait()
         try listener.settle()
-        let cpuBefore = try daemon.cpuTime
         let started = ContinuousClock.now
-        startedAt.withLock { $0 = started }
-        for _ in 0..<connections { start.signal() }
-        finished.wait()
+        let run = try concurrently(connections: connections, setUp: { caller in try caller.begin(Self.label) }) {
+            caller, id in
+            _ = try caller.call("SetProgress") { $0.append(id); $0.append(UInt32.random(in: 0...100)) }
+        }
         let elapsed = started.duration(to: .now)
-        let cpu = try daemon.cpuTime - cpuBefore
         try listener.settle()
-        let (calls, failure) = total.withLock { ($0.calls, $0.failure) }
-        if let failure { throw BenchFailure("a progress caller failed: \(failure)") }
-        let signals = listener.history.dropFirst(0).filter {
+        let signals = listener.history.count {
             $0.isSignal(interface: ServiceNames.interface, member: ServiceNames.activitiesChanged)
-        }.count
-        return (Double(calls) / elapsed.seconds, cpu / max(calls, 1), Double(signals) / elapsed.seconds)
+        }
+        return (run.callsPerSecond, run.cpuPerCall, Double(signals) / elapsed.seconds)
     }
 
     /// `GetActivities` while `count` activities of ten connections are held: its round trip (the benchmark's own
