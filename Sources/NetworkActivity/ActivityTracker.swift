@@ -73,7 +73,8 @@ public struct ActivityTracker {
     private var labels = LabelPool()
     private var lastID: UInt32 = 0
     /// Progress and cancel receivers, of the activities that have them.
-    private var extras = ActivityExtrasTable()
+    /// Kept by the extension in `ActivityTracker+Progress.swift`.
+    var extras = ActivityExtrasTable()
 
     public init(limits: ActivityLimits = ActivityLimits()) {
         self.limits = limits
@@ -357,86 +358,6 @@ public struct ActivityTracker {
         default:
             break
         }
-    }
-
-    // MARK: Progress and cancellation
-
-    /// Sets how far an activity is, in percent. Any connection of the activity's Unix user may, so that a child
-    /// of the program that began it can report. `userOf` tells the Unix user behind a connection.
-    public mutating func setProgress(
-        _ id: ActivityID, percent: UInt32, caller: String, userOf: (String) -> UInt32?
-    ) throws(ActivityError) {
-        guard percent <= 100 else { throw .invalidPercent(percent) }
-        let index = try indexOfActivity(id)
-        guard isOfSameUser(activities.values[index].activity, caller: caller, userOf: userOf) else {
-            throw .notOwner(id)
-        }
-        extras.setProgress(of: id, percent: percent)
-    }
-
-    /// Sets the bytes an activity has moved out of `total` (0 when unknown), with the same rule as `setProgress`.
-    public mutating func setTransfer(
-        _ id: ActivityID, done: UInt64, total: UInt64, caller: String, at now: MonotonicTime,
-        userOf: (String) -> UInt32?
-    ) throws(ActivityError) {
-        guard total == 0 || done <= total else { throw .invalidTransfer(done: done, total: total) }
-        let index = try indexOfActivity(id)
-        guard isOfSameUser(activities.values[index].activity, caller: caller, userOf: userOf) else {
-            throw .notOwner(id)
-        }
-        extras.setTransfer(of: id, done: done, total: total, at: now)
-    }
-
-    /// Makes `caller` the one asked to stop the activity, or nobody. For an activity bound to its owner, only the
-    /// owner may say; for a timed one, any connection of its user.
-    public mutating func setCancellable(
-        _ id: ActivityID, _ cancellable: Bool, caller: String, userOf: (String) -> UInt32?
-    ) throws(ActivityError) {
-        let index = try indexOfActivity(id)
-        let activity = activities.values[index].activity
-        let mayDecide = activity.isBoundToOwner
-            ? activity.owner == caller : isOfSameUser(activity, caller: caller, userOf: userOf)
-        guard mayDecide else { throw .notOwner(id) }
-        extras.setCancelReceiver(of: id, to: cancellable ? caller : nil)
-    }
-
-    /// Marks the activity as asked to stop, and returns the connection to ask. Any connection of the activity's
-    /// user may ask, and so may root and `serviceUser`.
-    public mutating func requestCancel(
-        _ id: ActivityID, caller: String, serviceUser: UInt32, userOf: (String) -> UInt32?
-    ) throws(ActivityError) -> String {
-        let index = try indexOfActivity(id)
-        let activity = activities.values[index].activity
-        guard isOfSameUser(activity, caller: caller, userOf: userOf)
-            || userOf(caller).map({ $0 == 0 || $0 == serviceUser }) == true
-        else { throw .notOwner(id) }
-        guard let receiver = extras.requestCancel(of: id) else { throw .notCancellable(id) }
-        return receiver
-    }
-
-    /// `connection` has left the bus: the activities it would have stopped when asked can no longer be. Returns
-    /// them; call it after `callerLeft`, which has ended those it owned.
-    public mutating func receiverLeft(_ connection: String) -> [ActivityID] {
-        extras.receiverLeft(connection)
-    }
-
-    private func indexOfActivity(_ id: ActivityID) throws(ActivityError) -> Dictionary<ActivityID, Entry>.Index {
-        guard let index = activities.index(forKey: id) else { throw .unknownActivity(id) }
-        return index
-    }
-
-    /// Whether `caller` is the activity's owner or another connection of its Unix user: for a timed activity its
-    /// creator, for a bound one its owner's.
-    private func isOfSameUser(_ activity: TrackedActivity, caller: String, userOf: (String) -> UInt32?) -> Bool {
-        if activity.owner == caller { return true }
-        guard let activityUser = activity.expiry?.creatorUser ?? userOf(activity.owner),
-              let callerUser = userOf(caller) else { return false }
-        return activityUser == callerUser
-    }
-
-    /// Progress and the cancel receiver of an activity; empty when it has none.
-    public func extras(of id: ActivityID) -> ActivityExtras {
-        extras[id]
     }
 
     /// Where `caller` is in `callers`, if it is there.
