@@ -105,11 +105,26 @@ extension Connection {
         return try reader.read(String.self)
     }
 
-    private func callBusDriver(_ member: MemberName, _ name: BusName) throws(DBusError) -> MessageReader {
+    /// Every name on the bus now, unique and well-known (`ListNames`).
+    public func names() throws(DBusError) -> [String] {
+        var reader = try callBusDriver("ListNames")
+        return try reader.read([String].self)
+    }
+
+    /// The bus's id (`GetId`), which is different for every instance of a bus: a bus started again, at the next
+    /// login or boot, has another, and gives its unique names (`:1.5`) to other programs.
+    public func busID() throws(DBusError) -> String {
+        var reader = try callBusDriver("GetId")
+        return try reader.read(String.self)
+    }
+
+    private func callBusDriver(_ member: MemberName, _ name: BusName? = nil) throws(DBusError) -> MessageReader {
         try call(
             destination: Connection.busDriverName, path: Connection.busDriverPath, interface: Connection.busDriverInterface,
             member: member, timeout: .seconds(5)
-        ) { $0.append(name.rawValue) }
+        ) { writer in
+            if let name { writer.append(name.rawValue) }
+        }
     }
 }
 

@@ -51,6 +51,12 @@ public struct ActivityCoordinator {
     public private(set) var systemActivityIDs: Set<ActivityID> = []
     private var activityChanges = ActivityChanges()
     private var lastActivitiesAnnouncement: MonotonicTime?
+    /// Whether the changes of this service's own activities are kept until `writeUnsavedChanges` takes them,
+    /// for a state file.
+    public var savesChanges = false {
+        didSet { if !savesChanges { unsaved = UnsavedChanges() } }
+    }
+    private var unsaved = UnsavedChanges()
 
     public init(limits: ActivityLimits, delays: VisibilityDelays, clock: any TimeSource) {
         tracker = ActivityTracker(limits: limits)
@@ -71,6 +77,7 @@ public struct ActivityCoordinator {
         let now = clock.now()
         let id = try tracker.begin(label: ActivityLabel(label), caller: caller, at: now, userOf: userOf)
         activityChanges.began(id)
+        if savesChanges { unsaved.save(id) }
         changed(at: now.monotonic)
         return id
     }
@@ -82,6 +89,7 @@ public struct ActivityCoordinator {
         let id = try tracker.beginTimed(
             label: ActivityLabel(label), caller: caller, user: user, seconds: seconds, at: now, userOf: userOf)
         activityChanges.began(id)
+        if savesChanges { unsaved.save(id) }
         changed(at: now.monotonic)
         return id
     }
@@ -92,7 +100,7 @@ public struct ActivityCoordinator {
         } catch .unknownActivity(let id) where systemActivityIDs.contains(id) {
             throw .notOwner(id)
         }
-        activityChanges.ended(id)
+        ended(id)
         changed(at: clock.monotonicNow())
     }
 
@@ -103,7 +111,7 @@ public struct ActivityCoordinator {
         try ownOnly(id) { (tracker: inout ActivityTracker) throws(ActivityError) in
             try tracker.setProgress(id, percent: percent, caller: caller, userOf: userOf)
         }
-        activityChanges.changed(id)
+        changed(id)
     }
 
     /// Sets the amounts an activity has moved; see `ActivityTracker.setTransfer`.
@@ -114,7 +122,7 @@ public struct ActivityCoordinator {
         try ownOnly(id) { (tracker: inout ActivityTracker) throws(ActivityError) in
             try tracker.setTransfer(id, done: done, total: total, caller: caller, at: now, userOf: userOf)
         }
-        activityChanges.changed(id)
+        changed(id)
     }
 
     /// Says who will stop an activity when asked; see `ActivityTracker.setCancellable`.
@@ -124,7 +132,7 @@ public struct ActivityCoordinator {
         try ownOnly(id) { (tracker: inout ActivityTracker) throws(ActivityError) in
             try tracker.setCancellable(id, cancellable, caller: caller, userOf: userOf)
         }
-        activityChanges.changed(id)
+        changed(id)
     }
 
     /// Marks an activity as asked to stop; returns the connection to ask. See `ActivityTracker.requestCancel`.
@@ -134,8 +142,20 @@ public struct ActivityCoordinator {
         let receiver = try ownOnly(id) { (tracker: inout ActivityTracker) throws(ActivityError) in
             try tracker.requestCancel(id, caller: caller, serviceUser: serviceUser, userOf: userOf)
         }
-        activityChanges.changed(id)
+        changed(id)
         return receiver
+    }
+
+    /// One of this service's activities changed (progress, who stops it).
+    private mutating func changed(_ id: ActivityID) {
+        activityChanges.changed(id)
+        if savesChanges { unsaved.save(id) }
+    }
+
+    /// One of this service's activities ended.
+    private mutating func ended(_ id: ActivityID) {
+        activityChanges.ended(id)
+        if savesChanges { unsaved.ended(id) }
     }
 
     /// Runs a request on one of this service's activities: the system service's are seen, never changed here.
@@ -161,7 +181,7 @@ public struct ActivityCoordinator {
     /// Ends the caller's activities; returns how many.
     public mutating func cancel(caller: String) -> Int {
         let ended = tracker.cancel(caller: caller)
-        for activity in ended { activityChanges.ended(activity.id) }
+        for activity in ended { self.ended(activity.id) }
         if !ended.isEmpty { changed(at: clock.monotonicNow()) }
         return ended.count
     }
@@ -169,7 +189,7 @@ public struct ActivityCoordinator {
     /// Ends everything; returns how many.
     public mutating func reset() -> Int {
         let ended = tracker.reset()
-        for activity in ended { activityChanges.ended(activity.id) }
+        for activity in ended { self.ended(activity.id) }
         if !ended.isEmpty { changed(at: clock.monotonicNow()) }
         return ended.count
     }
@@ -178,10 +198,42 @@ public struct ActivityCoordinator {
     /// cancellable. Returns how many ended.
     public mutating func callerLeft(_ caller: String) -> Int {
         let ended = tracker.callerLeft(caller)
-        for id in ended { activityChanges.ended(id) }
-        for id in tracker.receiverLeft(caller) { activityChanges.changed(id) }
+        for id in ended { self.ended(id) }
+        for id in tracker.receiverLeft(caller) { changed(id) }
         if !ended.isEmpty { changed(at: clock.monotonicNow()) }
         return ended.count
+    }
+
+    // MARK: Across restarts
+
+    /// Whether changes wait to be written to the state file.
+    public var hasUnsavedChanges: Bool { !unsaved.isEmpty }
+
+    /// Appends the records of what changed since the last call to `journal`.
+    public mutating func writeUnsavedChanges(to journal: inout StateJournal) {
+        unsaved.write(to: &journal, from: tracker)
+    }
+
+    /// Takes over the activities an earlier instance of the service saved (`SavedState`); `isOnBus` tells whether
+    /// a unique name is on the bus now, nil when the state is from another bus, where a unique name means nobody
+    /// here. Activities bound to an owner that left are not taken, nor a cancel receiver that left; timed ones are,
+    /// until their deadlines. Activities that were showing show at once, without the show delay again. Returns how
+    /// many were taken.
+    public mutating func restore(_ state: SavedState, isOnBus: ((String) -> Bool)?) -> Int {
+        let now = clock.now()
+        var restored = 0
+        for var saved in state.activities {
+            if let receiver = saved.cancelReceiver, isOnBus?(receiver) != true { saved.cancelReceiver = nil }
+            if tracker.restore(saved, ownerIsPresent: isOnBus?(saved.owner) == true, at: now) { restored += 1 }
+        }
+        tracker.skipIDs(through: state.highestID)
+        if restored > 0 {
+            policy.showAtOnce(at: now.monotonic)
+            announceCount(at: now.monotonic)
+            notifications.append(.visibilityChanged(true))
+            notifications.append(.propertiesChanged(visible: true, activeCount: announcedCount))
+        }
+        return restored
     }
 
     // MARK: Time and announcements
@@ -205,7 +257,7 @@ public struct ActivityCoordinator {
         let expired = tracker.expire(at: now)
         if !expired.isEmpty {
             changedSinceAnnouncement = true
-            for activity in expired { activityChanges.ended(activity.id) }
+            for activity in expired { ended(activity.id) }
         }
         settle(at: now)
         if changedSinceAnnouncement,

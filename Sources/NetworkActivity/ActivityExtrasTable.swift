@@ -25,6 +25,17 @@ struct ActivityExtrasTable {
         if let receiver { cancelReceivers[receiver, default: []].insert(id) }
     }
 
+    /// Takes over what a saved activity had.
+    mutating func restore(_ saved: SavedActivity, at now: MonotonicTime) {
+        guard saved.progress.isKnown || saved.cancelReceiver != nil || saved.isCancelRequested else { return }
+        var restored = ActivityExtras()
+        restored.progress = saved.progress
+        restored.progress.resume(at: now)
+        restored.isCancelRequested = saved.isCancelRequested
+        extras[saved.id] = restored
+        setCancelReceiver(of: saved.id, to: saved.cancelReceiver)
+    }
+
     /// Marks the activity as asked to stop; returns the connection to ask, nil when there is none.
     mutating func requestCancel(of id: ActivityID) -> String? {
         guard let receiver = extras[id]?.cancelReceiver else { return nil }

@@ -20,6 +20,19 @@ public struct ActivityProgress: Sendable, Equatable {
 
     public init() {}
 
+    /// Progress as it was saved: the rate goes on from `rate` at the next report.
+    public init(percent: UInt32?, done: UInt64?, total: UInt64?, rate: UInt64?) {
+        self.percent = percent
+        self.done = done
+        self.total = total
+        self.rate = rate
+    }
+
+    /// Equal when they say the same: when the last report came is not part of what they say.
+    public static func == (lhs: ActivityProgress, rhs: ActivityProgress) -> Bool {
+        (lhs.percent, lhs.done, lhs.total, lhs.rate) == (rhs.percent, rhs.done, rhs.total, rhs.rate)
+    }
+
     /// Whether anything is known.
     public var isKnown: Bool { percent != nil || done != nil }
 
@@ -38,6 +51,11 @@ public struct ActivityProgress: Sendable, Equatable {
         }
         updateRate(done: done, at: now)
         self.done = done
+    }
+
+    /// Taken over by a new instance of the service at `now`: the next report's rate is measured from then.
+    mutating func resume(at now: MonotonicTime) {
+        if done != nil { lastReport = now }
     }
 
     private mutating func updateRate(done: UInt64, at now: MonotonicTime) {

@@ -20,6 +20,9 @@ public struct ActivityTracker {
         /// timed activities stay, listed nowhere.
         var newer: ActivityID?
         var older: ActivityID?
+        /// False for a timed activity taken over from an earlier instance of the service whose owner had left:
+        /// in no caller's list, and no caller is its owner, whatever its name.
+        var isListed = true
     }
 
     /// A connected caller's list of the activities it has begun and that are live, bound and timed: what its
@@ -92,6 +95,9 @@ public struct ActivityTracker {
     /// When the earliest timed activity may be due.
     public var nextDeadline: MonotonicTime? { expiries.earliestDeadline }
 
+    /// The highest id handed out: a new activity's id is above it.
+    public var highestID: UInt32 { lastID }
+
     /// How many live activities count against `user`.
     public func count(ofUser user: UInt32) -> Int { userCounts[user, default: 0] }
 
@@ -149,6 +155,57 @@ public struct ActivityTracker {
                                        expiry: expiry)
         activities[id] = Entry(activity: activity, older: older)
         return id
+    }
+
+    /// Takes over an activity that an earlier instance of the service saved, as it was, when it is still within
+    /// the limits and, for a timed one, its deadline is ahead of `now`. A bound activity is taken only while its
+    /// owner is on the bus (`ownerIsPresent`); a timed one whose owner is not is listed under no caller, since a
+    /// bus started since may have given its owner's name to another program. Restore in the order of ids.
+    /// Returns whether it was taken.
+    public mutating func restore(_ saved: SavedActivity, ownerIsPresent: Bool, at now: Timestamp) -> Bool {
+        guard activities.count < limits.total, activities[saved.id] == nil,
+              ownerIsPresent || saved.lease != nil else { return false }
+        var expiry: TrackedActivity.Expiry?
+        if let lease = saved.lease {
+            guard lease.wallClockDeadline > now.wallClock else { return false }
+            let remaining = min(lease.wallClockDeadline - now.wallClock, UInt64(limits.maximumTimeoutSeconds) * 1_000_000)
+            expiry = TrackedActivity.Expiry(
+                deadline: now.monotonic.advanced(byMicroseconds: Int64(remaining)),
+                wallClockDeadline: lease.wallClockDeadline, creatorUser: lease.creatorUser)
+            userCounts[lease.creatorUser, default: 0] += 1
+        }
+        let activity = TrackedActivity(id: saved.id, owner: saved.owner, label: labels.intern(saved.label),
+                                       startedAt: saved.startedAt, expiry: expiry)
+        if ownerIsPresent {
+            let index = callerIndex(saved.owner) ?? insertCaller(saved.owner)
+            if let lease = saved.lease, case .pending = callers.values[index].user {
+                attribute(at: index, to: lease.creatorUser)
+            }
+            // A bound one counts as at a Begin: pending until its owner's user is asked for.
+            var pending = false
+            if expiry == nil {
+                switch callers.values[index].user {
+                case .pending: pending = true
+                case .known(let user): userCounts[user, default: 0] += 1
+                case .unknowable: break
+                }
+            }
+            if pending { pendingTotal += 1 }
+            let older = callers.values[index].push(saved.id, pending: pending)
+            if let older { activities[older]?.newer = saved.id }
+            activities[saved.id] = Entry(activity: activity, older: older)
+        } else {
+            activities[saved.id] = Entry(activity: activity, isListed: false)
+        }
+        if let expiry { expiries.insert(saved.id, deadline: expiry.deadline) }
+        extras.restore(saved, at: now.monotonic)
+        lastID = max(lastID, saved.id.rawValue)
+        return true
+    }
+
+    /// Hands out no id up to `id`: an earlier instance of the service did.
+    public mutating func skipIDs(through id: UInt32) {
+        lastID = max(lastID, id)
     }
 
     /// Adds `caller`, new, with an empty list; returns where it is in `callers`.
@@ -244,7 +301,8 @@ public struct ActivityTracker {
         -> TrackedActivity
     {
         guard let index = activities.index(forKey: id) else { throw .unknownActivity(id) }
-        let (isOwner, creatorUser) = (activities.values[index].activity.owner == caller,
+        let (isOwner, creatorUser) = (activities.values[index].activity.owner == caller
+                                        && activities.values[index].isListed,
                                       activities.values[index].activity.expiry?.creatorUser)
         if let creatorUser {
             guard isOwner || callerUser() == creatorUser else { throw .notOwner(id) }
@@ -347,7 +405,7 @@ public struct ActivityTracker {
         extras.activityEnded(entry.activity.id)
         let isBound = entry.activity.isBoundToOwner
         if let expiry = entry.activity.expiry { uncount(user: expiry.creatorUser) }
-        guard let index = callerIndex(entry.activity.owner) else { return }
+        guard entry.isListed, let index = callerIndex(entry.activity.owner) else { return }
         if let newer = entry.newer { activities[newer]?.older = entry.older }
         if let older = entry.older { activities[older]?.newer = entry.newer }
         switch callers.values[index].unlink(isNewest: entry.newer == nil, older: entry.older, isBound: isBound) {

@@ -53,6 +53,15 @@ public struct VisibilityPolicy: Sendable {
         }
     }
 
+    /// Activities taken over from an earlier instance of the service, which had been showing them: shown at once.
+    public mutating func showAtOnce(at now: MonotonicTime) {
+        isBusy = true
+        busySince = now
+        guard !isVisible else { return }
+        isVisible = true
+        shownAt = now
+    }
+
     /// Takes in whether anything is active at `now` (or only that time has passed); returns the new visibility
     /// when it changes.
     public mutating func update(isBusy: Bool, at now: MonotonicTime) -> Bool? {

@@ -23,6 +23,10 @@ final class ActivityEndpoint {
     private(set) var systemActivities: [ActivityRecord] = []
     /// Each distinct change signal, built once and sent as copies.
     private var changeSignals = SignalCache<ActivityNotification>()
+    /// Where changes are saved for the next instance, if anywhere.
+    var stateKeeper: StateKeeper? {
+        didSet { coordinator.savesChanges = stateKeeper != nil }
+    }
 
     /// - Parameters:
     ///   - send: where the object's replies and signals go: the connection, or a test's list.
@@ -36,7 +40,18 @@ final class ActivityEndpoint {
         // Signals of a change go out before the reply to the call that caused it, so panels wait behind nothing.
         object = ServedObject(self, at: ServiceNames.objectPath, interfaces: [Self.interface],
                               introspectionXML: Self.introspectionXML, send: send,
-                              beforeReply: { $0.publishNotifications() })
+                              beforeReply: { endpoint in
+                                  endpoint.saveChanges()
+                                  endpoint.publishNotifications()
+                              })
+    }
+
+    /// Writes what changed since the last call to the state file: before the reply to the call that changed it,
+    /// so that an answered call is never lost to a crash.
+    func saveChanges() {
+        guard coordinator.hasUnsavedChanges, let stateKeeper else { return }
+        coordinator.writeUnsavedChanges(to: &stateKeeper.journal)
+        if !stateKeeper.writeJournal(of: coordinator.tracker) { self.stateKeeper = nil }
     }
 
     /// Sends the signals of what changed since the last call: `VisibilityChanged` and `PropertiesChanged`.
@@ -102,6 +117,7 @@ final class ActivityEndpoint {
     /// while the indicator stayed) and what fell due.
     func endTurn() -> TurnEnd {
         let turn = coordinator.endTurn()
+        saveChanges()
         publishNotifications()
         return turn
     }

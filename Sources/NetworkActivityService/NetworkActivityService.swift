@@ -21,6 +21,8 @@ public final class NetworkActivityService {
     /// Turns of the loop that end in a sleep before the system service is followed: one, when it is to be.
     private var sleepsBeforeFollowingSystemService: Int?
     private var exitStatus: Int32 = 0
+    /// Set when another instance took the name over: it takes the activities over too.
+    private var isReplaced = false
 
     /// Connects and takes the bus name. In this order, as sd-bus and mako do: the object is registered and
     /// `NameOwnerChanged` subscribed before the name is requested, so no call can arrive before the service
@@ -50,6 +52,7 @@ public final class NetworkActivityService {
         }
         try takeName()
         logger.info("owning \(ServiceNames.busName) as \(connection.uniqueName)")
+        restoreState()
         if configuration.followsSystemService { sleepsBeforeFollowingSystemService = 1 }
     }
 
@@ -73,7 +76,8 @@ public final class NetworkActivityService {
             interface: Connection.busDriverInterface, member: "NameOwnerChanged", arguments: [2: ""])
         ) { [unowned self] signal in nameVanished(signal) }
         connection.onLoss(of: ServiceNames.busName) { [unowned self] in
-            logger.notice("another instance took \(ServiceNames.busName) over; stopping")
+            logger.notice("another instance took \(ServiceNames.busName) over; handing the activities over to it")
+            isReplaced = true
             loop.stop()
         }
         loop.watch(fileDescriptor: signals.fileDescriptor) { [unowned self] in
@@ -113,11 +117,53 @@ public final class NetworkActivityService {
     }
 
     /// Leaves no widget showing: the final `VisibilityChanged(false)` goes out while the name is still ours, so
-    /// that listeners matching on the name receive it.
+    /// that listeners matching on the name receive it. The state file keeps the activities for the next instance.
+    /// When another instance has taken over, it shows them: nothing is announced, so no widget blinks.
     private func shutDown() {
-        endpoint.shutDown()
-        try? connection.releaseName(ServiceNames.busName)
+        endpoint.saveChanges()
+        if !isReplaced {
+            endpoint.shutDown()
+            try? connection.releaseName(ServiceNames.busName)
+        }
         connection.flush()
+        endpoint.stateKeeper = nil
+    }
+
+    /// Takes over the activities that the last instance saved, and begins a fresh state file with them. Runs once
+    /// the name is owned, so that an instance that did not get it touches nothing; the calls that arrive meanwhile
+    /// wait until it is done. An instance being replaced holds the directory's lock until it has saved its last
+    /// and gone, so this one reads what it left.
+    private func restoreState() {
+        let directory: String
+        switch configuration.state {
+        case .nowhere(let reason):
+            logger.info("keeping no activities across restarts: \(reason)")
+            return
+        case .directory(let path):
+            directory = path
+        }
+        let busID: String
+        let namesOnBus: Set<String>
+        do {
+            busID = try connection.busID()
+            namesOnBus = Set(try connection.names())
+        } catch {
+            logger.warning("keeping no activities across restarts: the bus did not answer (\(error.message))")
+            return
+        }
+        guard let (keeper, saved) = StateKeeper.open(directory, busID: busID, limits: configuration.limits,
+                                                     logger: logger) else { return }
+        let sameBus = saved.busID == busID
+        let restored = endpoint.coordinator.restore(saved, isOnBus: sameBus ? { namesOnBus.contains($0) } : nil)
+        endpoint.stateKeeper = keeper
+        guard keeper.begin(with: endpoint.coordinator.tracker) else {
+            endpoint.stateKeeper = nil
+            return
+        }
+        let notTaken = saved.activities.count - restored
+        logger.info("keeping activities across restarts in \(directory); took over \(restored) saved there"
+            + (saved.activities.isEmpty || sameBus ? "" : " on an earlier bus")
+            + (notTaken > 0 ? ", not \(notTaken) whose owners had left or deadlines passed" : ""))
     }
 
     private func endOfTurn() -> Duration? {

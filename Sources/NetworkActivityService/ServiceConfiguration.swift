@@ -12,15 +12,25 @@ public struct ServiceConfiguration: Sendable {
     /// Count the system bus's service's activities too (`SystemServiceFollower`): for a service on the session
     /// bus.
     public var followsSystemService: Bool
+    /// Where the activities are kept across restarts.
+    public var state: StateLocation
 
     public init(
         bus: Connection.Bus = .session, delays: VisibilityDelays = .standard, limits: ActivityLimits = ActivityLimits(),
-        replace: Bool = false, followsSystemService: Bool = false
+        replace: Bool = false, followsSystemService: Bool = false,
+        state: StateLocation = .nowhere(reason: "no place was given")
     ) {
         self.bus = bus
         self.delays = delays
         self.limits = limits
         self.replace = replace
         self.followsSystemService = followsSystemService
+        self.state = state
     }
+}
+
+/// Where the service keeps its activities across restarts (`StateKeeper`), or why it keeps them nowhere.
+public enum StateLocation: Sendable, Equatable {
+    case directory(String)
+    case nowhere(reason: String)
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ProgramSupport
 import DBusKit
 import NetworkActivity
@@ -16,6 +19,7 @@ struct DaemonOptions {
     var maxTimeout: UInt32 = 86_400
     var replace = false
     var noSystem = false
+    var stateDirectory: String?
     var logLevel: Logger.Level = .info
 
     var configuration: ServiceConfiguration {
@@ -25,8 +29,22 @@ struct DaemonOptions {
                                      minimumVisible: .seconds(minVisible)),
             limits: ActivityLimits(perCaller: maxPerCaller, perUser: maxPerUser, total: maxTotal,
                                    maximumTimeoutSeconds: maxTimeout),
-            replace: replace, followsSystemService: !system && !noSystem)
+            replace: replace, followsSystemService: !system && !noSystem, state: stateLocation)
     }
+
+    /// `--state-dir`; else the session's runtime directory, or the system's with `--system`. A bus given by
+    /// `--address` is neither: two services on two such buses must not share one file.
+    private var stateLocation: StateLocation {
+        if let stateDirectory { return .directory(stateDirectory) }
+        if address != nil { return .nowhere(reason: "--address names a bus of its own; --state-dir would say where") }
+        if system { return .directory(Self.systemStateDirectory) }
+        guard let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), runtime.hasPrefix("/") else {
+            return .nowhere(reason: "XDG_RUNTIME_DIR is not set; --state-dir would say where")
+        }
+        return .directory(runtime + "/netactivity")
+    }
+
+    static let systemStateDirectory = "/run/netactivity"
 }
 
 extension DaemonOptions {
@@ -62,6 +80,9 @@ extension DaemonOptions {
         .flag("--no-system", help: "On the session bus, do not count the system bus's service's activities too.") {
             $0.noSystem = true
         },
+        .value("--state-dir", "DIR", takes: "a directory",
+               help: "Keep the activities across restarts here (default $XDG_RUNTIME_DIR/netactivity, /run/netactivity with --system).",
+               parse: { $0.isEmpty ? nil : $0 }) { $0.stateDirectory = $1 },
         .flag("--replace", help: "Take the name over from a running instance (which allows it).") { $0.replace = true },
         .value("--log-level", "LEVEL", takes: "trace, debug, info, notice, warning, error or critical",
                help: "How much to log to stderr: trace, debug, info, notice, warning, error or critical (default info).",

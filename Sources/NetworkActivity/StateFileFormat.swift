@@ -1,0 +1,90 @@
+/// The bytes of the state file, which lets a new instance of the service take the activities over
+/// (docs/architecture.md, "State across restarts").
+///
+/// ```
+/// file    := magic "NACTIVST", format u32, record*
+/// record  := length u32, CRC-32 of payload u32, payload       (at most maximumPayload bytes)
+/// payload := kind u8, fields
+///   instance (1): bus id str, highest id u32             first, once: who wrote the file, the ids handed out
+///   activity (2): id u32, owner str, label str, started u64, flags u8,
+///                 [deadline u64, creator user u32] [percent u32] [done u64] [total u64] [rate u64] [receiver str]
+///   ended    (3): id u32
+/// str     := length u16, UTF-8 bytes
+/// ```
+/// Integers are little-endian. An activity record holds the whole activity, so a later one of the same id
+/// replaces the earlier; an ended record removes it.
+enum StateFileFormat {
+    static let magic = Array("NACTIVST".utf8)
+    static let version: UInt32 = 1
+    /// The magic and the format.
+    static let headerSize = 12
+    /// The length and the checksum before each payload.
+    static let recordHeaderSize = 8
+    /// Larger than any record this version writes (an activity with the longest label and names is under 900).
+    static let maximumPayload = 1024
+
+    enum Kind: UInt8 {
+        case instance = 1
+        case activity = 2
+        case ended = 3
+    }
+
+    /// Which optional fields an activity record has.
+    struct Flags: OptionSet {
+        let rawValue: UInt8
+        static let timed = Flags(rawValue: 1 << 0)
+        static let percent = Flags(rawValue: 1 << 1)
+        static let done = Flags(rawValue: 1 << 2)
+        static let total = Flags(rawValue: 1 << 3)
+        static let rate = Flags(rawValue: 1 << 4)
+        static let cancelReceiver = Flags(rawValue: 1 << 5)
+        static let cancelRequested = Flags(rawValue: 1 << 6)
+        static let all: Flags = [.timed, .percent, .done, .total, .rate, .cancelReceiver, .cancelRequested]
+    }
+}
+
+/// CRC-32 (IEEE 802.3, as zlib's `crc32`), which tells a record that was cut short or damaged from a whole one.
+enum CRC32 {
+    private static let table: [UInt32] = (0..<256).map { index in
+        var value = UInt32(index)
+        for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
+        return value
+    }
+
+    static func checksum(_ bytes: some Collection<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        table.withUnsafeBufferPointer { table in
+            for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        }
+        return crc ^ 0xFFFF_FFFF
+    }
+}
+
+/// Reads the integers and strings of one payload; every read fails past its end.
+struct PayloadReader {
+    private let bytes: ArraySlice<UInt8>
+    private var position: Int
+
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        position = bytes.startIndex
+    }
+
+    var isAtEnd: Bool { position == bytes.endIndex }
+
+    mutating func integer<Integer: FixedWidthInteger & UnsignedInteger>(_: Integer.Type) -> Integer? {
+        let size = MemoryLayout<Integer>.size
+        guard bytes.endIndex - position >= size else { return nil }
+        var value: Integer = 0
+        for offset in 0..<size { value |= Integer(bytes[position + offset]) << (8 * offset) }
+        position += size
+        return value
+    }
+
+    mutating func string() -> String? {
+        guard let length = integer(UInt16.self), bytes.endIndex - position >= Int(length) else { return nil }
+        let text = String(validating: bytes[position..<position + Int(length)], as: UTF8.self)
+        position += Int(length)
+        return text
+    }
+}
