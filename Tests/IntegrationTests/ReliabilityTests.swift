@@ -22,6 +22,20 @@ extension Integration {
             #expect((figures["clients_started"] ?? 0) > 50, "clients were replaced: \(figures)")
         }
 
+        /// The same with the service killed (SIGKILL) five times at random moments and started again on its state
+        /// directory: every activity whose Begin was answered and whose owner is still there is taken over, with its
+        /// id; the clients' calls that the killed service left unanswered may have happened or not.
+        @Test func aServiceKilledFiveTimesUnderLoadLosesNothingAnswered() throws {
+            let run = try bench(["stress", "--clients", "20", "--seconds", "10", "--restarts", "5", "--seed", "2",
+                                 "--json"], timeout: .seconds(120))
+            #expect(run.status == 0, "\(run)")
+            let figures = try #require(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Int], "\(run)")
+            #expect(figures["mismatches"] == 0, "\(run.stderr)")
+            #expect(figures["service_restarts"] == 5, "\(figures)")
+            #expect((figures["unanswered"] ?? 0) > 0, "the kills came while clients were calling: \(figures)")
+            #expect((figures["calls"] ?? 0) > 1000, "\(figures)")
+        }
+
         /// Memory comes back: after a peak of 100,000 live activities, all ended, the daemon's RSS is within
         /// 2 MiB of what it was before (the tool exits 1 otherwise).
         @Test func memoryComesBackAfterAHundredThousandActivities() throws {

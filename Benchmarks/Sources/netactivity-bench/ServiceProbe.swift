@@ -21,6 +21,11 @@ final class ServiceProbe {
         client.observer = { [unowned self] message in note(message) }
     }
 
+    /// The service was killed and started again: a widget goes by what the new instance says.
+    func serviceRestarted() {
+        lastVisibilitySignal = nil
+    }
+
     /// Reads the signals that have arrived, waiting up to `timeout` for the first.
     func takeSignals(waiting timeout: Duration) throws {
         var wait = timeout

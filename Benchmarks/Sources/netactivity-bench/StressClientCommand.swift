@@ -9,7 +9,8 @@ import ProgramSupport
 ///
 /// Lines out: `hello NAME`; before each call `calling begin LABEL`, `calling timed SECONDS LABEL`,
 /// `calling end ID` or `calling cancel`; after it `begun ID SENT_US REPLIED_US`, `ended ID`, `expired ID`,
-/// `cancelled COUNT`, `mismatch TEXT` or `failed ERROR`; `idle CALLS` once stopped; `bye CALLS` before exiting.
+/// `cancelled COUNT`, `unanswered` (the service was killed before it answered, or was not there), `mismatch TEXT`
+/// or `failed ERROR`; `idle CALLS` once stopped; `bye CALLS` before exiting.
 /// Lines in: `stop` (stop calling, keep the connection), then `exit`.
 struct StressClientCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -67,6 +68,8 @@ struct StressClient {
     /// Timed activities and when they fall due, on the monotonic clock: this machine's wall clock may jump.
     private var timed: [(id: UInt32, dueFrom: UInt64, dueBy: UInt64)] = []
     private var labels = 0
+    /// Activities it may hold without knowing them: those of the calls that a killed service left unanswered.
+    private var maybeHeld = 0
 
     init(connection: Connection, index: Int, maxTimeout: UInt32) {
         self.connection = connection
@@ -102,7 +105,10 @@ struct StressClient {
             if let seconds { $0.append(seconds) }
         }
         let (replied, repliedWall) = (UInt64(MonotonicTime.now.microseconds), SystemClock.wallClockMicroseconds())
-        guard var reader = reply, let id = try? reader.read(UInt32.self) else { return }
+        guard case .success(var reader) = reply, let id = try? reader.read(UInt32.self) else {
+            if case .failure(.unanswered) = reply { maybeHeld += 1 }
+            return
+        }
         emit("begun \(id) \(sentWall) \(repliedWall)")
         if let seconds {
             timed.append((id, sent + UInt64(seconds) * 1_000_000, replied + UInt64(seconds) * 1_000_000))
@@ -119,6 +125,11 @@ struct StressClient {
         let result = callResult("End") { $0.append(id) }
         // The service handled the call between these two moments.
         let replied = UInt64(MonotonicTime.now.microseconds)
+        if case .failure(let error) = result, error.isUnanswered {
+            if !isBound { timed.remove(at: index - bound.count) }
+            maybeHeld += 1
+            return unanswered()
+        }
         if isBound {
             if case .failure(let error) = result { emit("mismatch End of bound activity \(id) failed: \(error)") }
             else { emit("ended \(id)") }
@@ -147,6 +158,7 @@ struct StressClient {
         let percent = UInt32.random(in: 0...110, using: &random)
         emit("calling progress \(id) \(percent)")
         switch callResult("SetProgress", { $0.append(id); $0.append(percent) }) {
+        case .failure(let error) where error.isUnanswered: unanswered()
         case .success where percent <= 100: emit("progressed \(id) \(percent)")
         case .failure(let error) where percent > 100 && error.name == .invalidArgs: emit("refused \(id)")
         // A timed activity may have reached its deadline.
@@ -161,6 +173,7 @@ struct StressClient {
         let (id, isTimed) = index < bound.count ? (bound[index], false) : (timed[index - bound.count].id, true)
         emit("calling cancellable \(id)")
         switch callResult("SetCancellable", { $0.append(id); $0.append(true) }) {
+        case .failure(let error) where error.isUnanswered: unanswered()
         case .success: emit("refused \(id)")
         case .failure(let error) where isTimed && error.name == .unknownActivity: emit("refused \(id)")
         case .failure(let error): emit("mismatch SetCancellable \(id) failed: \(error)")
@@ -169,25 +182,51 @@ struct StressClient {
 
     private mutating func cancel() {
         emit("calling cancel")
-        guard var reader = call("Cancel", { _ in }), let count = try? reader.read(UInt32.self) else { return }
+        let reply = call("Cancel", { _ in })
+        defer {
+            bound.removeAll()
+            timed.removeAll()
+        }
+        guard case .success(var reader) = reply, let count = try? reader.read(UInt32.self) else {
+            if case .failure(.unanswered) = reply { maybeHeld += bound.count + timed.count }
+            return
+        }
         let replied = UInt64(MonotonicTime.now.microseconds)
         emit("cancelled \(count)")
         // Live for sure when the service handled the call, which it did before this reply.
         let surelyLive = bound.count + timed.count(where: { $0.dueFrom > replied + StressClientCommand.earlyTolerance })
-        if Int(count) < surelyLive || Int(count) > bound.count + timed.count {
-            emit("mismatch Cancel ended \(count), expected \(surelyLive) to \(bound.count + timed.count)")
+        let mostLive = bound.count + timed.count + maybeHeld
+        if Int(count) < surelyLive || Int(count) > mostLive {
+            emit("mismatch Cancel ended \(count), expected \(surelyLive) to \(mostLive)")
         }
-        bound.removeAll()
-        timed.removeAll()
+        maybeHeld = 0
     }
 
-    private mutating func call(_ member: MemberName, _ arguments: (inout MessageWriter) -> Void) -> MessageReader? {
+    /// Why a call that expects an answer has none.
+    enum CallFailure: Error {
+        /// The service was killed before it answered, or was not there: the call may or may not have happened.
+        case unanswered
+        case failed
+    }
+
+    private mutating func call(_ member: MemberName, _ arguments: (inout MessageWriter) -> Void)
+        -> Result<MessageReader, CallFailure>
+    {
         switch callResult(member, arguments) {
-        case .success(let reader): return reader
+        case .success(let reader): return .success(reader)
+        case .failure(let error) where error.isUnanswered:
+            unanswered()
+            return .failure(.unanswered)
         case .failure(let error):
             emit("failed \(member) \(error)")
-            return nil
+            return .failure(.failed)
         }
+    }
+
+    /// Says so, and leaves the service a moment to come back rather than calling it in a tight loop meanwhile.
+    private func unanswered() {
+        emit("unanswered")
+        usleep(20_000)
     }
 
     private mutating func callResult(
@@ -201,6 +240,14 @@ struct StressClient {
         } catch {
             return .failure(error)
         }
+    }
+}
+
+extension DBusError {
+    /// The service's connection went away before it answered (it was killed), or no one owned its name: whether
+    /// the call happened is unknown.
+    var isUnanswered: Bool {
+        [ErrorName.noReply, .serviceUnknown, .nameHasNoOwner].contains(name)
     }
 }
 

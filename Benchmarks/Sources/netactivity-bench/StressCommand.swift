@@ -17,7 +17,9 @@ struct StressCommand: ParsableCommand {
             replaced. Then every client stops, and ActiveCount and ListActivities must equal the ledger kept from \
             the clients' reports; then every client exits or is killed, and once every deadline has passed the \
             service must hold nothing, Visible must equal the last VisibilityChanged seen, and the service must \
-            answer within 10 ms. Exits 1 if anything differs.
+            answer within 10 ms. With --restarts, the service is also killed with SIGKILL that many times at random \
+            moments and started again on its state directory: it must take over every activity whose call was \
+            answered and whose owner is still there. Exits 1 if anything differs.
             """)
 
     @Option(help: ArgumentHelp("The netactivityd to test (default: the release build's).", valueName: "path"))
@@ -26,6 +28,7 @@ struct StressCommand: ParsableCommand {
     @Option(help: "Client processes running at once.") var clients = 50
     @Option(help: "Seconds the clients run.") var seconds: Double = 10
     @Option(help: "Mean seconds until a client exits by itself, and until it is killed.") var lifetime: Double = 4
+    @Option(help: "Times the service is killed (SIGKILL) at a random moment and started again.") var restarts = 0
     @Option(help: "The seed of every random choice; the same seed makes the same choices.") var seed: UInt64 = 1
     @Flag(help: "Print the figures as JSON.") var json = false
 
@@ -41,11 +44,18 @@ struct StressCommand: ParsableCommand {
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
         let bus = try PrivateBus()
-        let service = try DaemonProcess(bus: bus, arguments: [], executable: try DaemonExecutable.find(daemon))
+        let executable = try DaemonExecutable.find(daemon)
+        let arguments = ["--state-dir", bus.directory.appendingPathComponent("state").path]
+        let startService = { try DaemonProcess(bus: bus, arguments: arguments, executable: executable) }
+        var service = try startService()
         let probe = try ServiceProbe(bus)
         var run = StressRun(bus: bus, probe: probe, seed: seed, lifetime: lifetime)
 
-        try run.keep(clients, running: .seconds(seconds))
+        try run.keep(clients, running: .seconds(seconds), restarts: restarts) {
+            service.send(SIGKILL)
+            _ = service.exitStatus()
+            service = try startService()
+        }
         try run.stopClients()
         try run.compareWithLedger()
         try run.endClients()
@@ -69,6 +79,8 @@ struct StressCommand: ParsableCommand {
     static let rows: [(key: String, label: String)] = [
         ("clients_started", "client processes started"), ("calls", "calls made"),
         ("clients_killed", "clients killed with SIGKILL"), ("clients_exited", "clients that exited by themselves"),
+        ("service_restarts", "service killed with SIGKILL and started again"),
+        ("unanswered", "calls the killed service left unanswered"),
         ("reclaimed", "activities of departed clients reclaimed"),
         ("visibility_signals", "VisibilityChanged signals seen"),
         ("peak_rss_kib", "daemon peak RSS (KiB)"), ("rss_end_kib", "daemon RSS at the end (KiB)"),
@@ -100,6 +112,8 @@ struct StressRun {
     private var killed: Int { killedProcesses.count }
     private var exited = 0
     private var calls = 0
+    private var restarts = 0
+    private var unanswered = 0
 
     init(bus: PrivateBus, probe: ServiceProbe, seed: UInt64, lifetime: Double) {
         self.bus = bus
@@ -111,19 +125,32 @@ struct StressRun {
 
     var figures: [String: Int] {
         ["clients_started": started, "calls": calls, "clients_killed": killed, "clients_exited": exited,
-         "reclaimed": ledger.reclaimed,
+         "reclaimed": ledger.reclaimed, "service_restarts": restarts, "unanswered": unanswered,
          "visibility_signals": probe.visibilitySignals.shown + probe.visibilitySignals.hidden]
     }
 
-    /// Keeps `count` clients running for `duration`, killing some at random.
-    mutating func keep(_ count: Int, running duration: Duration) throws {
+    /// Keeps `count` clients running for `duration`, killing some at random, and the service `restarts` times
+    /// (`restart` kills it and starts it again).
+    mutating func keep(_ count: Int, running duration: Duration, restarts: Int = 0, restart: () throws -> Void) throws {
         let end = ContinuousClock.now + duration
         var lastTurn = ContinuousClock.now
+        var restartMoments = (0..<restarts).map { _ in
+            lastTurn + duration * Double.random(in: 0.05..<0.95, using: &random)
+        }.sorted()
         while lastTurn < end {
             while running.count < count { try startClient() }
             ClientProcess.awaitOutput(of: running.map(\.process), timeout: .milliseconds(10))
-            readClients()
+            var unansweredNow = 0
+            readClients { line, _ in if line == "unanswered" { unansweredNow += 1 } }
+            unanswered += unansweredNow
             let turn = ContinuousClock.now
+            if let due = restartMoments.first, turn >= due {
+                restartMoments.removeFirst()
+                try restart()
+                self.restarts += 1
+                // A service that is killed says nothing; the next one starts hidden unless it takes activities over.
+                probe.serviceRestarted()
+            }
             for (process, client) in running
             where !client.isLeaving && random.chance(lastTurn.duration(to: turn).seconds / lifetime) {
                 kill(process)

@@ -1,11 +1,13 @@
 import NetworkActivityInterface
+import ProgramSupport
 
 /// What should be alive in the service, kept from the stress clients' lines; each activity is known by its label,
 /// which is unique in a run.
 ///
 /// A client killed in the middle of a call leaves an activity that may or may not exist: one it was beginning with
 /// a timeout (which outlives it), one it was ending, or the timed ones it was cancelling. Those are kept as
-/// uncertain: listed or not, neither is a mismatch.
+/// uncertain: listed or not, neither is a mismatch. So does a service killed in the middle of a call, or not there
+/// when it was made (`unanswered`): the call may have happened or not, whatever it was, a Begin included.
 struct StressLedger {
     struct Expected {
         var owner: String
@@ -69,6 +71,8 @@ struct StressLedger {
             client.pending = nil
         case ("refused", 1):
             client.pending = nil
+        case ("unanswered", 0):
+            unanswered(&client)
         case ("cancelled", 1):
             expected = expected.filter { $0.value.owner != client.name }
             client.pending = nil
@@ -114,9 +118,29 @@ struct StressLedger {
         if let id = activity.id { labelOfID[id] = label }
     }
 
+    /// The client's call was not answered: what it did is uncertain, and the client lives on.
+    private mutating func unanswered(_ client: inout Client) {
+        if case .begin(let label) = client.pending {
+            add(label, Expected(owner: client.name, id: nil, isTimed: false, due: nil, isCertain: false))
+        } else {
+            callUncertain(client, at: SystemClock.wallClockMicroseconds(), maxTimeout: StressCommand.maxTimeout)
+        }
+        client.pending = nil
+    }
+
     /// The client is gone (exited or killed at `now`, µs since the epoch): its bound activities end, its timed ones
     /// live on; what its unfinished call did is uncertain.
     mutating func clientGone(_ client: Client, at now: UInt64, maxTimeout: UInt64) {
+        callUncertain(client, at: now, maxTimeout: maxTimeout)
+        for (label, activity) in expected where activity.owner == client.name && !activity.isTimed {
+            expected[label] = nil
+            if let id = activity.id { labelOfID[id] = nil }
+            reclaimed += 1
+        }
+    }
+
+    /// What the client's unfinished call did is uncertain.
+    private mutating func callUncertain(_ client: Client, at now: UInt64, maxTimeout: UInt64) {
         switch client.pending {
         case .timed(_, let label):
             latestDue = max(latestDue, now + maxTimeout * 1_000_000)
@@ -129,11 +153,6 @@ struct StressLedger {
             if let label = labelOfID[id] { expected[label]?.isPercentCertain = false }
         case .begin, .cancellable, nil:
             break
-        }
-        for (label, activity) in expected where activity.owner == client.name && !activity.isTimed {
-            expected[label] = nil
-            if let id = activity.id { labelOfID[id] = nil }
-            reclaimed += 1
         }
     }
 
