@@ -15,6 +15,9 @@ public struct SavedState: Sendable, Equatable {
     /// What was ignored, for a warning; nil when the whole file was read.
     public private(set) var problem: String?
 
+    /// No state: there was no file.
+    public init(nothing: Void) {}
+
     /// Reads a state file's bytes. Beyond `maximumActivities` live at once, further activities are ignored.
     public init(reading bytes: [UInt8], maximumActivities: Int) {
         var live: [ActivityID: SavedActivity] = [:]

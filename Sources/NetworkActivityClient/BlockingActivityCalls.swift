@@ -60,10 +60,13 @@ package final class BlockingActivityCalls {
     /// to wait for.
     package func awaitCancelRequest(for id: ActivityID, orReadable fileDescriptor: Int32) -> Bool {
         // The bus delivers a signal addressed here whoever sent it: only the service's own counts.
-        let service = try? connection.nameOwner(of: ServiceNames.busName)
+        var service = try? connection.nameOwner(of: ServiceNames.busName)
         while let message = try? connection.nextMessage(orUntilReadable: fileDescriptor) {
             guard message.isSignal(interface: ServiceNames.interface, member: ServiceNames.cancelRequested),
-                  let sender = message.sender, sender == service else { continue }
+                  let sender = message.sender else { continue }
+            // A service started again since (it takes the activity over) has another unique name.
+            if sender != service { service = try? connection.nameOwner(of: ServiceNames.busName) }
+            guard sender == service else { continue }
             var arguments = message.arguments()
             if (try? arguments.read(UInt32.self)) == id.rawValue { return true }
         }

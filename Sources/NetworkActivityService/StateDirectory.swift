@@ -39,11 +39,11 @@ final class StateDirectory {
         close(descriptor)
     }
 
-    /// The journal's bytes, empty when there is none; nil with a reason when it could not be read.
-    func read(maximumBytes: Int) -> Result<[UInt8], StateDirectoryError> {
+    /// The journal's bytes, nil when there is none; a failure with the reason when it could not be read.
+    func read(maximumBytes: Int) -> Result<[UInt8]?, StateDirectoryError> {
         let file = openat(descriptor, Self.fileName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard file >= 0 else {
-            return errno == ENOENT ? .success([]) : .failure(.system("cannot open \(Self.fileName)", errno))
+            return errno == ENOENT ? .success(nil) : .failure(.system("cannot open \(Self.fileName)", errno))
         }
         defer { close(file) }
         var status = stat()

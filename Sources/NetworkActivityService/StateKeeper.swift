@@ -37,9 +37,9 @@ final class StateKeeper {
         }
         let saved: SavedState
         switch stateDirectory.read(maximumBytes: maximumFileBytes) {
-        case .success(let bytes) where bytes.isEmpty:
-            saved = SavedState(reading: [], maximumActivities: 0)
-        case .success(let bytes):
+        case .success(nil):
+            saved = SavedState(nothing: ())
+        case .success(let bytes?):
             saved = SavedState(reading: bytes, maximumActivities: limits.total)
             if let problem = saved.problem {
                 stateDirectory.keepAside()
@@ -50,7 +50,7 @@ final class StateKeeper {
             }
         case .failure(let error):
             stateDirectory.keepAside()
-            saved = SavedState(reading: [], maximumActivities: 0)
+            saved = SavedState(nothing: ())
             logger.warning("ignored \(directory)/\(StateDirectory.fileName): \(error); kept it as \(StateDirectory.damagedFileName)")
         }
         return (StateKeeper(directory: stateDirectory, busID: busID, logger: logger), saved)

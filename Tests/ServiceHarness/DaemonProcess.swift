@@ -22,7 +22,8 @@ public final class DaemonProcess {
     ///   - executable: by default the `netactivityd` built beside the running program.
     ///   - wrapper: a command line that runs the daemon, such as `valgrind --tool=callgrind`.
     ///   - awaitName: whether to wait, up to `startTimeout`, until it owns its name.
-    ///   - systemBus: runs it with `--system`, the private bus named as the system bus.
+    ///   - systemBus: runs it with `--system`, the private bus named as the system bus, and its state in the bus's
+    ///     `stateDirectory` unless `arguments` name one.
     ///   - logToJournal: sets `JOURNAL_STREAM` to the log file's device and inode, as systemd does for the stream
     ///     it connects a service's stderr to.
     ///   - environment: added to its environment, which otherwise holds only `PATH`.
@@ -34,7 +35,10 @@ public final class DaemonProcess {
         try watcher.addMatch(MatchRule(sender: Connection.busDriverName, member: "NameOwnerChanged",
                                        arguments: [0: ServiceNames.busName.rawValue]))
         logFile = try touch(bus.directory.appendingPathComponent("netactivityd-\(UUID().uuidString.prefix(6)).log"))
-        let command = wrapper + [executable.path] + (systemBus ? ["--system"] : ["--address", bus.address]) + arguments
+        // With --system it would keep its state in /run/netactivity: the machine's, which no test touches.
+        let state = systemBus && !arguments.contains("--state-dir") ? ["--state-dir", bus.stateDirectory.path] : []
+        let command = wrapper + [executable.path] + (systemBus ? ["--system"] : ["--address", bus.address]) + state
+            + arguments
         process = Process()
         process.executableURL = URL(fileURLWithPath: wrapper.isEmpty ? command[0] : "/usr/bin/env")
         process.arguments = wrapper.isEmpty ? Array(command.dropFirst()) : command

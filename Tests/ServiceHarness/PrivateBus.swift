@@ -77,6 +77,10 @@ public final class PrivateBus {
 
     public var processID: Int32 { process.processIdentifier }
 
+    /// A state directory for the services on this bus (`--state-dir`), in the bus's folder: each instance started
+    /// on it takes over what the last one saved there.
+    public var stateDirectory: URL { directory.appendingPathComponent("state") }
+
     /// Kills the bus at once, as a crash would.
     public func kill() {
         guard process.isRunning else { return }

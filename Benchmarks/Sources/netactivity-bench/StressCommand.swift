@@ -45,7 +45,7 @@ struct StressCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let bus = try PrivateBus()
         let executable = try DaemonExecutable.find(daemon)
-        let arguments = ["--state-dir", bus.directory.appendingPathComponent("state").path]
+        let arguments = ["--state-dir", bus.stateDirectory.path]
         let startService = { try DaemonProcess(bus: bus, arguments: arguments, executable: executable) }
         var service = try startService()
         let probe = try ServiceProbe(bus)

@@ -7,6 +7,7 @@ final class BackgroundProcess {
     let process: Process
     private let output: FileHandle
     private let errorFile: URL
+    private let input: FileHandle?
     private var buffer = Data()
     /// Every line read so far, for failure messages.
     private(set) var lines: [String] = []
@@ -14,8 +15,9 @@ final class BackgroundProcess {
     /// - Parameters:
     ///   - path: the command's `PATH`.
     ///   - environment: added to its environment, which otherwise holds `PATH` and the session bus's address.
+    ///   - takesInput: gives it a standard input that `write` writes to; else it reads nothing.
     init(_ executable: URL, _ arguments: [String], bus: PrivateBus, path: String = "/usr/bin:/bin",
-         environment: [String: String] = [:]) throws {
+         environment: [String: String] = [:], takesInput: Bool = false) throws {
         let pipe = Pipe()
         errorFile = try touch(bus.directory.appendingPathComponent("stderr-\(UUID().uuidString.prefix(6))"))
         process = Process()
@@ -25,10 +27,22 @@ final class BackgroundProcess {
         process.environment?.merge(environment) { $1 }
         process.standardOutput = pipe
         process.standardError = try FileHandle(forWritingTo: errorFile)
-        process.standardInput = FileHandle.nullDevice
+        let input = Pipe()
+        process.standardInput = takesInput ? input : FileHandle.nullDevice
+        self.input = takesInput ? input.fileHandleForWriting : nil
         try process.run()
         output = pipe.fileHandleForReading
         try? pipe.fileHandleForWriting.close()
+    }
+
+    /// Writes a line to its standard input.
+    func write(_ line: String) {
+        input?.write(Data((line + "\n").utf8))
+    }
+
+    /// Closes its standard input: the end of its commands.
+    func closeInput() {
+        try? input?.close()
     }
 
     /// The next line of stdout, waiting up to `timeout`; nil at the end of the output.
