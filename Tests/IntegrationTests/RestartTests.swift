@@ -159,6 +159,44 @@ extension Integration {
             #expect(try others[0].begin() > lease)
         }
 
+        /// With --system and no --state-dir, root's leases survive in /run/netactivity: a /run of the test's own,
+        /// in a mount namespace, as the system unit's RuntimeDirectory gives it.
+        @Test func theSystemServiceKeepsItsStateInRunNetactivity() throws {
+            let system = try systemLikeBus(including: [systemPolicy])
+            let run = try PrivateRunFolder(bus: system)
+            let start = {
+                try DaemonProcess(bus: system, wrapper: run.enter, systemBus: true, defaultStateDirectory: true)
+            }
+            let first = try start()
+            let lease = try RawClient(system).beginTimed("apt-get upgrade", seconds: 600)
+            first.send(SIGKILL)
+            _ = first.exitStatus()
+            let second = try start()
+            #expect(try RawClient(system).list().map(\.id) == [lease])
+            try second.awaitLog("keeping activities across restarts in /run/netactivity; took over 1 saved there")
+            let modes = try run.shell("stat -c '%a %U' /run/netactivity /run/netactivity/state", bus: system,
+                                      path: "/usr/bin:/bin")
+            #expect(modes.stdout == "700 root\n600 root\n", "\(modes)")
+        }
+
+        /// The system unit gives the service /run/netactivity, private and kept across stops, as systemd reads it.
+        @Test func theSystemUnitKeepsRunNetactivityAcrossStops() throws {
+            let folder = try temporaryDirectory("units")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let unit = folder.appendingPathComponent("netactivityd.service")
+            try String(contentsOf: Paths.dbusFolder.appendingPathComponent("netactivityd-system.service"), encoding: .utf8)
+                .replacingOccurrences(of: "@bindir@", with: Paths.daemon.deletingLastPathComponent().path)
+                .write(to: unit, atomically: true, encoding: .utf8)
+            let verified = try runTool("systemd-analyze", ["verify", "--man=no", "--generators=no", unit.path],
+                                       bus: nil, environment: ["SYSTEMD_LOG_LEVEL": "debug"])
+            let dump = Set((verified.stdout + verified.stderr).split(separator: "\n")
+                .map { $0.trimmingCharacters(in: .whitespaces) })
+            #expect(verified.succeeded, "\(verified)")
+            for line in ["RuntimeDirectory: netactivity", "RuntimeDirectoryPreserve: yes", "RuntimeDirectoryMode: 0700"] {
+                #expect(dump.contains(line), "\(line) in \(verified)")
+            }
+        }
+
         @Test func theDirectoryIsPrivateAndTheFilesTooWhateverTheUmask() throws {
             try FileManager.default.createDirectory(at: bus.stateDirectory, withIntermediateDirectories: false,
                                                     attributes: [.posixPermissions: 0o755])

@@ -120,6 +120,32 @@ extension Integration {
             _ = root
         }
 
+        /// The system service keeps root's leases across a SIGKILL (in its state directory, as in /run/netactivity),
+        /// and the session service counts them again within a second of its return.
+        @Test func theSystemServiceTakesRootsLeasesBackAndTheSessionCountsThemAgain() throws {
+            let sessionDaemon = try sessionService()
+            let listener = try SignalListener(session)
+            let user = try RawClient(session)
+            let systemDaemon = try systemService()
+            var leases: [UInt32] = []
+            for index in 0..<3 {
+                let begun = try dbusSend(system, "BeginWithTimeout", "string:apt-get update \(index)", "uint32:600")
+                leases.append(try #require(replyNumber(begun), "\(begun)"))
+            }
+            try Integration.awaitActiveCount(3, listener)
+            systemDaemon.send(SIGKILL)
+            try Integration.awaitActiveCount(0, listener)
+
+            let restarted = try systemService()
+            let returned = ContinuousClock.now
+            try Integration.awaitActiveCount(3, listener)
+            #expect(returned.duration(to: .now) < .seconds(1), "counted again \(returned.duration(to: .now)) after")
+            #expect(try user.list().map(\.id).sorted() == leases)
+            #expect(try RawClient(system).list().map(\.id) == leases, "root's leases, with their ids")
+            try restarted.awaitLog("took over 3 saved there")
+            _ = sessionDaemon
+        }
+
         @Test func withoutASystemBusTheSessionServiceWorksAlone() throws {
             let sessionDaemon = try DaemonProcess(bus: session)
             let user = try RawClient(session)

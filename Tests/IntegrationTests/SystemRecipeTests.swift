@@ -218,6 +218,9 @@ final class PrivateRunFolder {
         guard try holder.nextLine() == "ready" else { throw TestFailure("no /run of its own: \(holder.stderr)") }
     }
 
+    /// The command line that runs a program in the namespace: a `wrapper` of `DaemonProcess`'s.
+    var enter: [String] { ["/usr/bin/nsenter", "--target", "\(holder.process.processIdentifier)", "--mount", "--"] }
+
     /// `sh -c command` in the namespace, as root, with `PATH` and `bus` as the system bus.
     func shell(_ command: String, bus: PrivateBus, path: String) throws -> ToolResult {
         try runTool("/usr/bin/nsenter", ["--target", "\(holder.process.processIdentifier)", "--mount", "/bin/sh", "-c",

@@ -23,20 +23,23 @@ public final class DaemonProcess {
     ///   - wrapper: a command line that runs the daemon, such as `valgrind --tool=callgrind`.
     ///   - awaitName: whether to wait, up to `startTimeout`, until it owns its name.
     ///   - systemBus: runs it with `--system`, the private bus named as the system bus, and its state in the bus's
-    ///     `stateDirectory` unless `arguments` name one.
+    ///     `stateDirectory` unless `arguments` name one or `defaultStateDirectory` (`/run/netactivity`, for a
+    ///     daemon in a mount namespace with a `/run` of its own).
     ///   - logToJournal: sets `JOURNAL_STREAM` to the log file's device and inode, as systemd does for the stream
     ///     it connects a service's stderr to.
     ///   - environment: added to its environment, which otherwise holds only `PATH`.
     public init(bus: PrivateBus, arguments: [String] = DaemonProcess.noDelays,
                 executable: URL = BuiltProducts.program("netactivityd"), wrapper: [String] = [],
                 awaitName: Bool = true, startTimeout: Duration = .seconds(20), systemBus: Bool = false,
-                logToJournal: Bool = false, environment: [String: String] = [:]) throws {
+                defaultStateDirectory: Bool = false, logToJournal: Bool = false,
+                environment: [String: String] = [:]) throws {
         let watcher = try bus.connect()
         try watcher.addMatch(MatchRule(sender: Connection.busDriverName, member: "NameOwnerChanged",
                                        arguments: [0: ServiceNames.busName.rawValue]))
         logFile = try touch(bus.directory.appendingPathComponent("netactivityd-\(UUID().uuidString.prefix(6)).log"))
         // With --system it would keep its state in /run/netactivity: the machine's, which no test touches.
-        let state = systemBus && !arguments.contains("--state-dir") ? ["--state-dir", bus.stateDirectory.path] : []
+        let state = systemBus && !defaultStateDirectory && !arguments.contains("--state-dir")
+            ? ["--state-dir", bus.stateDirectory.path] : []
         let command = wrapper + [executable.path] + (systemBus ? ["--system"] : ["--address", bus.address]) + state
             + arguments
         process = Process()
