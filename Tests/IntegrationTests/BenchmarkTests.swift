@@ -15,6 +15,7 @@ extension Integration {
             "progress_calls_per_s", "progress_cpu_us_per_call", "progress_signals_per_s",
             "get_activities_p50_us", "get_activities_p99_us", "get_activities_cpu_us_per_call",
             "rss_held_kib", "loaded_pairs_per_s", "loaded_cpu_us_per_pair", "teardown_ms", "rss_after_kib",
+            "restore_startup_ms", "restore_first_answer_ms", "restore_rss_kib",
         ]
 
         /// Runs the whole benchmark at a tiny size against the built daemon and reads its JSON: every figure is
@@ -22,7 +23,8 @@ extension Integration {
         @Test func aShortRunReportsEveryFigureAsJSON() throws {
             let run = try runBench(["--duration", "0.2", "--connections", "2", "--signal-cycles", "20",
                                     "--cleanup-activities", "10", "--cleanup-repetitions", "3",
-                                    "--clients", "20", "--per-client", "5", "--unread-calls", "50", "--json"])
+                                    "--clients", "20", "--per-client", "5", "--unread-calls", "50",
+                                    "--restore-activities", "100", "--json"])
             #expect(run.status == 0, "\(run)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
             let figures = try #require(object["figures"] as? [String: Double], "\(run.stdout)")
@@ -37,7 +39,8 @@ extension Integration {
 
         @Test func theTableHasALinePerFigure() throws {
             let run = try runBench(["--duration", "0.1", "--signal-cycles", "5", "--cleanup-repetitions", "2",
-                                    "--clients", "5", "--per-client", "2", "--unread-calls", "20"])
+                                    "--clients", "5", "--per-client", "2", "--unread-calls", "20",
+                                    "--restore-activities", "20"])
             #expect(run.status == 0, "\(run)")
             let lines = run.stdout.split(separator: "\n")
             // The title, the header, and one line per figure (split drops the blank line).

@@ -13,6 +13,8 @@ public final class DaemonProcess {
     public let logFile: URL
     /// From spawning the process until its name was owned; zero when that was not awaited.
     public private(set) var startUpTime: Duration = .zero
+    /// When the process was spawned.
+    public private(set) var spawnedAt = ContinuousClock.now
     /// The process that owns the name: the daemon itself, also when it runs under a wrapper (valgrind). Until the
     /// name is owned, the spawned process.
     public private(set) var processID: UInt32
@@ -54,6 +56,7 @@ public final class DaemonProcess {
         process.standardError = try FileHandle(forWritingTo: logFile)
         process.standardOutput = FileHandle.nullDevice
         let started = ContinuousClock.now
+        spawnedAt = started
         try process.run()
         processID = UInt32(process.processIdentifier)
         guard awaitName else { return }

@@ -44,6 +44,12 @@ struct MeasureCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Activities each of those connections holds.", valueName: "count"))
     var perClient: Int = 10
 
+    @Flag(help: "Run the daemon without a state directory (by default it keeps one on a tmpfs, as on a desktop).")
+    var noState = false
+
+    @Option(help: ArgumentHelp("Activities to take over in the restart measurement.", valueName: "count"))
+    var restoreActivities: Int = 10000
+
     @Flag(help: "Print the figures as JSON.")
     var json = false
 
@@ -52,7 +58,7 @@ struct MeasureCommand: ParsableCommand {
         for (flag, count) in [("--connections", connections), ("--signal-cycles", signalCycles),
                               ("--cleanup-activities", cleanupActivities), ("--cleanup-repetitions", cleanupRepetitions),
                               ("--clients", clients), ("--per-client", perClient),
-                              ("--unread-calls", unreadCalls)]
+                              ("--unread-calls", unreadCalls), ("--restore-activities", restoreActivities)]
         where count < 1 {
             throw ValidationError("\(flag) must be at least 1.")
         }
@@ -65,7 +71,11 @@ struct MeasureCommand: ParsableCommand {
         // Every client of the benchmark is one Unix user, whose quota must hold the crowd.
         let quota = DaemonExecutable.accepts("--max-per-user", URL(fileURLWithPath: executable))
             ? ["--max-per-user", "\(max(clients * perClient + 100, 10_100))"] : []
-        let daemon = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + quota,
+        let keepsState = !noState && DaemonExecutable.accepts("--state-dir", URL(fileURLWithPath: executable))
+        let stateDirectory = keepsState ? try StateDirectory.make() : nil
+        defer { if let stateDirectory { try? FileManager.default.removeItem(at: stateDirectory) } }
+        let daemon = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + quota
+                                           + (stateDirectory.map { ["--state-dir", $0.path] } ?? []),
                                        executable: URL(fileURLWithPath: executable), wrapper: wrapper,
                                        startTimeout: .seconds(wrapper.isEmpty ? 10 : 120))
         let idle = try daemon.residentKiB
@@ -130,6 +140,20 @@ struct MeasureCommand: ParsableCommand {
         report.cpu("loaded_cpu_us_per_pair", "  daemon CPU per pair", load.pairs.cpuPerPair)
         report.time("teardown_ms", "all \(clients) clients gone to hidden", load.teardown, unit: .milliseconds)
         report.memory("rss_after_kib", "daemon RSS, after they left", load.residentAfterKiB)
+
+        if keepsState, wrapper.isEmpty {
+            let restore = try RestoreMeasurement.measure(
+                count: restoreActivities, executable: URL(fileURLWithPath: executable),
+                arguments: DaemonProcess.noDelays + quota)
+            guard restore.restored == restoreActivities else {
+                throw BenchFailure("the restarted daemon took over \(restore.restored) of \(restoreActivities)")
+            }
+            report.time("restore_startup_ms", "start-up with \(restoreActivities) to take over, until the name is owned",
+                        restore.nameOwned, unit: .milliseconds)
+            report.time("restore_first_answer_ms", "  until the first answer, all taken over", restore.firstAnswer,
+                        unit: .milliseconds)
+            report.memory("restore_rss_kib", "  daemon RSS then", restore.residentKiB)
+        }
 
         if json {
             print(try report.json(context: [
