@@ -77,7 +77,8 @@ final class StateKeeper {
         }
         fileBytes = journal.bytes.count
         bytesAtBeginning = fileBytes
-        journal.clear()
+        // A whole file of a crowd is large; the records of one call are small. The buffer starts small again.
+        journal = StateJournal()
         return true
     }
 
