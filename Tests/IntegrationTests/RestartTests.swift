@@ -152,11 +152,13 @@ extension Integration {
                 others.append(try RawClient(newBus))
                 #expect(others.count < 50)
             }
-            let next = try startService(on: newBus)
-            let listed = try others[0].list()
-            #expect(listed.map(\.id) == [lease])
-            try next.awaitLog("took over 1 saved there on an earlier bus")
-            #expect(try others[0].begin() > lease)
+            // All of them stay on the bus until the new instance has answered, which it does once it has taken over.
+            try withExtendedLifetime(others) {
+                let next = try startService(on: newBus)
+                #expect(try others[0].list().map(\.id) == [lease])
+                try next.awaitLog("took over 1 saved there on an earlier bus")
+                #expect(try others[0].begin() > lease)
+            }
         }
 
         /// With --system and no --state-dir, root's leases survive in /run/netactivity: a /run of the test's own,
