@@ -51,7 +51,10 @@ final class ActivityEndpoint {
     func saveChanges() {
         guard coordinator.hasUnsavedChanges, let stateKeeper else { return }
         coordinator.writeUnsavedChanges(to: &stateKeeper.journal)
-        if !stateKeeper.writeJournal(of: coordinator.tracker) { self.stateKeeper = nil }
+        // The tracker is read (copied) only for a fresh file, which comes once in many calls.
+        let written = stateKeeper.isDueForFreshFile
+            ? stateKeeper.begin(with: coordinator.tracker) : stateKeeper.writeJournal()
+        if !written { self.stateKeeper = nil }
     }
 
     /// Sends the signals of what changed since the last call: `VisibilityChanged` and `PropertiesChanged`.

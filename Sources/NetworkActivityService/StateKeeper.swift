@@ -82,13 +82,15 @@ final class StateKeeper {
         return true
     }
 
-    /// Writes the records in `journal`, or a fresh journal when the records since the last outweigh it. Returns
-    /// false, having given up, when it cannot.
-    func writeJournal(of tracker: ActivityTracker) -> Bool {
+    /// Whether the records waiting to be written would make the journal outweigh a fresh one: then `begin` writes
+    /// a fresh one instead.
+    var isDueForFreshFile: Bool {
+        fileBytes + journal.bytes.count > max(2 * bytesAtBeginning, Self.minimumJournalBytes)
+    }
+
+    /// Writes the records in `journal`. Returns false, having given up, when it cannot.
+    func writeJournal() -> Bool {
         guard !journal.isEmpty else { return true }
-        if fileBytes + journal.bytes.count > max(2 * bytesAtBeginning, Self.minimumJournalBytes) {
-            return begin(with: tracker)
-        }
         do {
             try directory.append(journal.bytes)
         } catch {
