@@ -16,7 +16,7 @@ public struct SavedState: Sendable, Equatable {
     public private(set) var problem: String?
 
     /// No state: there was no file.
-    public init(nothing: Void) {}
+    public init() {}
 
     /// Reads a state file's bytes. Beyond `maximumActivities` live at once, further activities are ignored.
     public init(reading bytes: [UInt8], maximumActivities: Int) {

@@ -132,7 +132,7 @@ final class StateDirectory {
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else { throw .system("cannot lock \(path)", errno) }
             guard ContinuousClock.now < deadline else {
-                throw .refused("another netactivityd has used \(path) for more than \(timeout) since this one started")
+                throw .refused("another netactivityd keeps its state in \(path): its lock was held for \(timeout)")
             }
             var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
             nanosleep(&pause, nil)

@@ -38,7 +38,7 @@ final class StateKeeper {
         let saved: SavedState
         switch stateDirectory.read(maximumBytes: maximumFileBytes) {
         case .success(nil):
-            saved = SavedState(nothing: ())
+            saved = SavedState()
         case .success(let bytes?):
             saved = SavedState(reading: bytes, maximumActivities: limits.total)
             if let problem = saved.problem {
@@ -50,7 +50,7 @@ final class StateKeeper {
             }
         case .failure(let error):
             stateDirectory.keepAside()
-            saved = SavedState(nothing: ())
+            saved = SavedState()
             logger.warning("ignored \(directory)/\(StateDirectory.fileName): \(error); kept it as \(StateDirectory.damagedFileName)")
         }
         return (StateKeeper(directory: stateDirectory, busID: busID, logger: logger), saved)

@@ -225,6 +225,24 @@ extension Integration {
             #expect(try RawClient(bus).begin() == 1)
         }
 
+        /// Two services on two buses given one directory (a user with two sessions): the second waits for the lock a
+        /// while, then runs without a state and says why; the first keeps its own.
+        @Test func aDirectoryInUseByAServiceOnAnotherBusIsLeftToIt() throws {
+            let first = try startService()
+            let lease = try RawClient(bus).beginTimed("lease", seconds: 600)
+            let otherBus = try PrivateBus()
+            let second = try DaemonProcess(bus: otherBus, arguments: DaemonProcess.noDelays
+                                           + ["--state-dir", bus.stateDirectory.path])
+            try second.awaitLog("keeping no activities across restarts: another netactivityd keeps its state in")
+            #expect(try RawClient(otherBus).list().isEmpty)
+            _ = try RawClient(otherBus).begin()
+            first.send(SIGKILL)
+            _ = first.exitStatus()
+            let third = try startService()
+            #expect(try RawClient(bus).list().map(\.id) == [lease], "the second wrote nothing there")
+            _ = (second, third)
+        }
+
         @Test func withoutAPlaceTheServiceSaysSoOnceAndRunsAsBefore() throws {
             let service = try DaemonProcess(bus: bus)
             try service.awaitLog("keeping no activities across restarts: --address names a bus of its own")
