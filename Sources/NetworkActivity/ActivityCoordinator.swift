@@ -32,7 +32,8 @@ public struct TurnEnd: Sendable, Equatable {
 /// that reads the activities at each announcement would otherwise go on showing the one that ended.
 ///
 /// What changed in each activity (begun, progress, cancellable, ended) is collected apart and announced at the end
-/// of a turn, at most once per `activitiesAnnouncementInterval`.
+/// of a turn, at most once per `activitiesAnnouncementInterval`; with `savesChanges`, it is also kept for the state
+/// file until `writeUnsavedChanges` takes it, and `restore` takes over what an earlier instance saved.
 public struct ActivityCoordinator {
     public static let countAnnouncementInterval = Duration.milliseconds(50)
     private static let countAnnouncementMicroseconds = countAnnouncementInterval.wholeMicroseconds
@@ -76,8 +77,7 @@ public struct ActivityCoordinator {
     {
         let now = clock.now()
         let id = try tracker.begin(label: ActivityLabel(label), caller: caller, at: now, userOf: userOf)
-        activityChanges.began(id)
-        if savesChanges { unsaved.save(id) }
+        began(id)
         changed(at: now.monotonic)
         return id
     }
@@ -88,8 +88,7 @@ public struct ActivityCoordinator {
         let now = clock.now()
         let id = try tracker.beginTimed(
             label: ActivityLabel(label), caller: caller, user: user, seconds: seconds, at: now, userOf: userOf)
-        activityChanges.began(id)
-        if savesChanges { unsaved.save(id) }
+        began(id)
         changed(at: now.monotonic)
         return id
     }
@@ -144,6 +143,12 @@ public struct ActivityCoordinator {
         }
         changed(id)
         return receiver
+    }
+
+    /// One of this service's activities began.
+    private mutating func began(_ id: ActivityID) {
+        activityChanges.began(id)
+        if savesChanges { unsaved.save(id) }
     }
 
     /// One of this service's activities changed (progress, who stops it).
