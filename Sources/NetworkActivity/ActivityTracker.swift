@@ -92,6 +92,12 @@ public struct ActivityTracker {
     /// Every live activity, ordered by id.
     public var all: [TrackedActivity] { activities.values.map(\.activity).sorted { $0.id < $1.id } }
 
+    /// Calls `body` with every live activity and what its owner added to it, in no particular order: for the state
+    /// file, which `all` would sort and copy first.
+    public func forEachActivity(_ body: (TrackedActivity, ActivityExtras) -> Void) {
+        for entry in activities.values { body(entry.activity, extras[entry.activity.id]) }
+    }
+
     /// When the earliest timed activity may be due.
     public var nextDeadline: MonotonicTime? { expiries.earliestDeadline }
 

@@ -51,10 +51,12 @@ enum CRC32 {
         return value
     }
 
-    static func checksum(_ bytes: some Collection<UInt8>) -> UInt32 {
+    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         table.withUnsafeBufferPointer { table in
-            for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+            bytes.withUnsafeBufferPointer { bytes in
+                for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+            }
         }
         return crc ^ 0xFFFF_FFFF
     }

@@ -14,15 +14,17 @@ public struct StateJournal {
         bytes.removeAll(keepingCapacity: true)
     }
 
-    /// A whole file: who writes it, and every live activity of `tracker`.
+    /// A whole file: who writes it, and every live activity of `tracker`, in no particular order (a reader orders
+    /// them).
     public mutating func appendFile(of tracker: ActivityTracker, busID: String) {
+        bytes.reserveCapacity(bytes.count + 64 * (tracker.count + 1))
         bytes += StateFileFormat.magic
         append(StateFileFormat.version)
         record(.instance) { journal in
             journal.append(busID)
             journal.append(tracker.highestID)
         }
-        for activity in tracker.all { appendActivity(activity, tracker.extras(of: activity.id)) }
+        tracker.forEachActivity { activity, extras in appendActivity(activity, extras) }
     }
 
     /// An activity as it is now, begun or changed.
@@ -74,7 +76,7 @@ public struct StateJournal {
     }
 
     private mutating func append<Integer: FixedWidthInteger & UnsignedInteger>(_ value: Integer) {
-        for offset in 0..<MemoryLayout<Integer>.size { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * offset))) }
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     /// Names and labels are at most 256 bytes, by the bus's rules and `ActivityLabel`'s.
