@@ -429,29 +429,3 @@ public struct ActivityTracker {
         callers.index(forKey: caller)
     }
 }
-
-/// Gives memory back once a crowd has gone. A Swift dictionary keeps its capacity when emptied, so one that is
-/// mostly empty is rebuilt at its present size: O(n), after at least n removals, so O(1) per removal.
-private func compactIfSparse<Key, Value>(_ dictionary: inout [Key: Value]) {
-    guard dictionary.capacity > 1024, dictionary.count * 8 < dictionary.capacity else { return }
-    dictionary = Dictionary(uniqueKeysWithValues: dictionary.lazy.map { ($0.key, $0.value) })
-}
-
-/// Counts the releases of one label in a row, so that a caller's hundred activities labelled alike are released
-/// from the pool with one lookup, not a hundred.
-private struct LabelReleases {
-    private var label: ActivityLabel?
-    private var count = 0
-
-    mutating func add(_ next: ActivityLabel, to pool: inout LabelPool) {
-        if next.text != label?.text { finish(&pool) }
-        label = next
-        count += 1
-    }
-
-    mutating func finish(_ pool: inout LabelPool) {
-        if let label { pool.release(label, times: count) }
-        label = nil
-        count = 0
-    }
-}

@@ -32,3 +32,22 @@ struct LabelPool {
         uses = [:]
     }
 }
+
+/// Counts the releases of one label in a row, so that a caller's hundred activities labelled alike are released
+/// from the pool with one lookup, not a hundred.
+struct LabelReleases {
+    private var label: ActivityLabel?
+    private var count = 0
+
+    mutating func add(_ next: ActivityLabel, to pool: inout LabelPool) {
+        if next.text != label?.text { finish(&pool) }
+        label = next
+        count += 1
+    }
+
+    mutating func finish(_ pool: inout LabelPool) {
+        if let label { pool.release(label, times: count) }
+        label = nil
+        count = 0
+    }
+}
