@@ -143,10 +143,8 @@ public final class NetworkActivityService {
             directory = path
         }
         let busID: String
-        let namesOnBus: Set<String>
         do {
             busID = try connection.busID()
-            namesOnBus = Set(try connection.names())
         } catch {
             logger.warning("keeping no activities across restarts: the bus did not answer (\(error.message))")
             return
@@ -154,7 +152,14 @@ public final class NetworkActivityService {
         guard let (keeper, saved) = StateKeeper.open(directory, busID: busID, limits: configuration.limits,
                                                      logger: logger) else { return }
         let sameBus = saved.busID == busID
-        let restored = endpoint.coordinator.restore(saved, isOnBus: sameBus ? { namesOnBus.contains($0) } : nil)
+        // Who is on the bus matters only for what was saved on this bus: one call answers for every owner, and a
+        // start with nothing to take over makes none.
+        var namesOnBus: Set<String>?
+        if sameBus, !saved.activities.isEmpty {
+            namesOnBus = (try? connection.names()).map(Set.init)
+            if namesOnBus == nil { logger.warning("the bus did not list its names; taking over timed activities only") }
+        }
+        let restored = endpoint.coordinator.restore(saved, isOnBus: namesOnBus.map { names in { names.contains($0) } })
         endpoint.stateKeeper = keeper
         guard keeper.begin(with: endpoint.coordinator.tracker) else {
             endpoint.stateKeeper = nil

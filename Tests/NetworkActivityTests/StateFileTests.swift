@@ -33,6 +33,13 @@ struct StateFileTests {
         tracker.all.map { SavedActivity($0, tracker.extras(of: $0.id)) }
     }
 
+    /// What a new instance reads from a whole file of `tracker`.
+    private func savedFile(of tracker: ActivityTracker) -> SavedState {
+        var journal = StateJournal()
+        journal.appendFile(of: tracker, busID: Self.busID)
+        return SavedState(reading: journal.bytes, maximumActivities: 100)
+    }
+
     /// The bytes of a file begun empty, then the coordinator's changes appended as the service appends them.
     private func journal(of coordinator: inout ActivityCoordinator) -> [UInt8] {
         var journal = StateJournal()
@@ -43,9 +50,7 @@ struct StateFileTests {
 
     @Test func aWholeFileGivesBackEveryActivityAsItWas() throws {
         let coordinator = try busyCoordinator()
-        var journal = StateJournal()
-        journal.appendFile(of: coordinator.tracker, busID: Self.busID)
-        let state = SavedState(reading: journal.bytes, maximumActivities: 100)
+        let state = savedFile(of: coordinator.tracker)
         #expect(state.problem == nil)
         #expect(state.busID == Self.busID)
         #expect(state.highestID == 4)
@@ -150,9 +155,7 @@ struct StateFileTests {
 
     @Test func aNewInstanceTakesOverWhatIsOnTheBusAndFollowsItsOwners() throws {
         let old = try busyCoordinator()
-        var journal = StateJournal()
-        journal.appendFile(of: old.tracker, busID: Self.busID)
-        let state = SavedState(reading: journal.bytes, maximumActivities: 100)
+        let state = savedFile(of: old.tracker)
         clock.advance(by: .seconds(5))
 
         var new = ActivityCoordinator(limits: ActivityLimits(), delays: .standard, clock: clock)
@@ -170,9 +173,7 @@ struct StateFileTests {
 
     @Test func ownersThatLeftLoseTheirBoundActivitiesButNotTheirLeases() throws {
         let old = try busyCoordinator()
-        var journal = StateJournal()
-        journal.appendFile(of: old.tracker, busID: Self.busID)
-        let state = SavedState(reading: journal.bytes, maximumActivities: 100)
+        let state = savedFile(of: old.tracker)
         var new = ActivityCoordinator(limits: ActivityLimits(), delays: .none, clock: clock)
         #expect(new.restore(state, isOnBus: { $0 == ":1.7" }) == 2)
         #expect(new.tracker.all.map(\.id.rawValue) == [1, 4])
@@ -180,9 +181,7 @@ struct StateFileTests {
 
     @Test func onAnotherBusOnlyLeasesAreTakenAndNoNameThereOwnsThem() throws {
         let old = try busyCoordinator()
-        var journal = StateJournal()
-        journal.appendFile(of: old.tracker, busID: Self.busID)
-        let state = SavedState(reading: journal.bytes, maximumActivities: 100)
+        let state = savedFile(of: old.tracker)
         var new = ActivityCoordinator(limits: ActivityLimits(), delays: .none, clock: clock)
         #expect(new.restore(state, isOnBus: nil) == 1)
         let lease = try #require(new.tracker.all.first)
@@ -199,11 +198,10 @@ struct StateFileTests {
         var old = ActivityCoordinator(limits: ActivityLimits(), delays: .none, clock: clock)
         _ = try old.beginTimed(label: "short", seconds: 5, caller: ":1.1", user: 1000)
         _ = try old.beginTimed(label: "long", seconds: 60, caller: ":1.1", user: 1000)
-        var journal = StateJournal()
-        journal.appendFile(of: old.tracker, busID: Self.busID)
+        let state = savedFile(of: old.tracker)
         clock.advance(by: .seconds(10))
         var new = ActivityCoordinator(limits: ActivityLimits(), delays: .none, clock: clock)
-        #expect(new.restore(SavedState(reading: journal.bytes, maximumActivities: 100), isOnBus: nil) == 1)
+        #expect(new.restore(state, isOnBus: nil) == 1)
         clock.advance(by: .seconds(49))
         new.endTurn()
         #expect(new.tracker.count == 1)
@@ -218,10 +216,9 @@ struct StateFileTests {
         _ = try old.beginTimed(label: "a", seconds: 60, caller: ":1.1", user: 1000)
         _ = try old.beginTimed(label: "b", seconds: 60, caller: ":1.1", user: 1000)
         _ = try old.begin(label: "c", caller: ":1.1")
-        var journal = StateJournal()
-        journal.appendFile(of: old.tracker, busID: Self.busID)
+        let state = savedFile(of: old.tracker)
         var new = ActivityCoordinator(limits: limits, delays: .none, clock: clock)
-        #expect(new.restore(SavedState(reading: journal.bytes, maximumActivities: 100), isOnBus: { _ in true }) == 3)
+        #expect(new.restore(state, isOnBus: { _ in true }) == 3)
         #expect(throws: ActivityError.userLimitExceeded(limit: 3)) { _ = try new.begin(label: "d", caller: ":1.2") }
         #expect(new.cancel(caller: ":1.1") == 3)
         #expect(new.tracker.count(ofUser: 1000) == 0)
@@ -229,10 +226,9 @@ struct StateFileTests {
 
     @Test func aCancelReceiverThatLeftIsNotTaken() throws {
         let old = try busyCoordinator()
-        var journal = StateJournal()
-        journal.appendFile(of: old.tracker, busID: Self.busID)
+        let state = savedFile(of: old.tracker)
         var new = ActivityCoordinator(limits: ActivityLimits(), delays: .none, clock: clock)
-        _ = new.restore(SavedState(reading: journal.bytes, maximumActivities: 100), isOnBus: { $0 == ":1.7" })
+        _ = new.restore(state, isOnBus: { $0 == ":1.7" })
         #expect(new.tracker.extras(of: ActivityID(rawValue: 2)).cancelReceiver == nil)
     }
 }
