@@ -48,11 +48,11 @@ let package = Package(
         ),
         // The Swift programs' way to the service: activity tokens, scopes and a state monitor.
         .target(name: "NetworkActivityClient", dependencies: ["CDBus", "DBusKit", "NetworkActivityInterface", "ProgramSupport"]),
-        // What the desktop shows: the indicator's look and words, the StatusNotifierItem with its menu, and
-        // notifications. Knows no activities' service.
+        // What the desktop shows: the indicator's look and the words for the client library's activities, the
+        // StatusNotifierItem with its menu, and notifications. Calls no service of its own.
         .target(
             name: "DesktopIndicator",
-            dependencies: ["DBusKit", "ProgramSupport"],
+            dependencies: ["DBusKit", "NetworkActivityClient", "ProgramSupport"],
             resources: [.embedInCode("org.kde.StatusNotifierItem.xml"), .embedInCode("com.canonical.dbusmenu.xml")]
         ),
         .executableTarget(
@@ -90,7 +90,10 @@ let package = Package(
                            "ProgramSupport", "TestSupport"]
         ),
         .testTarget(name: "ProgramSupportTests", dependencies: ["ProgramSupport"]),
-        .testTarget(name: "DesktopIndicatorTests", dependencies: ["DBusKit", "DesktopIndicator", "TestSupport"]),
+        .testTarget(
+            name: "DesktopIndicatorTests",
+            dependencies: ["DBusKit", "DesktopIndicator", "NetworkActivityClient", "TestSupport"]
+        ),
         // The command's own reading of its plain forms against swift-argument-parser's.
         .testTarget(
             name: "NetActivityCommandTests",

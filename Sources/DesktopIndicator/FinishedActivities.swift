@@ -1,14 +1,24 @@
-/// The notification for activities that ended after lasting long: "backup finished after 12 min", or for several
-/// at once, "3 activities finished" with one line each.
+public import NetworkActivityClient
+
+/// The notification for activities that ended after lasting long: "backup finished after 12 min", "backup
+/// finished: 1.2 GB in 6 min" when the amount moved is known, or for several at once, "3 activities finished" with
+/// one line each.
 public struct FinishedActivities: Sendable, Equatable {
     /// Plain text.
     public let summary: String
     /// Plain text, one line per activity when there are several; escape it for hosts that read markup.
     public let body: String
 
-    /// - Parameter activities: the label of each and how long it lasted, in order.
-    public init(_ activities: [(label: String, duration: Duration)]) {
-        let lines = activities.map { "\(ActivitySummary.displayed($0.label)) finished after \(ElapsedTime.coarse($0.duration))" }
+    /// - Parameters:
+    ///   - activities: the activities as they were last seen, in order.
+    ///   - time: when they were seen to end, in microseconds since the Unix epoch.
+    public init(_ activities: [ActivityStatus], endedAt time: UInt64) {
+        let lines = activities.map { activity in
+            let label = ActivitySummary.displayed(activity.label)
+            let duration = ElapsedTime.coarse(activity.age(at: time))
+            guard let done = activity.done, done > 0 else { return "\(label) finished after \(duration)" }
+            return "\(label) finished: \(ByteAmount.text(done)) in \(duration)"
+        }
         if lines.count == 1 {
             summary = lines[0]
             body = ""

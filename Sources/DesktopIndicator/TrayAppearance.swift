@@ -1,3 +1,5 @@
+public import NetworkActivityClient
+
 /// What a tray icon does while nothing is active.
 public enum IdleMode: String, Sendable, CaseIterable {
     /// Leave the tray: every host hides an item whose bus name goes away. The default.
@@ -19,19 +21,20 @@ public struct TrayAppearance: Sendable, Equatable {
     public var isActive: Bool
     /// Which icon it shows.
     public var look: IndicatorLook
-    /// The tooltip's text, plain (not yet escaped for markup).
+    /// The tooltip's text, plain (not yet escaped for markup): one line per activity with how far it is
+    /// (`ActivityStatus.summaryLines`), "3 active" while they are not yet read, or the idle text.
     public var summary: String
 
     /// - Parameters:
     ///   - isVisible: the service's `Visible`, which already applies its anti-flicker delays.
     ///   - activeCount: the service's `ActiveCount`.
-    ///   - labels: the labels of `ListActivities`.
-    public init(isVisible: Bool, activeCount: Int, labels: [String], idleMode: IdleMode) {
+    ///   - activities: the active activities, as `GetActivities` and `ActivitiesChanged` tell them.
+    public init(isVisible: Bool, activeCount: Int, activities: [ActivityStatus], idleMode: IdleMode) {
         isInTray = isVisible || idleMode != .hide
         isActive = isVisible || idleMode != .passive
         look = isVisible ? .active : .idle
-        // Labels and count are read one after the other; when both are there, the labels are the later word.
-        let count = labels.isEmpty ? activeCount : labels.count
-        summary = ActivitySummary(count: count, labels: labels).text
+        // Count and activities come from different signals; when both are there, the activities are the later word.
+        summary = activities.isEmpty ? ActivitySummary(count: activeCount, labels: []).text
+            : ActivityStatus.summaryLines(activities).joined(separator: "\n")
     }
 }

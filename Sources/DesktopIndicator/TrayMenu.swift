@@ -1,16 +1,28 @@
-/// The rows of the tray icon's menu for one state: a pure function of the activities, their ages and whether the
+public import NetworkActivityClient
+
+/// The rows of the tray icon's menu for one state: a pure function of the activities, the time and whether the
 /// user may end them all.
 ///
-/// A header ("3 active"), one row per activity with its label as the tooltip shows it and its age ("backup —
-/// 3 min"), a separator, "Show details" (what a click on the icon does) and, where the user may, "End all
-/// activities".
+/// A header ("3 active"), one row per activity with its label, how far it is and its age ("backup — 45 % ·
+/// 3.2 MB/s — 3 min"), under a cancellable one a row that stops it ("Stop backup", "Stopping backup…" once asked),
+/// a separator, "Show details" (what a click on the icon does) and, where the user may, "End all activities".
+///
+/// Stop is a row of its own rather than a submenu: every host draws a flat menu the same way, where GNOME's
+/// extension and waybar open submenus differently (on hover, or as an expander), and a person sees at once which
+/// activities can be stopped.
 public struct TrayMenu: Sendable, Equatable {
     /// One row, in order.
     public enum Row: Sendable, Equatable {
         /// How many are active; for reading only.
         case header(String)
         /// One activity, for reading only.
-        case activity(String)
+        case activity(ActivityID, String)
+        /// How many activities are not listed; for reading only.
+        case more(String)
+        /// Asks the activity's owner to stop it (`RequestCancel`).
+        case stop(ActivityID, String)
+        /// The activity has been asked to stop; for reading only.
+        case stopping(ActivityID, String)
         case separator
         /// Shows the activities in a notification.
         case showDetails
@@ -26,15 +38,22 @@ public struct TrayMenu: Sendable, Equatable {
     public let rows: [Row]
 
     /// - Parameters:
-    ///   - activities: every active activity's label and how long it has been active, ordered by id.
+    ///   - activities: every active activity, ordered by id.
+    ///   - time: now, in microseconds since the Unix epoch, for the ages.
     ///   - mayEndAll: whether the user may end every activity, someone else's included.
-    public init(activities: [(label: String, age: Duration)], mayEndAll: Bool) {
+    public init(activities: [ActivityStatus], at time: UInt64, mayEndAll: Bool) {
         var rows: [Row] = [.header(activities.isEmpty ? ActivitySummary.idleText : "\(activities.count) active")]
         for activity in activities.prefix(Self.listedActivities) {
-            rows.append(.activity("\(ActivitySummary.displayed(activity.label)) — \(ElapsedTime.coarse(activity.age))"))
+            rows.append(.activity(activity.id, activity.menuLine(at: time)))
+            let label = ActivitySummary.displayed(activity.label)
+            if activity.isCancelRequested {
+                rows.append(.stopping(activity.id, "Stopping \(label)…"))
+            } else if activity.isCancellable {
+                rows.append(.stop(activity.id, "Stop \(label)"))
+            }
         }
         if activities.count > Self.listedActivities {
-            rows.append(.activity("and \(activities.count - Self.listedActivities) more"))
+            rows.append(.more("and \(activities.count - Self.listedActivities) more"))
         }
         rows.append(.separator)
         rows.append(.showDetails)

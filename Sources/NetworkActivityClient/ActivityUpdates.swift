@@ -97,7 +97,7 @@ private final class ActivityFollower: @unchecked Sendable {
             isReading = false
             guard case .success(var reply) = result,
                   let details = try? reply.read([ActivityDetails].self) else { return }
-            let statuses = details.map(ActivityStatus.init)
+            let statuses = details.map { ActivityStatus($0) }
             activities = Dictionary(statuses.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
             yield(ActivityUpdate(activities: statuses, changed: statuses, ended: []))
         }
@@ -107,7 +107,7 @@ private final class ActivityFollower: @unchecked Sendable {
         guard !isStopped, !isReading else { return }
         var arguments = signal.arguments()
         guard let report = try? ActivityChangeReport(reading: &arguments) else { return }
-        let changed = report.changed.map(ActivityStatus.init)
+        let changed = report.changed.map { ActivityStatus($0, earlier: activities[ActivityID(rawValue: $0.id)]) }
         let ended = report.ended.map { ActivityID(rawValue: $0) }
         for id in ended { activities[id] = nil }
         for status in changed { activities[status.id] = status }

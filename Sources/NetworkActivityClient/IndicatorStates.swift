@@ -5,15 +5,73 @@ import Synchronization
 extension NetworkActivityClient {
     /// The indicator's state now and after every change, for panel widgets and tray icons.
     ///
-    /// The first element is the current state; each change follows once, in order. The state is read again
-    /// whenever the service announces a change (`PropertiesChanged`) or comes onto or leaves the bus
-    /// (`NameOwnerChanged`); while it is not running the state is ``IndicatorState/serviceStopped``, and the stream
-    /// goes on across stops and restarts. It never starts the service. The stream finishes when the consuming task
-    /// is cancelled, or when the bus itself goes away.
+    /// The first element is the current state; each change follows once, in order. `Visible` and `ActiveCount` are
+    /// read again whenever the service announces a change of them (`PropertiesChanged`) or comes onto or leaves the
+    /// bus (`NameOwnerChanged`); the activities, with their progress, are read once and then followed through
+    /// `ActivitiesChanged` (``activityUpdates()``). While the service is not running the state is
+    /// ``IndicatorState/serviceStopped``, and the stream goes on across stops and restarts. It never starts the
+    /// service. The stream finishes when the consuming task is cancelled, or when the bus itself goes away.
     ///
-    /// - Parameter readsActivities: whether each state carries the activities (labels and start times), at the
-    ///   cost of one more call per change.
+    /// - Parameter readsActivities: whether each state carries the activities (labels, start times, progress),
+    ///   at the cost of following one more signal.
     public func indicatorStates(readsActivities: Bool = true) -> AsyncStream<IndicatorState> {
+        guard readsActivities else { return propertyStates() }
+        enum Part: Sendable {
+            case properties(IndicatorState)
+            case activities([ActivityStatus])
+            case finished
+        }
+        let (parts, partInput) = AsyncStream.makeStream(of: Part.self)
+        let properties = Task {
+            for await state in propertyStates() { partInput.yield(.properties(state)) }
+            partInput.yield(.finished)
+        }
+        let activities = Task {
+            for await update in activityUpdates() { partInput.yield(.activities(update.activities)) }
+        }
+        let (states, output) = AsyncStream.makeStream(of: IndicatorState.self)
+        let merger = Task {
+            var state: IndicatorState?
+            var lastYielded: IndicatorState?
+            // The first state waits for the first word of both, so that it carries the activities.
+            var listed: [ActivityStatus]?
+            loop: for await part in parts {
+                var next: IndicatorState
+                switch part {
+                case .properties(let properties):
+                    next = properties
+                case .activities(let activities):
+                    listed = activities
+                    guard let state else { continue }
+                    next = state
+                case .finished:
+                    break loop
+                }
+                guard let listed else {
+                    state = next
+                    continue
+                }
+                state = next
+                // Activities heard from a service that has since stopped are gone with it.
+                next.activities = next.isServiceRunning ? listed : []
+                guard next != lastYielded else { continue }
+                lastYielded = next
+                output.yield(next)
+            }
+            output.finish()
+        }
+        output.onTermination = { _ in
+            merger.cancel()
+            properties.cancel()
+            activities.cancel()
+            partInput.finish()
+        }
+        return states
+    }
+
+    /// The indicator's `Visible` and `ActiveCount`, read again at every `PropertiesChanged` and change of owner,
+    /// without the activities.
+    private func propertyStates() -> AsyncStream<IndicatorState> {
         let (states, output) = AsyncStream.makeStream(of: IndicatorState.self)
         // One pending "read again" is enough: a read started after it sees every change before it.
         let (triggers, trigger) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -23,7 +81,9 @@ extension NetworkActivityClient {
             for await _ in triggers {
                 let state: IndicatorState
                 do throws(NetworkActivityError) {
-                    state = try await readIndicatorState(readsActivities: readsActivities)
+                    let properties = try await readProperties(autoStart: false)
+                    state = IndicatorState(isServiceRunning: true, isVisible: properties.isVisible,
+                                           activeCount: properties.activeCount, activities: [])
                 } catch .disconnected {
                     break
                 } catch .cancelled {
@@ -43,13 +103,6 @@ extension NetworkActivityClient {
             trigger.finish()
         }
         return states
-    }
-
-    private func readIndicatorState(readsActivities: Bool) async throws(NetworkActivityError) -> IndicatorState {
-        let properties = try await readProperties(autoStart: false)
-        let activities = readsActivities ? try await listActivities(autoStart: false).map { ActivityStatus($0) } : []
-        return IndicatorState(isServiceRunning: true, isVisible: properties.isVisible,
-                              activeCount: properties.activeCount, activities: activities)
     }
 }
 

@@ -13,7 +13,7 @@ extension NetworkActivityClient {
         let message = Message.serviceCall("GetActivities")
         message.autoStart = autoStart
         return try await call(message) { reply throws(DBusError) in
-            try reply.read([ActivityDetails].self).map(ActivityStatus.init)
+            try reply.read([ActivityDetails].self).map { ActivityStatus($0) }
         }
     }
 

@@ -88,10 +88,17 @@ extension ActivityStatus {
                   startedAt: record.startedAt, deadline: record.deadline)
     }
 
-    /// An activity as `GetActivities` and `ActivitiesChanged` tell it.
-    init(_ details: ActivityDetails) {
+    /// An activity as `GetActivities` and `ActivitiesChanged` tell it; its owner's command is taken from `earlier`,
+    /// the same activity as last told, when that had the same process, rather than read again from `/proc` at
+    /// each report of progress.
+    init(_ details: ActivityDetails, earlier: ActivityStatus? = nil) {
+        let ownerCommand = if let earlier, earlier.ownerProcessID == details.processID {
+            earlier.ownerCommand
+        } else {
+            details.processID.flatMap(commandName(ofProcess:))
+        }
         self.init(id: ActivityID(rawValue: details.id), label: details.label, owner: details.owner,
-                  ownerProcessID: details.processID, ownerCommand: details.processID.flatMap(commandName(ofProcess:)),
+                  ownerProcessID: details.processID, ownerCommand: ownerCommand,
                   startedAt: details.startedAt, deadline: details.deadline, user: details.user,
                   isSystem: details.isSystem, isCancellable: details.isCancellable,
                   isCancelRequested: details.isCancelRequested, percent: details.percent, done: details.done,

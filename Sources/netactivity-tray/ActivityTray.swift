@@ -12,8 +12,9 @@ import Musl
 
 /// Shows the indicator's state as a tray icon: joins the tray when the indicator shows and leaves it when it
 /// hides (or stays, with the idle look, per `idleMode`), answers a click with a notification of the activities,
-/// and offers a menu of them. Once joined, it stays at least `TrayPresence.minimumStay`, and until hosts have read
-/// the last change it announced (`StatusNotifierItem.settlesAt`).
+/// and offers a menu of them, with how far each is and a row to stop each that can be stopped. Once joined, it
+/// stays at least `TrayPresence.minimumStay`, and until hosts have read the last change it announced
+/// (`StatusNotifierItem.settlesAt`). Progress alone redraws it at most every `progressPacing`.
 final class ActivityTray {
     private let idleMode: IdleMode
     /// Activities that lasted at least this long are announced with a notification when they end; nil: none are.
@@ -30,6 +31,16 @@ final class ActivityTray {
     private var presence = TrayPresence()
     /// Whether this user may end every activity (`Reset`), asked of the bus once per run of the service.
     private var mayEndAll: Bool?
+    /// Hosts draw the whole menu again at each `LayoutUpdated` and read the item again at each `NewToolTip`: with
+    /// activities reporting progress many times a second, the tray shows progress at most this often.
+    static let progressPacing: Duration = .milliseconds(500)
+    /// When it last showed a state to hosts, and whether a later state waits for `progressPacing` to pass.
+    private var lastRender: MonotonicTime?
+    private var isRenderPending = false
+    /// The menu's row numbers of each listed activity: its row, and the row under it that stops it. They stay the
+    /// same while the activity lasts, so that a click on a menu drawn a moment ago stops the activity it showed.
+    private var rowNumbers: [ActivityID: Int32] = [:]
+    private var nextRowNumber = RowID.firstActivity.rawValue
     /// The pixmaps of each look, drawn once.
     private let pixmaps: [IndicatorLook: [IconPixmap]] = [.active: drawn(.active), .idle: drawn(.idle)]
 
@@ -42,7 +53,7 @@ final class ActivityTray {
         self.clock = clock
         self.logger = logger
         notifier = DesktopNotifier(connection: connection, logger: logger)
-        let appearance = TrayAppearance(isVisible: false, activeCount: 0, labels: [], idleMode: idleMode)
+        let appearance = TrayAppearance(isVisible: false, activeCount: 0, activities: [], idleMode: idleMode)
         item = try StatusNotifierItem(
             connection: connection, id: "netactivity", category: "SystemServices", content: content(of: appearance),
             menu: [], clock: clock, logger: logger,
@@ -52,21 +63,35 @@ final class ActivityTray {
         item.updateMenu(menuRows())
     }
 
-    /// Shows `newState`.
+    /// Shows `newState`: at once when more than progress changed, otherwise once `progressPacing` has passed
+    /// since the last time.
     func show(_ newState: IndicatorState) {
         if !newState.isServiceRunning { mayEndAll = nil }
         announceFinished(before: state, after: newState)
+        let isProgressOnly = newState.differsInProgressOnly(from: state)
         state = newState
-        render()
+        if isProgressOnly, let lastRender, clock.monotonicNow() < lastRender + Self.progressPacing {
+            isRenderPending = true
+        } else {
+            render()
+        }
     }
 
-    /// Leaves the tray once the minimum stay is over and hosts have read the last change, if the indicator still
-    /// wants it out, and fires the item's own timers. Returns how long the loop may sleep until the next; nil when
+    /// Leaves the tray once the minimum stay is over and hosts have read the last change, shows progress that
+    /// waited, and fires the item's own timers. Returns how long the loop may sleep until the next; nil when
     /// nothing waits.
     func fireDueTimers() -> Duration? {
-        let leaving = leaveIfDue()
-        guard let itemTimer = item.fireDueTimers() else { return leaving }
-        return min(leaving ?? itemTimer, itemTimer)
+        let timers = [leaveIfDue(), renderIfDue(), item.fireDueTimers()].compactMap { $0 }
+        return timers.min()
+    }
+
+    private func renderIfDue() -> Duration? {
+        guard isRenderPending, let lastRender else { return nil }
+        let now = clock.monotonicNow()
+        let due = lastRender + Self.progressPacing
+        guard now >= due else { return now.duration(to: due) }
+        render()
+        return nil
     }
 
     private func leaveIfDue() -> Duration? {
@@ -79,18 +104,20 @@ final class ActivityTray {
     }
 
     private var appearance: TrayAppearance {
-        TrayAppearance(isVisible: state.isVisible, activeCount: Int(state.activeCount), labels: state.labels,
+        TrayAppearance(isVisible: state.isVisible, activeCount: Int(state.activeCount), activities: state.activities,
                        idleMode: idleMode)
     }
 
     /// Joins or leaves the tray and shows the state. Joining, the content changes first, so that hosts read it
     /// current; leaving, the item leaves first and announces nothing (`StatusNotifierItem.update`).
     private func render() {
+        lastRender = clock.monotonicNow()
+        isRenderPending = false
         let wanted = appearance
         let inTray = presence.update(wantsInTray: wanted.isInTray, at: clock.monotonicNow(), notBefore: item.settlesAt)
         // In the tray only for its minimum stay, or while hosts read its last change: the idle look.
         let shown = inTray == wanted.isInTray ? wanted
-            : TrayAppearance(isVisible: false, activeCount: 0, labels: [], idleMode: .show)
+            : TrayAppearance(isVisible: false, activeCount: 0, activities: [], idleMode: .show)
         do throws(DBusError) {
             if !inTray { try item.withdraw() }
             item.update(content(of: shown))
@@ -112,24 +139,35 @@ final class ActivityTray {
     // MARK: The menu
 
     private enum RowID: Int32 {
-        case header = 1, separator, showDetails, endAll
-        /// Activities are numbered from here, in order.
+        case header = 1, separator, showDetails, endAll, more
+        /// Activities are numbered from here, two rows each (`rowNumbers`).
         case firstActivity = 100
     }
 
     /// The menu's rows now, the activities' ages counted from now.
     private func menuRows() -> [MenuItem] {
-        let now = clock.now().wallClock
-        let activities = state.isVisible ? state.activities.map { ($0.label, $0.age(at: now)) } : []
-        let menu = TrayMenu(activities: activities, mayEndAll: userMayEndAll())
-        var nextActivity = RowID.firstActivity.rawValue
+        let activities = state.isVisible ? state.activities : []
+        let menu = TrayMenu(activities: activities, at: clock.now().wallClock, mayEndAll: userMayEndAll())
+        let listed = Set(activities.prefix(TrayMenu.listedActivities).map(\.id))
+        rowNumbers = rowNumbers.filter { listed.contains($0.key) }
+        func rowNumber(of id: ActivityID) -> Int32 {
+            if let number = rowNumbers[id] { return number }
+            defer { nextRowNumber = nextRowNumber >= Int32.max - 2 ? RowID.firstActivity.rawValue : nextRowNumber + 2 }
+            rowNumbers[id] = nextRowNumber
+            return nextRowNumber
+        }
         return menu.rows.map { row in
             switch row {
             case .header(let text):
                 return MenuItem(id: RowID.header.rawValue, label: MenuItem.literalLabel(text), isEnabled: false)
-            case .activity(let text):
-                defer { nextActivity += 1 }
-                return MenuItem(id: nextActivity, label: MenuItem.literalLabel(text), isEnabled: false)
+            case .activity(let id, let text):
+                return MenuItem(id: rowNumber(of: id), label: MenuItem.literalLabel(text), isEnabled: false)
+            case .stop(let id, let text):
+                return MenuItem(id: rowNumber(of: id) + 1, label: MenuItem.literalLabel(text))
+            case .stopping(let id, let text):
+                return MenuItem(id: rowNumber(of: id) + 1, label: MenuItem.literalLabel(text), isEnabled: false)
+            case .more(let text):
+                return MenuItem(id: RowID.more.rawValue, label: MenuItem.literalLabel(text), isEnabled: false)
             case .separator:
                 return .separator(id: RowID.separator.rawValue)
             case .showDetails:
@@ -146,7 +184,20 @@ final class ActivityTray {
         switch RowID(rawValue: id) {
         case .showDetails: notifyActivities()
         case .endAll: endAll()
-        default: break
+        default:
+            if let activity = rowNumbers.first(where: { $0.value + 1 == id })?.key { requestCancel(activity) }
+        }
+    }
+
+    /// Asks the activity's owner to stop it; the menu reads "Stopping…" once the service says it asked.
+    private func requestCancel(_ id: ActivityID) {
+        Task { [client, logger] in
+            do throws(NetworkActivityError) {
+                try await client.requestCancel(id)
+                logger.notice("asked the owner of activity \(id) to stop it, from the menu")
+            } catch {
+                logger.warning("could not ask for activity \(id) to stop: \(error)")
+            }
         }
     }
 
@@ -177,8 +228,8 @@ final class ActivityTray {
     private func notifyActivities() {
         notifier.show(DesktopNotification(
             applicationName: "netactivity", iconName: IndicatorLook.active.iconName,
-            summary: ActivitySummary(count: state.labels.count, labels: []).text,
-            body: ActivitySummary.markupList(state.labels)))
+            summary: ActivitySummary(count: state.activities.count, labels: []).text,
+            body: ActivityStatus.summaryLines(state.activities).map(\.markupEscaped).joined(separator: "\n")))
     }
 
     /// With `notifyAfter`: names the activities of at least that age that `before` had and `after` has not.
@@ -189,7 +240,7 @@ final class ActivityTray {
         let remaining = Set(after.activities.map(\.id))
         let finished = before.activities.filter { !remaining.contains($0.id) && $0.age(at: now) >= notifyAfter }
         guard !finished.isEmpty else { return }
-        let text = FinishedActivities(finished.map { ($0.label, $0.age(at: now)) })
+        let text = FinishedActivities(finished, endedAt: now)
         notifier.show(DesktopNotification(applicationName: "netactivity", iconName: IndicatorLook.active.iconName,
                                           summary: text.summary, body: text.body.markupEscaped))
     }
@@ -198,5 +249,22 @@ final class ActivityTray {
 private func drawn(_ look: IndicatorLook) -> [IconPixmap] {
     IndicatorLook.pixmapSizes.map { size in
         IconPixmap(width: Int32(size), height: Int32(size), argb: look.pixels(size: size))
+    }
+}
+
+extension IndicatorState {
+    /// Whether only the activities' progress (percent, amounts, rate) tells the two states apart.
+    fileprivate func differsInProgressOnly(from other: IndicatorState) -> Bool {
+        func withoutProgress(_ state: IndicatorState) -> IndicatorState {
+            var state = state
+            for index in state.activities.indices {
+                state.activities[index].percent = nil
+                state.activities[index].done = nil
+                state.activities[index].total = nil
+                state.activities[index].rate = nil
+            }
+            return state
+        }
+        return self != other && withoutProgress(self) == withoutProgress(other)
     }
 }

@@ -1,3 +1,4 @@
+import DesktopIndicator
 import FoundationEssentials
 import NetworkActivityClient
 
@@ -50,25 +51,10 @@ enum StatusReport {
         var parts: [String] = []
         if let percent = activity.percent { parts.append("\(percent)%") }
         if let done = activity.done {
-            parts.append(activity.total.map { "\(bytes(done))/\(bytes($0))" } ?? bytes(done))
+            parts.append(activity.total.map { "\(ByteAmount.text(done))/\(ByteAmount.text($0))" } ?? ByteAmount.text(done))
         }
-        if let rate = activity.rate { parts.append("\(bytes(rate))/s") }
+        if let rate = activity.rate { parts.append(ByteAmount.rate(rate)) }
         return parts.isEmpty ? "-" : parts.joined(separator: " ")
-    }
-
-    /// An amount of bytes in the unit that reads best, in powers of 1000 as GNOME and KDE show them: `512 B`,
-    /// `3.2 MB`, `1.0 GB`.
-    static func bytes(_ count: UInt64) -> String {
-        guard count >= 1000 else { return "\(count) B" }
-        var value = Double(count)
-        for unit in ["kB", "MB", "GB", "TB", "PB"] {
-            value /= 1000
-            if value < 999.95 || unit == "PB" {
-                let tenths = Int((value * 10).rounded())
-                return "\(tenths / 10).\(tenths % 10) \(unit)"
-            }
-        }
-        return "\(count) B"
     }
 
     /// A duration as people read it: `42s`, `3m05s`, `2h10m`.

@@ -13,7 +13,7 @@ struct WatchAction: Equatable {
             try NetworkActivityClient(bus: bus)
         }
         var lastLine: String?
-        for await state in client.indicatorStates(readsActivities: format.showsLabels) {
+        for await state in client.indicatorStates() {
             let line = format.render(state, showsIdle: showIdle)
             guard line != lastLine else { continue }
             lastLine = line

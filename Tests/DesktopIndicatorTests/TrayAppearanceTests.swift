@@ -1,4 +1,5 @@
 import DesktopIndicator
+import NetworkActivityClient
 import Testing
 
 @Suite enum TrayAppearanceTests {
@@ -20,16 +21,23 @@ import Testing
     @Test(arguments: cases)
     static func eachIdleModeAndVisibility(_ expected: Case) {
         let appearance = TrayAppearance(isVisible: expected.visible, activeCount: expected.visible ? 1 : 0,
-                                        labels: expected.visible ? ["mail"] : [], idleMode: expected.mode)
+                                        activities: expected.visible ? [.example(label: "mail")] : [],
+                                        idleMode: expected.mode)
         #expect(appearance.isInTray == expected.inTray)
         #expect(appearance.isActive == expected.active)
         #expect(appearance.look == expected.look)
-        #expect(appearance.summary == (expected.visible ? "1 active: mail" : "No network activity"))
+        #expect(appearance.summary == (expected.visible ? "mail" : "No network activity"))
     }
 
-    @Test static func theLabelsReadLastAreCounted() {
-        // ActiveCount said 3, then ListActivities found two: the tooltip names and counts the two.
-        let appearance = TrayAppearance(isVisible: true, activeCount: 3, labels: ["a", "b"], idleMode: .hide)
-        #expect(appearance.summary == "2 active: a, b")
+    @Test static func theTooltipHasALinePerActivityWithHowFarItIs() {
+        let appearance = TrayAppearance(
+            isVisible: true, activeCount: 3,
+            activities: [.example(label: "backup", percent: 45, rate: 3_200_000), .example(label: "mail")],
+            idleMode: .hide)
+        #expect(appearance.summary == "backup — 45 % · 3.2 MB/s\nmail", "the activities are the later word")
+    }
+
+    @Test static func whileTheActivitiesAreUnreadTheCountIsShown() {
+        #expect(TrayAppearance(isVisible: true, activeCount: 3, activities: [], idleMode: .hide).summary == "3 active")
     }
 }

@@ -1,0 +1,40 @@
+public import NetworkActivityClient
+
+/// One activity in a line, as the tray's menu and tooltip, its notifications and the panel modules' tooltips tell
+/// it: the label as people read it, then how far it is.
+extension ActivityStatus {
+    /// How far it is, as far as that is known: "45 % · 3.2 MB/s", "1.2 MB · 3.2 MB/s" when only the amount moved
+    /// is known; empty when nothing is.
+    public var progressText: String {
+        var facts: [String] = []
+        if let percent {
+            facts.append("\(percent) %")
+        } else if let done {
+            facts.append(ByteAmount.text(done))
+        }
+        if let rate { facts.append(ByteAmount.rate(rate)) }
+        return facts.joined(separator: " · ")
+    }
+
+    /// "backup — 45 % · 3.2 MB/s", or the label alone when nothing is known of its progress. Without its age: hosts
+    /// keep a tooltip until the next change, and an age read there would stand still.
+    public var summaryLine: String {
+        let progress = progressText
+        let label = ActivitySummary.displayed(label)
+        return progress.isEmpty ? label : "\(label) — \(progress)"
+    }
+
+    /// "backup — 45 % · 3.2 MB/s — 3 min": with its age at `time` (microseconds since the Unix epoch), for the
+    /// menu, which is brought up to date as it opens.
+    public func menuLine(at time: UInt64) -> String {
+        "\(summaryLine) — \(ElapsedTime.coarse(age(at: time)))"
+    }
+
+    /// Every activity's `summaryLine`, up to `ActivitySummary.namedLabels` of them and then how many more: the
+    /// tooltip's text, the details notification's body and waybar's tooltip.
+    public static func summaryLines(_ activities: [ActivityStatus]) -> [String] {
+        let named = activities.prefix(ActivitySummary.namedLabels).map(\.summaryLine)
+        let rest = activities.count - named.count
+        return rest > 0 ? named + ["and \(rest) more"] : named
+    }
+}

@@ -1,0 +1,21 @@
+/// Amounts of bytes as people read them, in powers of 1000 as GNOME and KDE show them.
+public enum ByteAmount {
+    /// The amount in the unit that reads best: `512 B`, `3.2 MB`, `1.0 GB`.
+    public static func text(_ count: UInt64) -> String {
+        guard count >= 1000 else { return "\(count) B" }
+        var value = Double(count)
+        for unit in ["kB", "MB", "GB", "TB", "PB"] {
+            value /= 1000
+            if value < 999.95 || unit == "PB" {
+                let tenths = Int((value * 10).rounded())
+                return "\(tenths / 10).\(tenths % 10) \(unit)"
+            }
+        }
+        return "\(count) B"
+    }
+
+    /// A rate: `3.2 MB/s`.
+    public static func rate(_ bytesPerSecond: UInt64) -> String {
+        text(bytesPerSecond) + "/s"
+    }
+}
