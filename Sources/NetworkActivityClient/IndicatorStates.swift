@@ -19,6 +19,8 @@ extension NetworkActivityClient {
         enum Part: Sendable {
             case properties(IndicatorState)
             case activities([ActivityStatus])
+            /// A state held back since its count and its activities disagreed is due.
+            case heldStateDue
             case finished
         }
         let (parts, partInput) = AsyncStream.makeStream(of: Part.self)
@@ -31,29 +33,37 @@ extension NetworkActivityClient {
         }
         let (states, output) = AsyncStream.makeStream(of: IndicatorState.self)
         let merger = Task {
-            var state: IndicatorState?
-            var lastYielded: IndicatorState?
-            // The first state waits for the first word of both, so that it carries the activities.
+            var properties: IndicatorState?
             var listed: [ActivityStatus]?
+            var lastYielded: IndicatorState?
+            var isHolding = false
             loop: for await part in parts {
-                var next: IndicatorState
+                var isDue = false
                 switch part {
-                case .properties(let properties):
-                    next = properties
-                case .activities(let activities):
-                    listed = activities
-                    guard let state else { continue }
-                    next = state
-                case .finished:
-                    break loop
+                case .properties(let state): properties = state
+                case .activities(let activities): listed = activities
+                case .heldStateDue: isDue = isHolding
+                case .finished: break loop
                 }
-                guard let listed else {
-                    state = next
-                    continue
-                }
-                state = next
+                // The first state waits for the first word of both, so that it carries the activities.
+                guard var next = properties, let listed else { continue }
                 // Activities heard from a service that has since stopped are gone with it.
                 next.activities = next.isServiceRunning ? listed : []
+                // A change reaches the two signals a moment apart: the state between, with the count new and the
+                // activities not yet or the other way round, is held back until the other comes, so that a
+                // widget draws the change once; for at most `heldStateLimit`, in case they never agree.
+                let agrees = !next.isServiceRunning || Int(next.activeCount) == listed.count
+                if !agrees, !isDue {
+                    if !isHolding {
+                        isHolding = true
+                        Task {
+                            try? await Task.sleep(for: Self.heldStateLimit)
+                            partInput.yield(.heldStateDue)
+                        }
+                    }
+                    continue
+                }
+                isHolding = false
                 guard next != lastYielded else { continue }
                 lastYielded = next
                 output.yield(next)
@@ -68,6 +78,10 @@ extension NetworkActivityClient {
         }
         return states
     }
+
+    /// How long ``indicatorStates(readsActivities:)`` holds back a state whose `ActiveCount` and activities
+    /// disagree: the service sends both signals of a change within 100 ms.
+    static let heldStateLimit: Duration = .milliseconds(250)
 
     /// The indicator's `Visible` and `ActiveCount`, read again at every `PropertiesChanged` and change of owner,
     /// without the activities.

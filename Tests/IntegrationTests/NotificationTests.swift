@@ -88,8 +88,14 @@ extension Integration {
             let second = try Notify(try server.awaitCall("Notify"))
             #expect(second.summary == "nightly finished after 1 s")
             #expect(second.replaces == 7, "it replaces the one before")
+
+            // The amount moved, when the activity told it.
+            try tray.show(InProcessTray.state([tray.activity(4, "download", done: 1_200_000_000)]))
+            try tray.advance(by: .milliseconds(1100))
+            try tray.show(InProcessTray.state([]))
+            #expect(try Notify(try server.awaitCall("Notify")).summary == "download finished: 1.2 GB in 1 s")
             try server.settle()
-            #expect(server.calls.count == 2)
+            #expect(server.calls.count == 3)
         }
     }
 }

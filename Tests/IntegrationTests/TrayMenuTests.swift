@@ -95,6 +95,103 @@ extension Integration {
             _ = scene
         }
 
+        /// Reads the menu until it holds `text`, awaiting a `LayoutUpdated` (which `host` listens for) after each
+        /// read that does not; returns the layout.
+        static func awaitLayout(_ scene: TrayScene, _ host: FakePeer, containing text: String) throws -> String {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while true {
+                let layout = try menuCall(scene, "GetLayout", "0", "int32 -1", "[]").stdout
+                if layout.contains(text) { return layout }
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else { throw TestFailure("no \(text) in the menu: \(layout)") }
+                try host.awaitSignal("LayoutUpdated", timeout: left)
+            }
+        }
+
+        /// The id of the row labelled `label` in a `GetLayout` answer as gdbus prints it.
+        static func rowID(labelled label: String, in layout: String) -> String? {
+            guard let row = layout.range(of: #"\((\d+), \{[^}]*'\#(label)'"#, options: .regularExpression)
+            else { return nil }
+            return String(layout[row].dropFirst().prefix { $0.isNumber })
+        }
+
+        @Test func theMenuTellsHowFarAnActivityIsAndStopAsksItsOwner() throws {
+            let scene = try TrayScene()
+            let host = try FakePeer(scene.bus, owning: "org.example.TestHost",
+                                    signalsOf: [MatchRule(interface: "com.canonical.dbusmenu",
+                                                          member: "LayoutUpdated")],
+                                    answers: [:])
+            // A real owner: `netactivity run` makes its activity cancellable, and stops its command when asked.
+            let run = try BackgroundProcess(Paths.cli, ["run", "--label", "backup", "--", "sleep", "60"],
+                                            bus: scene.bus)
+            try scene.watcher.awaitCall("RegisterStatusNotifierItem")
+            _ = try Self.awaitLayout(scene, host, containing: "'Stop backup'")
+            // Progress may be told by any program of the owner's user.
+            let id = try #require(try scene.client.list().first?.id)
+            _ = try scene.client.call("SetTransfer") {
+                $0.append(id); $0.append(UInt64(450_000_000)); $0.append(UInt64(1_000_000_000))
+            }
+            let layout = try Self.awaitLayout(scene, host, containing: "'backup — 45 % — ")
+            let stop = try #require(Self.rowID(labelled: "Stop backup", in: layout), "\(layout)")
+            #expect(try scene.tray.property("ToolTip").decode(ReceivedToolTip.self).text == "backup — 45 %")
+
+            let click = try Self.menuCall(scene, "Event", stop, "clicked", "<0>", "0")
+            #expect(click.succeeded, "\(click)")
+            #expect(run.exitStatus() == 143, "the command was stopped with SIGTERM: \(run.stderr)")
+            _ = scene
+        }
+
+        @Test func askedToStopTheRowReadsStopping() throws {
+            let scene = try TrayScene()
+            let host = try FakePeer(scene.bus, owning: "org.example.TestHost",
+                                    signalsOf: [MatchRule(interface: "com.canonical.dbusmenu",
+                                                          member: "LayoutUpdated")],
+                                    answers: [:])
+            let owner = try RawClient(scene.bus)
+            let id = try owner.begin("sync")
+            _ = try owner.call("SetCancellable") { $0.append(id); $0.append(true) }
+            try scene.watcher.awaitCall("RegisterStatusNotifierItem")
+            let layout = try Self.awaitLayout(scene, host, containing: "'Stop sync'")
+            let stop = try #require(Self.rowID(labelled: "Stop sync", in: layout), "\(layout)")
+            _ = try Self.menuCall(scene, "Event", stop, "clicked", "<0>", "0")
+            let stopping = try Self.awaitLayout(scene, host, containing: "'Stopping sync…'")
+            #expect(Self.rowID(labelled: "Stopping sync…", in: stopping) == stop, "the same row, now for reading")
+            #expect(!stopping.contains("'Stop sync'"))
+            _ = scene
+        }
+
+        /// Hosts draw the whole menu again at each `LayoutUpdated`: progress alone is shown at most every half second.
+        @Test func progressAloneRedrawsAtMostTwiceASecond() throws {
+            let bus = try PrivateBus()
+            let watcher = try TrayProcess.watcher(bus)
+            let host = try FakePeer(bus, owning: "org.example.TestHost",
+                                    signalsOf: [MatchRule(interface: "com.canonical.dbusmenu", member: "LayoutUpdated"),
+                                                MatchRule(interface: "org.kde.StatusNotifierItem",
+                                                          member: "NewToolTip")],
+                                    answers: [:])
+            let tray = try InProcessTray(bus)
+            try tray.show(InProcessTray.state([tray.activity(1, "backup", percent: 1)]))
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            try host.settle()
+            let before = host.signals.count
+            for percent in 2...20 {
+                try tray.show(InProcessTray.state([tray.activity(1, "backup", percent: UInt32(percent))]))
+            }
+            try tray.advance(by: .milliseconds(499))
+            try host.settle()
+            #expect(host.signals.count == before, "nothing within half a second of the last redraw")
+            try tray.advance(by: .milliseconds(1))
+            try host.awaitSignal("LayoutUpdated")
+            try host.settle()
+            #expect(host.signals.count == before + 2, "one redraw, of the latest state: \(host.signals.map(\.member))")
+            let item = try ItemProbe(bus, itemName: tray.itemName)
+            #expect(try item.property("ToolTip").decode(ReceivedToolTip.self).text == "backup — 20 %")
+
+            // More than progress is shown at once.
+            try tray.show(InProcessTray.state([tray.activity(1, "backup", percent: 21), tray.activity(2, "mail")]))
+            try host.awaitSignal("NewToolTip")
+        }
+
         @Test func endAllFromTheMenuResetsTheService() throws {
             let scene = try TrayScene()
             _ = try scene.client.begin("mail")

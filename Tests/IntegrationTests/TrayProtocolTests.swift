@@ -36,24 +36,24 @@ extension Integration {
                     "the arrows are drawn in the active blue, alpha first")
             let toolTip = try #require(try properties["ToolTip"]?.decode(ReceivedToolTip.self))
             #expect(toolTip.title == "Network activity")
-            #expect(toolTip.text == "1 active: mail")
+            #expect(toolTip.text == "mail")
             for name in ["Category", "Id", "Title", "Status", "IconName", "IconPixmap", "AttentionIconName",
                          "ToolTip", "ItemIsMenu", "WindowId"] {
                 let single = try tray.property(name)
                 #expect(single.signature == properties[name]?.signature, "\(name)")
             }
-            #expect(try tray.property("ToolTip").decode(ReceivedToolTip.self).text == "1 active: mail")
+            #expect(try tray.property("ToolTip").decode(ReceivedToolTip.self).text == "mail")
 
             // A real client reads the same.
             let busctlToolTip = try busctl(bus, "--user", "get-property", tray.itemName, "/StatusNotifierItem",
                                            "org.kde.StatusNotifierItem", "ToolTip")
-            #expect(busctlToolTip.stdout.contains(#""Network activity" "1 active: mail""#), "\(busctlToolTip)")
+            #expect(busctlToolTip.stdout.contains(#""Network activity" "mail""#), "\(busctlToolTip)")
 
-            // A second activity changes the tooltip, and says so; its label is escaped for hosts that read markup.
+            // A second activity changes the tooltip, a line each, and says so; its label is escaped for hosts that read markup.
             let backup = try client.begin("backup <nightly>")
             try watcher.awaitSignal("NewToolTip")
             #expect(try tray.property("ToolTip").decode(ReceivedToolTip.self).text
-                == "2 active: mail, backup &lt;nightly&gt;")
+                == "mail\nbackup &lt;nightly&gt;")
 
             // Idle: the item leaves by releasing its name.
             try client.end(mail)
@@ -66,7 +66,7 @@ extension Integration {
             let again = try watcher.awaitCall("RegisterStatusNotifierItem")
             var againArguments = again.arguments()
             #expect(try againArguments.read(String.self) == tray.itemName)
-            #expect(try tray.property("ToolTip").decode(ReceivedToolTip.self).text == "1 active: sync")
+            #expect(try tray.property("ToolTip").decode(ReceivedToolTip.self).text == "sync")
             #expect(watcher.calls.filter { $0.member == "RegisterStatusNotifierItem" }.count == 2)
             #expect(tray.process.process.isRunning)
             _ = scene
@@ -273,7 +273,7 @@ extension Integration {
             service = try DaemonProcess(bus: bus)
             _ = try client.begin("backup")
             try watcher.awaitCall("RegisterStatusNotifierItem")
-            #expect(try tray.property("ToolTip").decode(ReceivedToolTip.self).text == "1 active: backup")
+            #expect(try tray.property("ToolTip").decode(ReceivedToolTip.self).text == "backup")
         }
 
         @Test(arguments: [

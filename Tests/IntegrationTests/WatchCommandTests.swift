@@ -13,13 +13,21 @@ extension Integration {
             let runningIdle: String
             let active: String
             var testDescription: String { format }
+
+            /// Whether `line` shows the activity "fetch": json's record of it carries its owner and start time,
+            /// which change from run to run.
+            func isActive(_ line: String) -> Bool {
+                guard format == "json" else { return line == active }
+                return line.hasPrefix(#"{"activities":[{"#) && line.contains(#""label":"fetch""#)
+                    && line.hasSuffix(#"}],"# + active.dropFirst())
+            }
         }
 
         static let formats = [
             Expected(format: "plain", stopped: "idle 0", runningIdle: "idle 0", active: "active 1"),
             Expected(format: "json",
-                     stopped: #"{"count":0,"labels":[],"running":false,"visible":false}"#,
-                     runningIdle: #"{"count":0,"labels":[],"running":true,"visible":false}"#,
+                     stopped: #"{"activities":[],"count":0,"labels":[],"running":false,"visible":false}"#,
+                     runningIdle: #"{"activities":[],"count":0,"labels":[],"running":true,"visible":false}"#,
                      active: #"{"count":1,"labels":["fetch"],"running":true,"visible":true}"#),
             Expected(format: "waybar",
                      stopped: #"{"alt":"idle","class":"idle","text":"","tooltip":""}"#,
@@ -42,7 +50,7 @@ extension Integration {
                 if expected.runningIdle != expected.stopped { try watch.awaitLine(expected.runningIdle) }
                 let client = try RawClient(bus)
                 _ = try client.begin("fetch")
-                try watch.awaitLine(expected.active)
+                _ = try watch.awaitLine(expected.active) { expected.isActive($0) }
                 service.send(stop)
                 #expect(service.exitStatus() != nil)
                 try watch.awaitLine(expected.stopped)
@@ -63,8 +71,43 @@ extension Integration {
             #expect(try watch.nextLine() == idle)
             let client = try RawClient(bus)
             _ = try client.begin("fetch")
-            #expect(try watch.nextLine()?.contains("⇅ 1") == true)
+            _ = try watch.awaitLine("⇅ 1") { $0.contains("⇅ 1") }
             _ = (service, client)
+        }
+
+        /// Progress reported with `SetTransfer` and a cancel request reach every format, from `ActivitiesChanged`.
+        @Test func progressAndAStopReachEveryFormat() throws {
+            let bus = try PrivateBus()
+            let service = try DaemonProcess(bus: bus)
+            let formats = ["plain", "json", "waybar", "polybar", "i3blocks"]
+            var watches: [String: BackgroundProcess] = [:]
+            for format in formats {
+                watches[format] = try BackgroundProcess(Paths.cli, ["watch", "--format", format], bus: bus)
+            }
+            let owner = try RawClient(bus)
+            let id = try owner.begin("fetch")
+            _ = try owner.call("SetCancellable") { $0.append(id); $0.append(true) }
+            _ = try owner.call("SetTransfer") { $0.append(id); $0.append(UInt64(450_000)); $0.append(UInt64(1_000_000)) }
+
+            _ = try watches["plain"]!.awaitLine("active 1 · 45 %")
+            _ = try watches["polybar"]!.awaitLine("⇅ 1 · 45 %")
+            _ = try watches["i3blocks"]!.awaitLine(#"{"full_text":"⇅ 1 · 45 %"}"#)
+            let waybar = try watches["waybar"]!.awaitLine("a waybar line at 45 %") { $0.contains(#""percentage":45"#) }
+            #expect(waybar == #"{"alt":"active","class":"active","percentage":45,"text":"⇅ 1 · 45 %","tooltip":"fetch — 45 %"}"#)
+            let json = try watches["json"]!.awaitLine("a json line at 45 %") { $0.contains(#""percent":45"#) }
+            let record = try #require(
+                (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["activities"] as? [[String: Any]])
+            #expect(record.count == 1)
+            #expect(record.first?["id"] as? Int == Int(id) && record.first?["owner"] as? String == owner.name)
+            #expect(record.first?["done"] as? Int == 450_000 && record.first?["total"] as? Int == 1_000_000)
+            #expect(record.first?["cancellable"] as? Bool == true && record.first?["cancel-requested"] as? Bool == false)
+            #expect(record.first?["started"] as? Int ?? 0 > 0 && record.first?["process"] as? Int ?? 0 > 0)
+
+            let someoneElse = try RawClient(bus)
+            _ = try someoneElse.call("RequestCancel") { $0.append(id) }
+            _ = try watches["waybar"]!.awaitLine("the class stopping") { $0.contains(#""class":"stopping""#) }
+            _ = try watches["json"]!.awaitLine("cancel-requested") { $0.contains(#""cancel-requested":true"#) }
+            _ = (service, owner, someoneElse)
         }
 
         @Test func eachChangeIsOneLineAndARepeatedStateIsNotPrintedAgain() throws {

@@ -68,11 +68,19 @@ final class BackgroundProcess {
 
     /// Reads lines until one equals `expected`; throws, naming the lines seen, when none does in time.
     func awaitLine(_ expected: String, timeout: Duration = .seconds(10)) throws {
+        _ = try awaitLine(timeout: timeout, "\"\(expected)\"") { $0 == expected }
+    }
+
+    /// Reads lines until one is `wanted`, and returns it; throws, naming `description` and the lines seen, when
+    /// none is in time.
+    func awaitLine(timeout: Duration = .seconds(10), _ description: String, where wanted: (String) -> Bool) throws
+        -> String
+    {
         let deadline = ContinuousClock.now + timeout
         while let line = try nextLine(timeout: ContinuousClock.now.duration(to: deadline)) {
-            if line == expected { return }
+            if wanted(line) { return line }
         }
-        throw TestFailure("output ended without \"\(expected)\"; saw \(lines)")
+        throw TestFailure("output ended without \(description); saw \(lines)")
     }
 
     var stderr: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }

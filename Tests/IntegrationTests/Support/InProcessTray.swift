@@ -71,9 +71,12 @@ final class InProcessTray: Sendable {
     }
 
     /// An activity, as the library reports it, begun `age` before the clock's time.
-    func activity(_ id: UInt32, _ label: String, age: Duration = .zero) -> ActivityStatus {
+    func activity(_ id: UInt32, _ label: String, age: Duration = .zero, percent: UInt32? = nil, done: UInt64? = nil)
+        -> ActivityStatus
+    {
         ActivityStatus(id: ActivityID(rawValue: id), label: label, owner: ":1.1", ownerProcessID: nil,
-                       ownerCommand: nil, startedAt: clock.wallClock - UInt64(age.wholeMicroseconds), deadline: nil)
+                       ownerCommand: nil, startedAt: clock.wallClock - UInt64(age.wholeMicroseconds), deadline: nil,
+                       percent: percent, done: done)
     }
 
     /// The state while `activities` are active (none: idle), the indicator showing while any are.
