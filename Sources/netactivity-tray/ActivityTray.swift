@@ -27,6 +27,8 @@ final class ActivityTray {
     private let clock: any TimeSource
     private var item: StatusNotifierItem!
     private let notifier: DesktopNotifier
+    /// The activities as jobs in KDE Plasma's job tracker; nil when turned off.
+    private var plasmaJobs: PlasmaJobViews?
     private var state = IndicatorState.serviceStopped
     private var presence = TrayPresence()
     /// Whether this user may end every activity (`Reset`), asked of the bus once per run of the service.
@@ -45,7 +47,7 @@ final class ActivityTray {
     private let pixmaps: [IndicatorLook: [IconPixmap]] = [.active: drawn(.active), .idle: drawn(.idle)]
 
     init(connection: Connection, client: NetworkActivityClient, idleMode: IdleMode, notifyAfter: Duration?,
-         clock: any TimeSource = SystemClock(), logger: Logger) throws(DBusError) {
+         showsPlasmaJobs: Bool = true, clock: any TimeSource = SystemClock(), logger: Logger) throws(DBusError) {
         self.idleMode = idleMode
         self.notifyAfter = notifyAfter
         self.connection = connection
@@ -61,6 +63,11 @@ final class ActivityTray {
             onMenuEvent: { [unowned self] id, event in menuEvent(id, event) },
             onMenuOpening: { [unowned self] in item.updateMenu(menuRows()) })
         item.updateMenu(menuRows())
+        if showsPlasmaJobs {
+            plasmaJobs = try PlasmaJobViews(connection: connection, logger: logger) { [unowned self] id in
+                requestCancel(id)
+            }
+        }
     }
 
     /// Shows `newState`: at once when more than progress changed, otherwise once `progressPacing` has passed
@@ -122,6 +129,7 @@ final class ActivityTray {
             if !inTray { try item.withdraw() }
             item.update(content(of: shown))
             item.updateMenu(menuRows())
+            plasmaJobs?.show(state.isVisible ? state.activities : [])
             if inTray { try item.publish() }
         } catch {
             logger.error("could not \(inTray ? "join" : "leave") the tray: \(error)")
@@ -189,7 +197,8 @@ final class ActivityTray {
         }
     }
 
-    /// Asks the activity's owner to stop it; the menu reads "Stopping…" once the service says it asked.
+    /// Asks the activity's owner to stop it, for the menu or Plasma's job tracker; the menu reads "Stopping…" once
+    /// the service says it asked.
     private func requestCancel(_ id: ActivityID) {
         Task { [client, logger] in
             do throws(NetworkActivityError) {

@@ -31,7 +31,8 @@ enum TrayCommand {
         let connection = try Connection(bus: .session)
         let loop = EventLoop(connection: connection)
         let tray = try ActivityTray(connection: connection, client: client, idleMode: options.idle,
-                                    notifyAfter: options.notifyAfter.map { .seconds($0) }, logger: logger)
+                                    notifyAfter: options.notifyAfter.map { .seconds($0) },
+                                    showsPlasmaJobs: options.showsPlasmaJobs, logger: logger)
         let mailbox = StateMailbox()
         loop.watch(fileDescriptor: mailbox.fileDescriptor) {
             let (states, isClosed) = mailbox.take()

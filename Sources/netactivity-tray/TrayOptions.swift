@@ -6,6 +6,7 @@ struct TrayOptions {
     var idle = IdleMode.hide
     var notifyAfter: UInt?
     var logLevel = Logger.Level.notice
+    var showsPlasmaJobs = true
 
     static let commandLine = CommandLineOptions<TrayOptions>(program: "netactivity-tray", options: [
         .value("--idle", "MODE", takes: "hide, passive or show",
@@ -17,6 +18,9 @@ struct TrayOptions {
                help: "When an activity that lasted at least this many seconds ends, say so in a desktop "
                    + "notification (off by default).",
                parse: { UInt($0) }) { $0.notifyAfter = $1 },
+        .flag("--no-job-tracker",
+              help: "Do not show activities as jobs in KDE Plasma's job tracker (org.kde.JobViewServer), which it "
+                  + "otherwise does where Plasma serves one.") { $0.showsPlasmaJobs = false },
         .value("--log-level", "LEVEL", takes: "trace, debug, info, notice, warning, error or critical",
                help: "The least important messages to print on standard error: trace, debug, info, notice, "
                    + "warning, error or critical (default notice).",
@@ -28,9 +32,11 @@ struct TrayOptions {
     static let description = """
         Works with every panel that hosts StatusNotifierItems: KDE Plasma, GNOME with the AppIndicator extension,
         xfce4-panel, lxqt-panel, waybar's tray, gtk-sni-tray. It follows the service's Visible property, so the
-        service's anti-flicker delays apply; the tooltip names the active activities, a click shows them in a
-        notification, and a right click opens a menu of them with their ages. Once in the tray, the icon stays at
-        least a second. It waits quietly for a panel and for the service, and carries on when either restarts. It
-        never starts the service itself. It exits with status 1 when the bus goes away.
+        service's anti-flicker delays apply; the tooltip has a line per activity with how far it is, a click shows
+        them in a notification, and a right click opens a menu of them with their progress and ages, and Stop for
+        those that can be stopped. In KDE Plasma, activities with progress or that can be stopped also show as
+        jobs in Plasma's job tracker. Once in the tray, the icon stays at least a second. It waits quietly for a
+        panel and for the service, and carries on when either restarts. It never starts the service itself. It
+        exits with status 1 when the bus goes away.
         """
 }

@@ -1,0 +1,148 @@
+public import DBusKit
+public import NetworkActivityClient
+public import ProgramSupport
+
+/// Shows activities as jobs in KDE Plasma's job tracker, when `org.kde.JobViewServer` is on the bus (Plasma's
+/// notification applet serves it): for each, a view asked of the server with `requestView`, then kept up to date
+/// through `org.kde.JobViewV2` and terminated when the activity goes. Plasma's cancel button on a job calls
+/// `onCancel` with its activity. It never starts the server, and follows it when it leaves and comes back.
+public final class PlasmaJobViews {
+    static let serverName: BusName = "org.kde.JobViewServer"
+    static let serverPath: ObjectPath = "/JobViewServer"
+    static let serverInterface: InterfaceName = "org.kde.JobViewServer"
+    static let viewInterface: InterfaceName = "org.kde.JobViewV2"
+    /// `requestView`'s capability for a job that can be stopped.
+    static let killable: Int32 = 1
+
+    private struct View {
+        /// Set once the server has answered `requestView`.
+        var path: ObjectPath?
+        /// What the server has been told.
+        var shown: JobViewContent?
+        var isKillable: Bool
+    }
+
+    private let connection: Connection
+    private let logger: Logger
+    private let onCancel: (ActivityID) -> Void
+    /// The server's unique name; empty while there is none.
+    private var server = ""
+    /// Counts the server's comings, so that an answer from one that has since left is told apart.
+    private var serverRun = 0
+    private var views: [ActivityID: View] = [:]
+    private var wanted: [ActivityID: JobViewContent] = [:]
+
+    public init(connection: Connection, logger: Logger, onCancel: @escaping (ActivityID) -> Void) throws(DBusError) {
+        self.connection = connection
+        self.logger = logger
+        self.onCancel = onCancel
+        try connection.followOwner(of: Self.serverName) { [unowned self] newOwner in serverChanged(to: newOwner) }
+        try connection.subscribe(to: MatchRule(sender: Self.serverName, interface: Self.viewInterface,
+                                               member: "cancelRequested")) { [unowned self] signal in
+            cancelRequested(at: signal.path)
+        }
+        serverChanged(to: (try? connection.nameOwner(of: Self.serverName)) ?? "")
+    }
+
+    /// Shows `activities` as jobs, those that have progress or can be stopped, and ends the jobs of the rest.
+    public func show(_ activities: [ActivityStatus]) {
+        wanted = [:]
+        for activity in activities {
+            if let content = JobViewContent(activity) { wanted[activity.id] = content }
+        }
+        synchronize()
+    }
+
+    private func serverChanged(to newOwner: String) {
+        guard newOwner != server else { return }
+        server = newOwner
+        serverRun += 1
+        // A new server knows none of the jobs of the one before.
+        views = [:]
+        if !newOwner.isEmpty { logger.info("KDE's job tracker is on the bus: activities show as jobs there") }
+        synchronize()
+    }
+
+    private func synchronize() {
+        guard !server.isEmpty else { return }
+        for (id, view) in views where wanted[id]?.isKillable != view.isKillable {
+            // Gone, or its capability changed, which only a new view can say.
+            terminate(view)
+            views[id] = nil
+        }
+        for (id, content) in wanted {
+            guard let view = views[id] else {
+                requestView(for: id, killable: content.isKillable)
+                continue
+            }
+            if let path = view.path, view.shown != content {
+                update(path, from: view.shown, to: content)
+                views[id]?.shown = content
+            }
+        }
+    }
+
+    private func requestView(for id: ActivityID, killable: Bool) {
+        views[id] = View(path: nil, shown: nil, isKillable: killable)
+        let call = Message.methodCall(destination: Self.serverName, path: Self.serverPath,
+                                      interface: Self.serverInterface, member: "requestView")
+        call.appendArguments { arguments in
+            arguments.append("netactivity")
+            arguments.append(IndicatorLook.active.iconName)
+            arguments.append(killable ? Self.killable : 0)
+        }
+        call.autoStart = false
+        let run = serverRun
+        connection.send(call) { [weak self] result in
+            guard let self, run == serverRun else { return }
+            switch result {
+            case .success(var reply):
+                guard let path = try? reply.read(ObjectPath.self) else { return }
+                guard views[id]?.path == nil, views[id]?.isKillable == killable else {
+                    // Ended, or asked for again, while the server answered.
+                    terminate(View(path: path, shown: nil, isKillable: killable))
+                    return
+                }
+                views[id]?.path = path
+                synchronize()
+            case .failure(let error):
+                logger.warning("KDE's job tracker refused a job view: \(error)")
+            }
+        }
+    }
+
+    /// Tells the view what changed: amounts before the percent, as KDE's own jobs do.
+    private func update(_ path: ObjectPath, from shown: JobViewContent?, to content: JobViewContent) {
+        if content.infoMessage != shown?.infoMessage { call(path, "setInfoMessage") { $0.append(content.infoMessage) } }
+        if let total = content.totalBytes, total != shown?.totalBytes {
+            call(path, "setTotalAmount") { $0.append(total); $0.append("bytes") }
+        }
+        if let done = content.processedBytes, done != shown?.processedBytes {
+            call(path, "setProcessedAmount") { $0.append(done); $0.append("bytes") }
+        }
+        if let percent = content.percent, percent != shown?.percent { call(path, "setPercent") { $0.append(percent) } }
+        if let rate = content.bytesPerSecond, rate != shown?.bytesPerSecond {
+            call(path, "setSpeed") { $0.append(rate) }
+        }
+    }
+
+    private func terminate(_ view: View) {
+        guard let path = view.path else { return }
+        call(path, "terminate") { $0.append("") }
+    }
+
+    /// Sends a call of the view's interface, which the server answers with nothing (its methods are NoReply).
+    private func call(_ path: ObjectPath, _ member: MemberName, _ arguments: (inout MessageWriter) -> Void) {
+        let call = Message.methodCall(destination: Self.serverName, path: path,
+                                      interface: Self.viewInterface, member: member)
+        call.appendArguments(arguments)
+        call.expectsReply = false
+        connection.send(call)
+    }
+
+    private func cancelRequested(at path: String?) {
+        guard let path, let id = views.first(where: { $0.value.path?.rawValue == path })?.key else { return }
+        logger.notice("KDE's job tracker asked to stop activity \(id)")
+        onCancel(id)
+    }
+}
