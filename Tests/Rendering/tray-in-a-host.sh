@@ -2,9 +2,11 @@
 # Shows netactivity-tray in a real StatusNotifierItem host (a desktop's panel) on a virtual screen and checks what a
 # person would see, by the screen's pixels: the icon appears while an activity is active and is gone after it ends
 # (compared with a shot from before the item started, since hosts draw the theme's icon rather than ours); a right
-# click opens our menu (the host reads it over the bus and draws it); 30 begin/end cycles 100 ms apart leave the host
-# running, its watcher registered, no crash in its log, and the icon in the right final state. Everything runs on
-# its own virtual screen and private buses; each step waits for what it expects with a deadline.
+# click opens our menu (the host reads it over the bus and draws it), with a `netactivity run` at 45 % and 3 MB/s and
+# its Stop row; in the hosts that set $stop_from_menu, a click on Stop stops the run's command (status 143); 30
+# begin/end cycles 100 ms apart leave the host running, its watcher registered, no crash in its log, and the icon in
+# the right final state. Everything runs on its own virtual screen and private buses; each step waits for what it
+# expects with a deadline.
 #
 # Usage: tray-in-a-host.sh HOST PRODUCTS [SHOTS]
 #   HOST      one of Tests/Rendering/hosts/*.sh: gnome, plasma, xfce, lxqt, waybar, gtk-sni-tray
@@ -18,8 +20,11 @@ source "$here/screen.sh"
 if [ "${1:-}" = --inside ]; then
   shift
   host=$1 products=$2 shots=$3 work=$4
+  # The backup's command reports its progress with `netactivity progress`, as a user's script would.
+  export PATH="$products:$PATH"
   # What a host may check beyond the tray, while active and once idle (waybar: the README's module).
   host_active_check() { true; }
+  host_progress_check() { true; }
   host_idle_check() { true; }
   source "$here/hosts/$host.sh"
   cd "$work"
@@ -42,11 +47,21 @@ if [ "${1:-}" = --inside ]; then
   "$products/netactivity-tray" --log-level debug 2>tray.log &
   echo "host up: $host"
 
-  within 10 "$products/netactivity" begin --label "backup" --timeout 600 >/dev/null || fail "could not begin"
+  within 10 "$products/netactivity" status >/dev/null || fail "the service did not start"
+  # A backup that reports 3,150,000 of 7,000,000 bytes a second after it reported none: 45 % at about 3 MB/s (the
+  # service measures the rate between the two reports, which `netactivity` itself takes a moment to send).
+  "$products/netactivity" run --label "backup" -- /bin/sh -c '
+    netactivity progress "$NETACTIVITY_ID" --done 0 --total 7000000 && sleep 1 &&
+    netactivity progress "$NETACTIVITY_ID" --done 3150000 --total 7000000 && exec sleep 600' \
+    >run.log 2>&1 &
+  run_pid=$!
   "$products/netactivity" begin --label "mail" --timeout 600 >/dev/null
   icon_shown() { box=$(changed_box before.png "$panel_region"); [ -n "$box" ]; }
   within 20 icon_shown || fail "no icon appeared in the panel ($panel_region)"
   host_active_check || fail "$host_active_problem"
+  progress_reported() { "$products/netactivity" status --json | grep -q '"percent":45.*"rate_bytes_per_second"'; }
+  within 10 progress_reported || fail "the backup's progress did not reach the service: $(cat run.log)"
+  host_progress_check || fail "$host_progress_problem"
   within 10 screen_still
   icon_shown || fail "the icon did not stay"
   read -r icon_w icon_h icon_x icon_y <<<"$box"
@@ -76,11 +91,30 @@ if [ "${1:-}" = --inside ]; then
   echo "menu drawn: $(changed_box active.png "$menu_region")"
   # The session may run as another user: the shot is copied out after it.
   convert menu.png -crop "$shot_region" +repage "tray-$host.png"
-  xdotool key Escape
-  # Away from the icon, so that no tooltip shows.
-  xdotool mousemove $idle_spot
   menu_closed() { [ -z "$(changed_box active.png "$menu_region")" ]; }
-  within 5 menu_closed || { xdotool click 1; within 5 menu_closed; } || fail "the menu did not close"
+  if [ -n "${stop_from_menu:-}" ]; then
+    # The first row a person can choose is Stop, under the backup: the keyboard highlights it, which shows where
+    # it is drawn, and the pointer clicks it there.
+    xdotool key Down
+    within 5 screen_still
+    highlighted() { stop_row=$(changed_box menu.png "$menu_region"); [ -n "$stop_row" ]; }
+    within 5 highlighted || fail "no row was highlighted in the menu"
+    read -r row_w row_h row_x row_y <<<"$stop_row"
+    xdotool mousemove $((row_x + row_w / 2)) $((row_y + row_h / 2)) click 1
+    run_ended() { ! kill -0 "$run_pid" 2>/dev/null; }
+    within 15 run_ended || fail "a click on Stop (${row_w}x${row_h} at $row_x,$row_y) did not stop the run"
+    run_status=0
+    wait "$run_pid" || run_status=$?
+    [ "$run_status" = 143 ] || fail "the run stopped from the menu exited with $run_status, not 143: $(cat run.log)"
+    echo "stopped from the menu: the run exited with status 143"
+    xdotool mousemove $idle_spot
+    within 5 menu_closed || { xdotool key Escape; within 5 menu_closed; } || fail "the menu did not close"
+  else
+    xdotool key Escape
+    # Away from the icon, so that no tooltip shows.
+    xdotool mousemove $idle_spot
+    within 5 menu_closed || { xdotool click 1; within 5 menu_closed; } || fail "the menu did not close"
+  fi
 
   "$products/netactivity" reset >/dev/null
   # Tells a host that draws a stale icon from an item that did not leave.

@@ -6,6 +6,8 @@ panel_region=800x32+0+0
 menu_region=800x360+0+34
 shot_region=400x200+0+0
 idle_spot="100 300"
+# A click on the menu's Stop row stops the run (tray-in-a-host.sh).
+stop_from_menu=1
 
 host_start() {
   local channel=$XDG_CONFIG_HOME/xfce4/xfconf/xfce-perchannel-xml
