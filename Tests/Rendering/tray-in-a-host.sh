@@ -25,6 +25,8 @@ if [ "${1:-}" = --inside ]; then
   # What a host may check beyond the tray, while active and once idle (waybar: the README's module).
   host_active_check() { true; }
   host_progress_check() { true; }
+  # What a host may show of the backup elsewhere once the menu is closed (Plasma: its job tracker); it may stop it.
+  host_job_check() { true; }
   host_idle_check() { true; }
   source "$here/hosts/$host.sh"
   cd "$work"
@@ -56,6 +58,14 @@ if [ "${1:-}" = --inside ]; then
     >run.log 2>&1 &
   run_pid=$!
   "$products/netactivity" begin --label "mail" --timeout 600 >/dev/null
+  # Waits until the run has ended after WHAT asked it to stop, and checks that its command was stopped by SIGTERM.
+  await_run_stopped() {
+    run_ended() { ! kill -0 "$run_pid" 2>/dev/null; }
+    within 15 run_ended || fail "$1 did not stop the run"
+    local status=0
+    wait "$run_pid" || status=$?
+    [ "$status" = 143 ] || fail "the run stopped by $1 exited with $status, not 143: $(cat run.log)"
+  }
   icon_shown() { box=$(changed_box before.png "$panel_region"); [ -n "$box" ]; }
   within 20 icon_shown || fail "no icon appeared in the panel ($panel_region)"
   host_active_check || fail "$host_active_problem"
@@ -101,11 +111,7 @@ if [ "${1:-}" = --inside ]; then
     within 5 highlighted || fail "no row was highlighted in the menu"
     read -r row_w row_h row_x row_y <<<"$stop_row"
     xdotool mousemove $((row_x + row_w / 2)) $((row_y + row_h / 2)) click 1
-    run_ended() { ! kill -0 "$run_pid" 2>/dev/null; }
-    within 15 run_ended || fail "a click on Stop (${row_w}x${row_h} at $row_x,$row_y) did not stop the run"
-    run_status=0
-    wait "$run_pid" || run_status=$?
-    [ "$run_status" = 143 ] || fail "the run stopped from the menu exited with $run_status, not 143: $(cat run.log)"
+    await_run_stopped "a click on Stop (${row_w}x${row_h} at $row_x,$row_y)"
     echo "stopped from the menu: the run exited with status 143"
     xdotool mousemove $idle_spot
     within 5 menu_closed || { xdotool key Escape; within 5 menu_closed; } || fail "the menu did not close"
@@ -115,6 +121,8 @@ if [ "${1:-}" = --inside ]; then
     xdotool mousemove $idle_spot
     within 5 menu_closed || { xdotool click 1; within 5 menu_closed; } || fail "the menu did not close"
   fi
+
+  host_job_check || fail "$host_job_problem"
 
   "$products/netactivity" reset >/dev/null
   # Tells a host that draws a stale icon from an item that did not leave.
@@ -181,7 +189,9 @@ fi
 status=0
 exec_session "$script" --inside "$host" "$products" "$shots" || status=$?
 if [ -n "$shots" ]; then
-  [ ! -f "$work/tray-$host.png" ] || { cp "$work/tray-$host.png" "$shots/"; echo "saved $shots/tray-$host.png"; }
+  for picture in "tray-$host.png" "job-$host.png"; do
+    [ ! -f "$work/$picture" ] || { cp "$work/$picture" "$shots/"; echo "saved $shots/$picture"; }
+  done
   # On failure, every shot of the run, to see what the host drew.
   if [ "$status" != 0 ] || [ -n "${TRAY_DIAGNOSE:-}" ]; then
     mkdir -p "$shots/failed-$host" && cp "$work"/*.png "$work"/*.log "$shots/failed-$host/" 2>/dev/null || true
