@@ -24,6 +24,8 @@ struct ClientsCommand: ParsableCommand {
     var daemon: String?
     @Option(help: "Times each command runs.") var runs = 20
     @Option(help: "Seconds over which the waiting programs' CPU ticks are counted.") var idle = 10.0
+    @Option(help: "Seconds of 50 activities reporting progress 10 times a second each, for the tray and watch.")
+    var busy = 10.0
     @Flag(help: "Print the figures as JSON.") var json = false
 
     func run() throws {
@@ -67,10 +69,7 @@ struct ClientsCommand: ParsableCommand {
 
         let watch = try spawner.start([command, "watch"])
         let tray = try spawner.start([MeasuredPrograms.program("netactivity-tray").path])
-        defer {
-            for process in [watch, tray] { kill(process, SIGTERM) }
-            for process in [watch, tray] { _ = reap(process) }
-        }
+        defer { for process in [watch, tray] { _ = reap(process) } }
         let (watchFigures, trayFigures) = (ProcessFigures(processID: watch), ProcessFigures(processID: tray))
         // Both read the state once and then sleep: a settled process's memory no longer grows.
         try awaitSettled([watchFigures, trayFigures])
@@ -83,6 +82,10 @@ struct ClientsCommand: ParsableCommand {
         for number in 1...50 { _ = try client.beginTimed("download \(number) of a long list of files", seconds: 600) }
         Thread.sleep(forTimeInterval: 1)
         figures["tray_50_activities_rss_kb"] = Double(try trayFigures.residentKiB)
+        for process in [watch, tray] { kill(process, SIGTERM) }
+        _ = try client.call("Reset")
+        figures.merge(try BusyTrayMeasurement(bus: bus, client: client, spawner: spawner, activities: 50,
+                                              updatesPerSecond: 10, seconds: busy).run()) { $1 }
         _ = service
 
         if json {
@@ -122,6 +125,13 @@ struct ClientsReport {
         lines.append(String(format: "tray idle:  %.0f KiB, %.0f ticks in %.0f s; with 50 activities %.0f KiB",
                             value("tray_idle_rss_kb"), value("tray_idle_ticks"), idle,
                             value("tray_50_activities_rss_kb")))
+        lines.append(String(format: "50 activities reporting progress 10 times a second: ActivitiesChanged %.1f/s",
+                            value("busy_activities_changed_per_s")))
+        lines.append(String(format: "  tray:  peak %.0f KiB, CPU %.1f %%, LayoutUpdated %.1f/s, NewToolTip %.1f/s",
+                            value("busy_tray_peak_rss_kb"), value("busy_tray_cpu_percent"),
+                            value("busy_tray_layout_updated_per_s"), value("busy_tray_new_tooltip_per_s")))
+        lines.append(String(format: "  watch: peak %.0f KiB, CPU %.1f %%, %.1f lines/s", value("busy_watch_peak_rss_kb"),
+                            value("busy_watch_cpu_percent"), value("busy_watch_lines_per_s")))
         return lines.joined(separator: "\n")
     }
 }

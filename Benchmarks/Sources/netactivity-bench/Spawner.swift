@@ -50,9 +50,10 @@ struct Spawner {
         return kib
     }
 
-    /// Starts `arguments` in the background, its output thrown away; returns its process id.
-    func start(_ arguments: [String]) throws -> pid_t {
-        try spawn(arguments, standardOutput: "/dev/null")
+    /// Starts `arguments` in the background, its output written to `output` (thrown away by default); returns its
+    /// process id.
+    func start(_ arguments: [String], output: String = "/dev/null") throws -> pid_t {
+        try spawn(arguments, standardOutput: output)
     }
 
     private func spawn(_ arguments: [String], standardOutput: String) throws -> pid_t {
