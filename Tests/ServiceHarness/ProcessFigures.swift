@@ -32,6 +32,12 @@ public struct ProcessFigures: Sendable {
         get throws { try statusField("VmRSS") }
     }
 
+    /// The part of `residentKiB` that the process allocated itself (`RssAnon`): not its program's and libraries'
+    /// pages, which the kernel maps from the page cache and shares.
+    public var anonymousResidentKiB: Int {
+        get throws { try statusField("RssAnon") }
+    }
+
     /// The highest resident memory since it started, in KiB (`VmHWM`).
     public var peakResidentKiB: Int {
         get throws { try statusField("VmHWM") }

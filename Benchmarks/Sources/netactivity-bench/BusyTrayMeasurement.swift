@@ -36,7 +36,8 @@ struct BusyTrayMeasurement {
         let total: UInt64 = 1_000_000_000
         let interval = 1.0 / Double(updatesPerSecond)
         let started = Date()
-        var peakTray = 0, peakWatch = 0
+        var peakTray = 0, peakTrayAnonymous = 0, peakWatch = 0
+        let trayAnonymousBefore = try trayFigures.anonymousResidentKiB
         var round = 0
         while Date().timeIntervalSince(started) < seconds {
             round += 1
@@ -46,6 +47,7 @@ struct BusyTrayMeasurement {
                 _ = try client.call("SetTransfer") { $0.append(id); $0.append(done); $0.append(total) }
             }
             peakTray = max(peakTray, try trayFigures.residentKiB)
+            peakTrayAnonymous = max(peakTrayAnonymous, try trayFigures.anonymousResidentKiB)
             peakWatch = max(peakWatch, try watchFigures.residentKiB)
             let next = started.addingTimeInterval(Double(round) * interval)
             Thread.sleep(forTimeInterval: max(0, next.timeIntervalSinceNow))
@@ -61,6 +63,8 @@ struct BusyTrayMeasurement {
             "busy_tray_layout_updated_per_s": perSecond(after.0.layoutUpdated - before.0.layoutUpdated),
             "busy_tray_new_tooltip_per_s": perSecond(after.0.newToolTip - before.0.newToolTip),
             "busy_tray_peak_rss_kb": Double(peakTray),
+            "busy_tray_anonymous_before_kb": Double(trayAnonymousBefore),
+            "busy_tray_peak_anonymous_kb": Double(peakTrayAnonymous),
             "busy_tray_cpu_percent": Double(after.1 - before.1) / ticksPerSecond / elapsed * 100,
             "busy_watch_lines_per_s": perSecond(after.3 - before.3),
             "busy_watch_peak_rss_kb": Double(peakWatch),

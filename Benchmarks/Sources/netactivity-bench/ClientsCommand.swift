@@ -127,8 +127,10 @@ struct ClientsReport {
                             value("tray_50_activities_rss_kb")))
         lines.append(String(format: "50 activities reporting progress 10 times a second: ActivitiesChanged %.1f/s",
                             value("busy_activities_changed_per_s")))
-        lines.append(String(format: "  tray:  peak %.0f KiB, CPU %.1f %%, LayoutUpdated %.1f/s, NewToolTip %.1f/s",
-                            value("busy_tray_peak_rss_kb"), value("busy_tray_cpu_percent"),
+        lines.append(String(format: "  tray:  peak %.0f KiB (its own: %.0f KiB, %.0f before), CPU %.1f %%, "
+                            + "LayoutUpdated %.1f/s, NewToolTip %.1f/s", value("busy_tray_peak_rss_kb"),
+                            value("busy_tray_peak_anonymous_kb"), value("busy_tray_anonymous_before_kb"),
+                            value("busy_tray_cpu_percent"),
                             value("busy_tray_layout_updated_per_s"), value("busy_tray_new_tooltip_per_s")))
         lines.append(String(format: "  watch: peak %.0f KiB, CPU %.1f %%, %.1f lines/s", value("busy_watch_peak_rss_kb"),
                             value("busy_watch_cpu_percent"), value("busy_watch_lines_per_s")))
