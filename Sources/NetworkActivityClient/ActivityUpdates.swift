@@ -23,94 +23,27 @@ extension NetworkActivityClient {
     /// the consuming task is cancelled, or when the bus itself goes away.
     public func activityUpdates() -> AsyncStream<ActivityUpdate> {
         let (updates, output) = AsyncStream.makeStream(of: ActivityUpdate.self)
-        let follower = ActivityFollower(output)
-        connection.onLoop { connection in follower.start(on: connection) }
-        output.onTermination = { [connection] _ in
-            connection.onLoop { _ in follower.stop() }
+        let holder = LoopBoundHolder<ActivityFollower>()
+        let loss = busLossListeners.add { output.finish() }
+        connection.onLoop { connection in
+            let follower = ActivityFollower(connection: connection) { output.yield($0) }
+            do throws(DBusError) {
+                try connection.followOwner(of: ServiceNames.busName) { [weak follower] in follower?.ownerChanged(to: $0) }
+                try connection.subscribe(to: .activitiesChanged) { [weak follower] in follower?.apply($0) }
+            } catch {
+                output.finish()
+                return
+            }
+            holder.value = follower
+            follower.ownerChanged(to: (try? connection.nameOwner(of: ServiceNames.busName)) ?? "")
+        }
+        output.onTermination = { [connection, busLossListeners] _ in
+            busLossListeners.remove(loss)
+            connection.onLoop { _ in
+                holder.value?.isStopped = true
+                holder.value = nil
+            }
         }
         return updates
-    }
-}
-
-/// Follows the service's activities on the client's loop thread, where the signals and the replies to its reads
-/// arrive in the order the service sent them: a signal sent before a read's reply is older than the reply and is
-/// dropped; one sent after it is applied to it.
-private final class ActivityFollower: @unchecked Sendable {
-    // Touched on the loop's thread only.
-    private let output: AsyncStream<ActivityUpdate>.Continuation
-    private var activities: [ActivityID: ActivityStatus] = [:]
-    private var owner = ""
-    /// Set while a read is on its way: signals until its reply are older than it.
-    private var isReading = false
-    private var isStopped = false
-    private var hasYielded = false
-
-    init(_ output: AsyncStream<ActivityUpdate>.Continuation) {
-        self.output = output
-    }
-
-    func start(on connection: Connection) {
-        do throws(DBusError) {
-            try connection.followOwner(of: ServiceNames.busName) { [weak self, unowned connection] newOwner in
-                self?.ownerChanged(to: newOwner, on: connection)
-            }
-            try connection.subscribe(to: MatchRule(
-                sender: ServiceNames.busName, path: ServiceNames.objectPath, interface: ServiceNames.interface,
-                member: ServiceNames.activitiesChanged)
-            ) { [weak self] signal in self?.apply(signal) }
-        } catch {
-            output.finish()
-            return
-        }
-        ownerChanged(to: (try? connection.nameOwner(of: ServiceNames.busName)) ?? "", on: connection)
-    }
-
-    func stop() {
-        isStopped = true
-    }
-
-    private func ownerChanged(to newOwner: String, on connection: Connection) {
-        guard !isStopped, newOwner != owner || !hasYielded else { return }
-        owner = newOwner
-        // The service left, or another took its place: what the last one had is gone.
-        if !activities.isEmpty || (newOwner.isEmpty && !hasYielded) {
-            let ended = activities.keys.sorted()
-            activities = [:]
-            yield(ActivityUpdate(activities: [], changed: [], ended: ended))
-        }
-        guard !newOwner.isEmpty else { return }
-        read(on: connection)
-    }
-
-    private func yield(_ update: ActivityUpdate) {
-        hasYielded = true
-        output.yield(update)
-    }
-
-    private func read(on connection: Connection) {
-        isReading = true
-        let call = Message.serviceCall("GetActivities")
-        call.autoStart = false
-        let asked = owner
-        connection.send(call, timeout: .seconds(25)) { [weak self] result in
-            guard let self, !isStopped, asked == owner else { return }
-            isReading = false
-            guard case .success(var reply) = result,
-                  let details = try? reply.read([ActivityDetails].self) else { return }
-            let statuses = details.map { ActivityStatus($0) }
-            activities = Dictionary(statuses.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-            yield(ActivityUpdate(activities: statuses, changed: statuses, ended: []))
-        }
-    }
-
-    private func apply(_ signal: Message) {
-        guard !isStopped, !isReading else { return }
-        var arguments = signal.arguments()
-        guard let report = try? ActivityChangeReport(reading: &arguments) else { return }
-        let changed = report.changed.map { ActivityStatus($0, earlier: activities[ActivityID(rawValue: $0.id)]) }
-        let ended = report.ended.map { ActivityID(rawValue: $0) }
-        for id in ended { activities[id] = nil }
-        for status in changed { activities[status.id] = status }
-        yield(ActivityUpdate(activities: activities.values.sorted { $0.id < $1.id }, changed: changed, ended: ended))
     }
 }

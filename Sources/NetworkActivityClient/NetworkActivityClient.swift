@@ -25,15 +25,15 @@ public final class NetworkActivityClient: Sendable {
     /// How long each call waits for the service's answer before it throws ``NetworkActivityError/noReply(message:)``.
     public let timeout: Duration
     let connection: SharedConnection
-    let stateTriggers = StateTriggers()
+    let busLossListeners = BusLossListeners()
     let cancelRequests = CancelRequests()
 
     /// Connects to `bus`; throws when the bus cannot be reached. The service itself is not contacted until the
     /// first call, which starts it if the bus can activate it.
     public init(bus: Bus = .session, timeout: Duration = .seconds(5)) throws(NetworkActivityError) {
         do throws(DBusError) {
-            // Every stream of states reads again, finds the bus gone, and finishes.
-            connection = try SharedConnection(bus: bus.connectionBus) { [stateTriggers] in stateTriggers.fireAll() }
+            // Every stream of states and updates finishes.
+            connection = try SharedConnection(bus: bus.connectionBus) { [busLossListeners] in busLossListeners.fireAll() }
         } catch {
             throw NetworkActivityError(error)
         }

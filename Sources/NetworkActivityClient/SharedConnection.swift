@@ -21,6 +21,8 @@ final class SharedConnection: Sendable {
     private let jobs = LoopJobs()
     private let awaited = AwaitedReplies()
     private let resumes = TurnEndResumes()
+    /// Touched only on the loop's thread: what runs at the end of each of its turns (`onEachTurnEnd`).
+    private let turnEndHooks = UnsafeSendable(TurnEndHooks())
     private let loopEnded = Flag()
     private nonisolated(unsafe) var thread = pthread_t()
 
@@ -35,8 +37,9 @@ final class SharedConnection: Sendable {
         let loop = EventLoop(connection: connection)
         loop.watch(fileDescriptor: awaited.fileDescriptor) { [awaited] in awaited.expireOverdue() }
         loop.watch(fileDescriptor: jobs.fileDescriptor) { [jobs] in jobs.runQueued() }
-        loop.endOfTurn = { [resumes] in
+        loop.endOfTurn = { [resumes, turnEndHooks] in
             resumes.resumeHeld()
+            turnEndHooks.value.runAll()
             return nil
         }
         served = UnsafeSendable((connection, loop))
@@ -103,9 +106,39 @@ final class SharedConnection: Sendable {
         dbus_connection_flush(raw.value)
     }
 
+    /// On the loop's thread: runs `hook` at the end of each of the loop's turns, until `removeTurnEndHook`.
+    func onEachTurnEnd(_ hook: @escaping () -> Void) -> Int {
+        turnEndHooks.value.add(hook)
+    }
+
+    /// On the loop's thread: no longer runs the hook `onEachTurnEnd` returned `id` for.
+    func removeTurnEndHook(_ id: Int) {
+        turnEndHooks.value.remove(id)
+    }
+
     /// Runs `job` on the loop's thread with the connection, in the order posted.
     func onLoop(_ job: @escaping @Sendable (Connection) -> Void) {
         jobs.post { [served] in job(served.value.connection) }
+    }
+}
+
+/// What runs at the end of each turn of a loop, on its thread.
+final class TurnEndHooks {
+    private var hooks: [Int: () -> Void] = [:]
+    private var nextID = 0
+
+    func add(_ hook: @escaping () -> Void) -> Int {
+        defer { nextID += 1 }
+        hooks[nextID] = hook
+        return nextID
+    }
+
+    func remove(_ id: Int) {
+        hooks[id] = nil
+    }
+
+    func runAll() {
+        for hook in hooks.values { hook() }
     }
 }
 
