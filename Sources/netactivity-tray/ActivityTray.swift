@@ -19,9 +19,8 @@ final class ActivityTray {
     private let idleMode: IdleMode
     /// Activities that lasted at least this long are announced with a notification when they end; nil: none are.
     private let notifyAfter: Duration?
+    /// Serves the item and its menu, follows the service, and calls it.
     private let connection: Connection
-    /// Ends every activity for the menu's "End all".
-    private let client: NetworkActivityClient
     private let logger: Logger
     /// Where its timers, and the ages it shows, read the time.
     private let clock: any TimeSource
@@ -46,12 +45,11 @@ final class ActivityTray {
     /// The pixmaps of each look, drawn once.
     private let pixmaps: [IndicatorLook: [IconPixmap]] = [.active: drawn(.active), .idle: drawn(.idle)]
 
-    init(connection: Connection, client: NetworkActivityClient, idleMode: IdleMode, notifyAfter: Duration?,
+    init(connection: Connection, idleMode: IdleMode, notifyAfter: Duration?,
          showsPlasmaJobs: Bool = true, clock: any TimeSource = SystemClock(), logger: Logger) throws(DBusError) {
         self.idleMode = idleMode
         self.notifyAfter = notifyAfter
         self.connection = connection
-        self.client = client
         self.clock = clock
         self.logger = logger
         notifier = DesktopNotifier(connection: connection, logger: logger)
@@ -200,12 +198,10 @@ final class ActivityTray {
     /// Asks the activity's owner to stop it, for the menu or Plasma's job tracker; the menu reads "Stopping…" once
     /// the service says it asked.
     private func requestCancel(_ id: ActivityID) {
-        Task { [client, logger] in
-            do throws(NetworkActivityError) {
-                try await client.requestCancel(id)
-                logger.notice("asked the owner of activity \(id) to stop it, from the menu")
-            } catch {
-                logger.warning("could not ask for activity \(id) to stop: \(error)")
+        callService(.serviceCall("RequestCancel") { $0.append(id.rawValue) }) { [logger] result in
+            switch result {
+            case .success: logger.notice("asked the owner of activity \(id) to stop it")
+            case .failure(let error): logger.warning("could not ask for activity \(id) to stop: \(error)")
             }
         }
     }
@@ -221,14 +217,20 @@ final class ActivityTray {
     }
 
     private func endAll() {
-        Task { [client, logger] in
-            do throws(NetworkActivityError) {
-                let ended = try await client.reset()
-                logger.notice("ended every activity (\(ended)) from the menu")
-            } catch {
+        callService(.serviceCall("Reset")) { [logger] result in
+            switch result {
+            case .success(var reply):
+                logger.notice("ended every activity (\((try? reply.read(UInt32.self)) ?? 0)) from the menu")
+            case .failure(let error):
                 logger.warning("could not end every activity: \(error)")
             }
         }
+    }
+
+    /// Calls the service from the loop, which goes on serving hosts meanwhile; never starts it.
+    private func callService(_ call: Message, then: @escaping (Result<MessageReader, DBusError>) -> Void) {
+        call.autoStart = false
+        connection.send(call, onReply: then)
     }
 
     // MARK: Notifications

@@ -25,28 +25,19 @@ enum TrayCommand {
 
     /// Runs until the bus goes away, which it throws.
     private static func run(_ options: TrayOptions, logger: Logger) throws {
-        // The library follows the indicator on a connection and a thread of its own; the tray's objects are
-        // served on this thread's connection, with the tray's timers at the end of each turn.
-        let client = try NetworkActivityClient(bus: .session)
+        // One connection and one thread: the tray follows the service and serves its objects on this loop, and
+        // shows each state at the end of the loop's turn, with its timers.
         let connection = try Connection(bus: .session)
         let loop = EventLoop(connection: connection)
-        let tray = try ActivityTray(connection: connection, client: client, idleMode: options.idle,
+        let tray = try ActivityTray(connection: connection, idleMode: options.idle,
                                     notifyAfter: options.notifyAfter.map { .seconds($0) },
                                     showsPlasmaJobs: options.showsPlasmaJobs, logger: logger)
-        let mailbox = StateMailbox()
-        loop.watch(fileDescriptor: mailbox.fileDescriptor) {
-            let (states, isClosed) = mailbox.take()
-            for state in states { tray.show(state) }
-            if isClosed { loop.stop() }
+        let follower = try IndicatorFollower(on: connection) { tray.show($0) }
+        loop.endOfTurn = {
+            follower.flush()
+            return tray.fireDueTimers()
         }
-        loop.endOfTurn = { tray.fireDueTimers() }
-        let following = Task.detached {
-            for await state in client.indicatorStates() { mailbox.post(state) }
-            mailbox.finish()
-        }
-        defer { following.cancel() }
         try loop.run()
-        // Stopped: the library's connection to the bus was lost.
         throw DBusError(.disconnected, "the connection to the bus was lost")
     }
 }

@@ -29,8 +29,7 @@ final class InProcessTray: Sendable {
             defer { ended.signal() }
             do {
                 let connection = try Connection(bus: .address(address))
-                let client = try NetworkActivityClient(bus: .address(address))
-                let tray = try ActivityTray(connection: connection, client: client, idleMode: idleMode,
+                let tray = try ActivityTray(connection: connection, idleMode: idleMode,
                                             notifyAfter: notifyAfter, clock: clock, logger: Logger(label: "tray"))
                 let loop = EventLoop(connection: connection)
                 LoopBound.current = LoopBound(tray: tray, loop: loop)
