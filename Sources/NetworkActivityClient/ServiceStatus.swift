@@ -21,8 +21,7 @@ public struct ActivityStatus: Sendable, Equatable {
     public var label: String
     /// The unique bus name of the connection that began it, such as `:1.42`.
     public var owner: String
-    /// The owner's process id (`GetConnectionUnixProcessID`); nil when the owner has left the bus, as the
-    /// owner of a timed activity may have, and in an `IndicatorState`, which does not ask.
+    /// The owner's process id, as the service found it when the activity began; nil when unknown.
     public var ownerProcessID: UInt32?
     /// The owner's command name, from `/proc/PID/comm`; nil when the process is gone or not visible here.
     public var ownerCommand: String?
@@ -30,7 +29,7 @@ public struct ActivityStatus: Sendable, Equatable {
     public var startedAt: UInt64
     /// When it ends by itself, in microseconds since the Unix epoch; nil for one without a deadline.
     public var deadline: UInt64?
-    /// The Unix user it counts against; nil when not read (``IndicatorState``).
+    /// The Unix user it counts against; nil when the record did not say.
     public var user: UInt32?
     /// Whether it is the system service's, seen from the session.
     public var isSystem: Bool
