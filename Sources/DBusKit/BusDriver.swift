@@ -35,6 +35,7 @@ extension Connection {
         assertOnLoopThread()
         var error = CDBus.DBusError()
         dbus_error_init(&error)
+        noteBlockingCall()
         let result = dbus_bus_request_name(raw, name.rawValue, flags.rawValue, &error)
         if result < 0 { throw DBusError(consuming: &error) }
         switch result {
@@ -71,6 +72,7 @@ extension Connection {
         assertOnLoopThread()
         var error = CDBus.DBusError()
         dbus_error_init(&error)
+        noteBlockingCall()
         if dbus_bus_release_name(raw, name.rawValue, &error) < 0 { throw DBusError(consuming: &error) }
     }
 }

@@ -80,8 +80,15 @@ public final class Connection {
     /// is thrown as it is. Messages that arrive meanwhile stay queued for later.
     public func call(_ message: Message, timeout: Duration = .seconds(25)) throws(DBusError) -> Message {
         assertOnLoopThread()
-        blockingCalls &+= 1
+        noteBlockingCall()
         return try blockingCall(message, on: raw, timeout: timeout)
+    }
+
+    /// Counts a call that blocks until its reply, which reads into the queue what arrives meanwhile: the loop
+    /// dispatches that before it sleeps (`EventLoop.run`). Every blocking call of libdbus's goes through here, its
+    /// `dbus_bus_*` calls to the bus included.
+    func noteBlockingCall() {
+        blockingCalls &+= 1
     }
 
     /// Waits up to `timeout` for the next incoming message and takes it out of the queue without dispatching

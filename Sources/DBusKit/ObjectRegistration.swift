@@ -40,6 +40,7 @@ extension Connection {
         assertOnLoopThread()
         var error = CDBus.DBusError()
         dbus_error_init(&error)
+        noteBlockingCall()
         dbus_bus_add_match(raw, rule.description, &error)
         if dbus_error_is_set(&error) != 0 { throw DBusError(consuming: &error) }
     }

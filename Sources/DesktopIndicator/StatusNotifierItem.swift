@@ -189,6 +189,7 @@ public final class StatusNotifierItem {
         call.append(busName.rawValue)
         call.autoStart = false
         let registeredPublication = publication
+        let watcher = (try? connection.nameOwner(of: Self.watcherName)) ?? ""
         // Not a blocking call: a watcher may read the item's properties before it answers.
         connection.send(call) { [weak self] result in
             guard let self, isPublished, publication == registeredPublication else { return }
@@ -206,6 +207,10 @@ public final class StatusNotifierItem {
                     isWaitingForWatcher = true
                     logger.info("no StatusNotifierWatcher serves on the bus; waiting for a panel to start one")
                 }
+            case .failure(let error) where error.name == .noReply
+                && (try? connection.nameOwner(of: Self.watcherName)) ?? "" != watcher:
+                // The watcher left (a panel that quit or restarted) before it answered: the next one is told.
+                logger.info("the StatusNotifierWatcher left before it answered \(busName)'s registration")
             case .failure(let error):
                 logger.warning("the StatusNotifierWatcher refused \(busName): \(error)")
             }

@@ -71,6 +71,10 @@ final class ActivityTray {
     /// Shows `newState`: at once when more than progress changed, otherwise once `progressPacing` has passed
     /// since the last time.
     func show(_ newState: IndicatorState) {
+        logger.debug("""
+            the service \(newState.isServiceRunning ? "runs" : "is stopped"), \(newState.isVisible ? "visible" : "hidden"), \
+            \(newState.activeCount) active, \(newState.activities.count) listed
+            """)
         if !newState.isServiceRunning { mayEndAll = nil }
         announceFinished(before: state, after: newState)
         let isProgressOnly = newState.differsInProgressOnly(from: state)

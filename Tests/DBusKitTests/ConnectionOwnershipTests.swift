@@ -76,6 +76,46 @@ struct ConnectionOwnershipTests {
         #expect(released == nil)
     }
 
+    /// libdbus's own blocking calls to the bus (`RequestName`, `ReleaseName`, `AddMatch`) read into the queue what
+    /// arrives before their reply; at the end of a turn (a tray joining or leaving its tray there), the loop must
+    /// dispatch that before it sleeps, or a signal waits for the next byte on the socket.
+    @Test(arguments: ["RequestName", "ReleaseName", "AddMatch"])
+    func whatABusCallAtTheEndOfATurnQueuedIsDispatchedBeforeTheLoopSleeps(call: String) throws {
+        let bus = try PrivateBus()
+        let listener = try bus.connect()
+        let peer = try bus.connect()
+        let loop = EventLoop(connection: listener)
+        var heardAfter: Duration?
+        let started = ContinuousClock.now
+        try listener.subscribe(to: MatchRule(interface: "org.example.Q", member: "Said")) { [unowned loop] _ in
+            heardAfter = started.duration(to: .now)
+            loop.stop()
+        }
+        let listenerName = try BusName(listener.uniqueName)
+        var isSent = false
+        let deadline = ContinuousClock.now + .seconds(5)
+        loop.endOfTurn = { [unowned loop] in
+            if !isSent {
+                isSent = true
+                peer.send(Message.signal(path: "/", interface: "org.example.Q", member: "Said",
+                                         destination: listenerName))
+                // Answered after the bus has routed the signal: it is on its way to the listener before the reply
+                // to the listener's call below, which reads it into the queue.
+                _ = try? peer.nameOwner(of: Connection.busDriverName)
+                switch call {
+                case "RequestName": _ = try? listener.requestName("org.example.Listener", flags: .doNotQueue)
+                case "ReleaseName": try? listener.releaseName("org.example.Listener")
+                default: try? listener.addMatch(MatchRule(interface: "org.example.Other"))
+                }
+            }
+            if ContinuousClock.now >= deadline { loop.stop() }
+            return ContinuousClock.now.duration(to: deadline)
+        }
+        try loop.run()
+        // Stranded, it would be dispatched only when the loop woke up at the deadline.
+        #expect(try #require(heardAfter) < .seconds(4), "the signal stayed in the queue while the loop slept")
+    }
+
     #if DEBUG
     @Test func usingALoopsConnectionOffItsThreadStopsADebugBuild() async throws {
         let bus = try PrivateBus()

@@ -212,6 +212,31 @@ extension Integration {
             #expect(registrations() == 3)
         }
 
+        /// A panel that quits or restarts while the item's registration waits for its answer: the bus answers
+        /// NoReply for it, which is no reason for a warning; the next watcher is told.
+        @Test func aWatcherThatLeavesBeforeItAnswersIsNoWarning() throws {
+            let bus = try PrivateBus()
+            let service = try DaemonProcess(bus: bus)
+            var leaving: Connection? = try bus.connect()
+            #expect(try leaving?.requestName(TrayProcess.watcherName, flags: .doNotQueue) == .primaryOwner)
+            let tray = try TrayProcess(bus, arguments: ["--log-level", "info"])
+            let client = try RawClient(bus)
+            _ = try client.begin("mail")
+            // The registration reaches the watcher, which leaves without answering it.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while true {
+                let message = try leaving?.nextMessage(timeout: ContinuousClock.now.duration(to: deadline))
+                let received = try #require(message, "no registration reached the watcher")
+                if received.member == "RegisterStatusNotifierItem" { break }
+            }
+            leaving = nil
+            try tray.process.awaitStderr("left before it answered")
+            let watcher = try TrayProcess.watcher(bus)
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            #expect(!tray.process.stderr.contains("warning"), "\(tray.process.stderr)")
+            _ = service
+        }
+
         /// GNOME's AppIndicator extension (46) may also forget `Id` and `Menu` just after a registration and keep
         /// the item unshown, or drop it; the item says them again three times after each registration, and not once
         /// it has left.
