@@ -28,7 +28,9 @@ extension NetworkActivityClient {
         connection.onLoop { connection in
             let follower = ActivityFollower(connection: connection) { output.yield($0) }
             do throws(DBusError) {
-                try connection.followOwner(of: ServiceNames.busName) { [weak follower] in follower?.ownerChanged(to: $0) }
+                try connection.followOwner(of: ServiceNames.busName) { [weak follower] in
+                    follower?.ownerChanged(to: $0)
+                }
                 try connection.subscribe(to: .activitiesChanged) { [weak follower] in follower?.apply($0) }
             } catch {
                 output.finish()

@@ -1,8 +1,8 @@
 package import DBusKit
 internal import NetworkActivityInterface
 
-/// Follows the indicator's state on a connection's loop thread, for ``NetworkActivityClient/indicatorStates(readsActivities:)``
-/// and, on its own loop, the tray: `Visible` and `ActiveCount`, read once per service with `GetAll` and then
+/// Follows the indicator's state on a connection's loop thread, for `indicatorStates()` on the library's loop and
+/// for the tray on its own: `Visible` and `ActiveCount`, read once per service with `GetAll` and then
 /// followed through `PropertiesChanged`, and the activities with their progress (`ActivityFollower`).
 ///
 /// A change reaches the two signals a moment apart. The state is told at the end of the loop's turn (`flush`),

@@ -71,8 +71,9 @@ final class ActivityTray {
     /// Shows `newState`: at once when more than progress changed, otherwise once `progressPacing` has passed
     /// since the last time.
     func show(_ newState: IndicatorState) {
+        let visibility = newState.isVisible ? "visible" : "hidden"
         logger.debug("""
-            the service \(newState.isServiceRunning ? "runs" : "is stopped"), \(newState.isVisible ? "visible" : "hidden"), \
+            the service \(newState.isServiceRunning ? "runs" : "is stopped"), \(visibility), \
             \(newState.activeCount) active, \(newState.activities.count) listed
             """)
         if !newState.isServiceRunning { mayEndAll = nil }

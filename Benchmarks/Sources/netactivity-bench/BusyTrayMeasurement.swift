@@ -18,7 +18,8 @@ struct BusyTrayMeasurement {
 
     func run() throws -> [String: Double] {
         let panel = try PanelStandIn(bus)
-        let watchOutput = FileManager.default.temporaryDirectory.appendingPathComponent("netactivity-bench-\(getpid())-watch")
+        let watchOutput = FileManager.default.temporaryDirectory
+            .appendingPathComponent("netactivity-bench-\(getpid())-watch")
         defer { try? FileManager.default.removeItem(at: watchOutput) }
         let tray = try spawner.start([MeasuredPrograms.program("netactivity-tray").path])
         let watch = try spawner.start([MeasuredPrograms.program("netactivity").path, "watch", "--format", "waybar"],
@@ -27,7 +28,9 @@ struct BusyTrayMeasurement {
             for process in [watch, tray] { kill(process, SIGTERM) }
             for process in [watch, tray] { _ = reap(process) }
         }
-        let ids = try (1...activities).map { _ in try client.beginTimed("download of a long list of files", seconds: 600) }
+        let ids = try (1...activities).map { _ in
+            try client.beginTimed("download of a long list of files", seconds: 600)
+        }
         try panel.awaitRegistration()
         let (trayFigures, watchFigures) = (ProcessFigures(processID: tray), ProcessFigures(processID: watch))
         Thread.sleep(forTimeInterval: 1)

@@ -132,7 +132,8 @@ struct ClientsReport {
                             value("busy_tray_peak_anonymous_kb"), value("busy_tray_anonymous_before_kb"),
                             value("busy_tray_cpu_percent"),
                             value("busy_tray_layout_updated_per_s"), value("busy_tray_new_tooltip_per_s")))
-        lines.append(String(format: "  watch: peak %.0f KiB, CPU %.1f %%, %.1f lines/s", value("busy_watch_peak_rss_kb"),
+        lines.append(String(format: "  watch: peak %.0f KiB, CPU %.1f %%, %.1f lines/s",
+                            value("busy_watch_peak_rss_kb"),
                             value("busy_watch_cpu_percent"), value("busy_watch_lines_per_s")))
         return lines.joined(separator: "\n")
     }
