@@ -80,13 +80,6 @@ public struct ActivityStatus: Sendable, Equatable {
 }
 
 extension ActivityStatus {
-    /// An activity as `ListActivities` tells it, with its owner's process where that is known.
-    init(_ record: ActivityRecord, ownerProcessID: UInt32? = nil) {
-        self.init(id: ActivityID(rawValue: record.id), label: record.label, owner: record.owner,
-                  ownerProcessID: ownerProcessID, ownerCommand: ownerProcessID.flatMap(commandName(ofProcess:)),
-                  startedAt: record.startedAt, deadline: record.deadline)
-    }
-
     /// An activity as `GetActivities` and `ActivitiesChanged` tell it; its owner's command is taken from `earlier`,
     /// the same activity as last told, when that had the same process, rather than read again from `/proc` at
     /// each report of progress.
