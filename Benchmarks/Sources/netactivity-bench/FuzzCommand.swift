@@ -26,6 +26,8 @@ struct FuzzCommand: ParsableCommand {
     var daemon: String?
 
     @Option(help: "Seconds to run (at most 3000: the timeouts it begins are longer).") var seconds: Double = 10
+    @Option(help: "Stop after this many steps instead, whatever the time: the same seed then makes the same run.")
+    var steps: Int?
     @Option(help: "Connections calling in turn.") var connections = 4
     @Option(help: "The seed of every random choice; the same seed makes the same calls.") var seed: UInt64 = 1
     @Flag(help: "Print the figures as JSON.") var json = false
@@ -33,6 +35,7 @@ struct FuzzCommand: ParsableCommand {
     func validate() throws {
         guard seconds > 0, seconds <= 3000 else { throw ValidationError("--seconds takes 0 to 3000.") }
         guard connections >= 1, connections <= 100 else { throw ValidationError("--connections takes 1 to 100.") }
+        if let steps, steps < 1 { throw ValidationError("--steps takes a positive number.") }
     }
 
     func run() throws {
@@ -42,7 +45,8 @@ struct FuzzCommand: ParsableCommand {
                             connections: try (0..<connections).map { _ in try bus.connect() })
         let end = ContinuousClock.now + .seconds(seconds)
         var failure: String?
-        while ContinuousClock.now < end, failure == nil {
+        func goesOn() -> Bool { steps.map { fuzzer.steps < $0 } ?? (ContinuousClock.now < end) }
+        while goesOn(), failure == nil {
             failure = try fuzzer.step()
             if failure == nil, !service.process.isRunning { failure = "the daemon is not running" }
         }
