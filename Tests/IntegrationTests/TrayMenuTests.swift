@@ -77,10 +77,7 @@ extension Integration {
             let scene = try TrayScene()
             _ = try scene.client.begin("mail")
             try scene.watcher.awaitCall("RegisterStatusNotifierItem")
-            let host = try FakePeer(scene.bus, owning: "org.example.TestHost",
-                                    signalsOf: [MatchRule(interface: "com.canonical.dbusmenu",
-                                                          member: "LayoutUpdated")],
-                                    answers: [:])
+            let host = try Self.menuHost(scene.bus)
             let opened = try Self.menuCall(scene, "Event", "0", "opened", "<0>", "0")
             #expect(opened.succeeded, "\(opened)")
             let before = try Self.menuCall(scene, "GetLayout", "0", "int32 -1", "[]").stdout
@@ -93,6 +90,13 @@ extension Integration {
             #expect(after.hasPrefix("(uint32 \(revision),"), "\(after)")
             #expect(!before.contains("backup") && after.contains("'backup — ") && after.contains("'2 active'"))
             _ = scene
+        }
+
+        /// A host that hears the menu's `LayoutUpdated`.
+        static func menuHost(_ bus: PrivateBus) throws -> FakePeer {
+            try FakePeer(bus, owning: "org.example.TestHost",
+                         signalsOf: [MatchRule(interface: "com.canonical.dbusmenu", member: "LayoutUpdated")],
+                         answers: [:])
         }
 
         /// Reads the menu until it holds `text`, awaiting a `LayoutUpdated` (which `host` listens for) after each
@@ -117,10 +121,7 @@ extension Integration {
 
         @Test func theMenuTellsHowFarAnActivityIsAndStopAsksItsOwner() throws {
             let scene = try TrayScene()
-            let host = try FakePeer(scene.bus, owning: "org.example.TestHost",
-                                    signalsOf: [MatchRule(interface: "com.canonical.dbusmenu",
-                                                          member: "LayoutUpdated")],
-                                    answers: [:])
+            let host = try Self.menuHost(scene.bus)
             // A real owner: `netactivity run` makes its activity cancellable, and stops its command when asked.
             let run = try BackgroundProcess(Paths.cli, ["run", "--label", "backup", "--", "sleep", "60"],
                                             bus: scene.bus)
@@ -143,10 +144,7 @@ extension Integration {
 
         @Test func askedToStopTheRowReadsStopping() throws {
             let scene = try TrayScene()
-            let host = try FakePeer(scene.bus, owning: "org.example.TestHost",
-                                    signalsOf: [MatchRule(interface: "com.canonical.dbusmenu",
-                                                          member: "LayoutUpdated")],
-                                    answers: [:])
+            let host = try Self.menuHost(scene.bus)
             let owner = try RawClient(scene.bus)
             let id = try owner.begin("sync")
             _ = try owner.call("SetCancellable") { $0.append(id); $0.append(true) }
