@@ -1,8 +1,26 @@
 public import NetworkActivityClient
 
 /// One activity in a line, as the tray's menu and tooltip, its notifications and the panel modules' tooltips tell
-/// it: the label as people read it, then how far it is.
+/// it: who and what it is, then how far it is.
 extension ActivityStatus {
+    /// The application that began it as people know it: the name in its desktop file ("Firefox"), otherwise what
+    /// the service found (a command's name); nil when unknown.
+    public var applicationName: String? {
+        application.map { DesktopApplications.installed.application($0)?.name ?? $0 }
+    }
+
+    /// The icon in the desktop file of the application that began it.
+    public var applicationIcon: String? {
+        application.flatMap { DesktopApplications.installed.application($0)?.icon }
+    }
+
+    /// Who and what: "Firefox: download"; the label alone when the application is unknown, the application alone
+    /// for an activity without a label.
+    public var title: String {
+        guard let applicationName else { return ActivitySummary.displayed(label) }
+        return label.isEmpty ? applicationName : "\(applicationName): \(ActivitySummary.displayed(label))"
+    }
+
     /// How far it is, as far as that is known: "45 % · 3.2 MB/s", "1.2 MB · 3.2 MB/s" when only the amount moved
     /// is known; empty when nothing is.
     public var progressText: String {
@@ -16,15 +34,14 @@ extension ActivityStatus {
         return facts.joined(separator: " · ")
     }
 
-    /// "backup — 45 % · 3.2 MB/s", or the label alone when nothing is known of its progress. Without its age: hosts
-    /// keep a tooltip until the next change, and an age read there would stand still.
+    /// "Déjà Dup: backup — 45 % · 3.2 MB/s", or the title alone when nothing is known of its progress. Without its
+    /// age: hosts keep a tooltip until the next change, and an age read there would stand still.
     public var summaryLine: String {
         let progress = progressText
-        let label = ActivitySummary.displayed(label)
-        return progress.isEmpty ? label : "\(label) — \(progress)"
+        return progress.isEmpty ? title : "\(title) — \(progress)"
     }
 
-    /// "backup — 45 % · 3.2 MB/s — 3 min": with its age at `time` (microseconds since the Unix epoch), for the
+    /// "Déjà Dup: backup — 45 % · 3.2 MB/s — 3 min": with its age at `time` (microseconds since the Unix epoch), for the
     /// menu, which is brought up to date as it opens.
     public func menuLine(at time: UInt64) -> String {
         "\(summaryLine) — \(ElapsedTime.coarse(age(at: time)))"

@@ -14,10 +14,10 @@ public struct FinishedActivities: Sendable, Equatable {
     ///   - time: when they were seen to end, in microseconds since the Unix epoch.
     public init(_ activities: [ActivityStatus], endedAt time: UInt64) {
         let lines = activities.map { activity in
-            let label = ActivitySummary.displayed(activity.label)
+            let title = activity.title
             let duration = ElapsedTime.coarse(activity.age(at: time))
-            guard let done = activity.done, done > 0 else { return "\(label) finished after \(duration)" }
-            return "\(label) finished: \(ByteAmount.text(done)) in \(duration)"
+            guard let done = activity.done, done > 0 else { return "\(title) finished after \(duration)" }
+            return "\(title) finished: \(ByteAmount.text(done)) in \(duration)"
         }
         if lines.count == 1 {
             summary = lines[0]

@@ -1,7 +1,7 @@
 import DBusKit
 
 /// One row of a tray item's menu, as the dbusmenu protocol gives it to hosts: an id, and the properties `type`,
-/// `label`, `enabled` and `visible`. Hosts draw the rows in order under the menu's root, item 0.
+/// `label`, `enabled`, `visible` and `icon-name`. Hosts draw the rows in order under the menu's root, item 0.
 public struct MenuItem: Sendable, Equatable {
     /// What sort of row it is (`type`).
     public enum Kind: String, Sendable {
@@ -18,13 +18,16 @@ public struct MenuItem: Sendable, Equatable {
     public var label: String
     /// Whether a click on it does anything; hosts grey out the rows that do not.
     public var isEnabled: Bool
+    /// An icon of the theme, drawn beside the label; nil for none.
+    public var iconName: String?
 
-    public init(id: Int32, label: String, isEnabled: Bool = true) {
+    public init(id: Int32, label: String, isEnabled: Bool = true, iconName: String? = nil) {
         precondition(id != MenuItem.rootID, "id 0 is the menu's root")
         self.id = id
         kind = .standard
         self.label = label
         self.isEnabled = isEnabled
+        self.iconName = iconName
     }
 
     /// A separator with this id.
@@ -50,6 +53,7 @@ public struct MenuItem: Sendable, Equatable {
         } else {
             properties["label"] = Variant(label)
             properties["enabled"] = Variant(isEnabled)
+            if let iconName { properties["icon-name"] = Variant(iconName) }
         }
         return properties.selecting(names)
     }

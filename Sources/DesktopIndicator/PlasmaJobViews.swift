@@ -20,6 +20,13 @@ public final class PlasmaJobViews {
         /// What the server has been told.
         var shown: JobViewContent?
         var isKillable: Bool
+        /// The application the view was asked for with.
+        var application: String
+
+        /// Whether the view still fits `content`, which a new view would otherwise show.
+        func isAskedFor(by content: JobViewContent) -> Bool {
+            isKillable == content.isKillable && application == content.applicationName
+        }
     }
 
     private let connection: Connection
@@ -65,14 +72,14 @@ public final class PlasmaJobViews {
 
     private func synchronize() {
         guard !server.isEmpty else { return }
-        for (id, view) in views where wanted[id]?.isKillable != view.isKillable {
-            // Gone, or its capability changed, which only a new view can say.
+        for (id, view) in views where wanted[id].map(view.isAskedFor(by:)) != true {
+            // Gone, or its capability or application changed, which only a new view can say.
             terminate(view)
             views[id] = nil
         }
         for (id, content) in wanted {
             guard let view = views[id] else {
-                requestView(for: id, killable: content.isKillable)
+                requestView(for: id, content)
                 continue
             }
             if let path = view.path, view.shown != content {
@@ -82,13 +89,14 @@ public final class PlasmaJobViews {
         }
     }
 
-    private func requestView(for id: ActivityID, killable: Bool) {
-        views[id] = View(path: nil, shown: nil, isKillable: killable)
+    private func requestView(for id: ActivityID, _ content: JobViewContent) {
+        let killable = content.isKillable
+        views[id] = View(path: nil, shown: nil, isKillable: killable, application: content.applicationName)
         let call = Message.methodCall(destination: Self.serverName, path: Self.serverPath,
                                       interface: Self.serverInterface, member: "requestView")
         call.appendArguments { arguments in
-            arguments.append("netactivity")
-            arguments.append(IndicatorLook.active.iconName)
+            arguments.append(content.applicationName)
+            arguments.append(content.applicationIcon)
             arguments.append(killable ? Self.killable : 0)
         }
         call.autoStart = false
@@ -98,9 +106,10 @@ public final class PlasmaJobViews {
             switch result {
             case .success(var reply):
                 guard let path = try? reply.read(ObjectPath.self) else { return }
-                guard views[id]?.path == nil, views[id]?.isKillable == killable else {
+                guard views[id]?.path == nil, views[id]?.isKillable == killable,
+                      views[id]?.application == content.applicationName else {
                     // Ended, or asked for again, while the server answered.
-                    terminate(View(path: path, shown: nil, isKillable: killable))
+                    terminate(View(path: path, shown: nil, isKillable: killable, application: content.applicationName))
                     return
                 }
                 views[id]?.path = path

@@ -3,8 +3,8 @@ public import NetworkActivityClient
 /// The rows of the tray icon's menu for one state: a pure function of the activities, the time and whether the
 /// user may end them all.
 ///
-/// A header ("3 active"), one row per activity with its label, how far it is and its age ("backup — 45 % ·
-/// 3.2 MB/s — 3 min"), under a cancellable one a row that stops it ("Stop backup", "Stopping backup…" once asked),
+/// A header ("3 active"), one row per activity with its application, label, how far it is and its age ("Déjà Dup:
+/// backup — 45 % · 3.2 MB/s — 3 min") beside the application's icon, under a cancellable one a row that stops it ("Stop backup", "Stopping backup…" once asked),
 /// a separator, "Show details" (what a click on the icon does) and, where the user may, "End all activities".
 ///
 /// Stop is a row of its own rather than a submenu: every host draws a flat menu the same way, where GNOME's
@@ -15,8 +15,9 @@ public struct TrayMenu: Sendable, Equatable {
     public enum Row: Sendable, Equatable {
         /// How many are active; for reading only.
         case header(String)
-        /// One activity, for reading only.
-        case activity(ActivityID, String)
+        /// One activity, for reading only, with the icon of its application where its desktop file names one
+        /// in the icon theme.
+        case activity(ActivityID, String, icon: String? = nil)
         /// How many activities are not listed; for reading only.
         case more(String)
         /// Asks the activity's owner to stop it (`RequestCancel`).
@@ -44,7 +45,8 @@ public struct TrayMenu: Sendable, Equatable {
     public init(activities: [ActivityStatus], at time: UInt64, mayEndAll: Bool) {
         var rows: [Row] = [.header(activities.isEmpty ? ActivitySummary.idleText : "\(activities.count) active")]
         for activity in activities.prefix(Self.listedActivities) {
-            rows.append(.activity(activity.id, activity.menuLine(at: time)))
+            rows.append(.activity(activity.id, activity.menuLine(at: time),
+                                  icon: activity.applicationIcon.flatMap { $0.hasPrefix("/") ? nil : $0 }))
             let label = ActivitySummary.displayed(activity.label)
             if activity.isCancelRequested {
                 rows.append(.stopping(activity.id, "Stopping \(label)…"))

@@ -47,7 +47,7 @@ final class ActivityFollower {
             isReading = false
             guard case .success(var reply) = result,
                   let details = try? reply.read([ActivityDetails].self) else { return }
-            let statuses = details.map { ActivityStatus($0, earlier: activities[ActivityID(rawValue: $0.id)]) }
+            let statuses = details.map { ActivityStatus($0) }
             activities = Dictionary(statuses.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
             update(ActivityUpdate(activities: statuses, changed: statuses, ended: []))
         }
@@ -58,7 +58,7 @@ final class ActivityFollower {
         guard !isStopped, !isReading else { return }
         var arguments = signal.arguments()
         guard let report = try? ActivityChangeReport(reading: &arguments) else { return }
-        let changed = report.changed.map { ActivityStatus($0, earlier: activities[ActivityID(rawValue: $0.id)]) }
+        let changed = report.changed.map { ActivityStatus($0) }
         let ended = report.ended.map { ActivityID(rawValue: $0) }
         for id in ended { activities[id] = nil }
         for status in changed { activities[status.id] = status }

@@ -23,8 +23,9 @@ public struct ActivityStatus: Sendable, Equatable {
     public var owner: String
     /// The owner's process id, as the service found it when the activity began; nil when unknown.
     public var ownerProcessID: UInt32?
-    /// The owner's command name, from `/proc/PID/comm`; nil when the process is gone or not visible here.
-    public var ownerCommand: String?
+    /// The application that began it, as the service found it: its desktop file id where the system says it
+    /// (`firefox-esr`, `org.gnome.Nautilus`), otherwise its command name; nil when unknown.
+    public var application: String?
     /// When it began, in microseconds since the Unix epoch.
     public var startedAt: UInt64
     /// When it ends by itself, in microseconds since the Unix epoch; nil for one without a deadline.
@@ -47,7 +48,7 @@ public struct ActivityStatus: Sendable, Equatable {
     public var rate: UInt64?
 
     /// An activity with these values.
-    public init(id: ActivityID, label: String, owner: String, ownerProcessID: UInt32?, ownerCommand: String?,
+    public init(id: ActivityID, label: String, owner: String, ownerProcessID: UInt32?, application: String?,
                 startedAt: UInt64, deadline: UInt64?, user: UInt32? = nil, isSystem: Bool = false,
                 isCancellable: Bool = false, isCancelRequested: Bool = false, percent: UInt32? = nil,
                 done: UInt64? = nil, total: UInt64? = nil, rate: UInt64? = nil) {
@@ -55,7 +56,7 @@ public struct ActivityStatus: Sendable, Equatable {
         self.label = label
         self.owner = owner
         self.ownerProcessID = ownerProcessID
-        self.ownerCommand = ownerCommand
+        self.application = application
         self.startedAt = startedAt
         self.deadline = deadline
         self.user = user
@@ -80,17 +81,10 @@ public struct ActivityStatus: Sendable, Equatable {
 }
 
 extension ActivityStatus {
-    /// An activity as `GetActivities` and `ActivitiesChanged` tell it; its owner's command is taken from `earlier`,
-    /// the same activity as last told, when that had the same process, rather than read again from `/proc` at
-    /// each report of progress.
-    init(_ details: ActivityDetails, earlier: ActivityStatus? = nil) {
-        let ownerCommand = if let earlier, earlier.ownerProcessID == details.processID {
-            earlier.ownerCommand
-        } else {
-            details.processID.flatMap(commandName(ofProcess:))
-        }
+    /// An activity as `GetActivities` and `ActivitiesChanged` tell it.
+    init(_ details: ActivityDetails) {
         self.init(id: ActivityID(rawValue: details.id), label: details.label, owner: details.owner,
-                  ownerProcessID: details.processID, ownerCommand: ownerCommand,
+                  ownerProcessID: details.processID, application: details.application,
                   startedAt: details.startedAt, deadline: details.deadline, user: details.user,
                   isSystem: details.isSystem, isCancellable: details.isCancellable,
                   isCancelRequested: details.isCancelRequested, percent: details.percent, done: details.done,

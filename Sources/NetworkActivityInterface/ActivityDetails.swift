@@ -13,6 +13,7 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         public static let deadline = "deadline"
         public static let user = "user"
         public static let process = "process"
+        public static let app = "app"
         public static let system = "system"
         public static let cancellable = "cancellable"
         public static let cancelRequested = "cancel-requested"
@@ -34,6 +35,9 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
     public var user: UInt32
     /// The process that began it; nil when unknown.
     public var processID: UInt32?
+    /// The application that began it: its desktop file id where the system says it (`firefox-esr`,
+    /// `org.gnome.Nautilus`), otherwise its process's command name; nil when unknown.
+    public var application: String?
     /// Whether it is the system service's.
     public var isSystem: Bool
     /// Whether someone will hear a cancel request (`RequestCancel`).
@@ -51,7 +55,7 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
 
     public init(
         id: UInt32, label: String, owner: String, startedAt: UInt64, deadline: UInt64? = nil, user: UInt32,
-        processID: UInt32? = nil, isSystem: Bool = false, isCancellable: Bool = false, isCancelRequested: Bool = false,
+        processID: UInt32? = nil, application: String? = nil, isSystem: Bool = false, isCancellable: Bool = false, isCancelRequested: Bool = false,
         percent: UInt32? = nil, done: UInt64? = nil, total: UInt64? = nil, rate: UInt64? = nil
     ) {
         self.id = id
@@ -61,6 +65,7 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         self.deadline = deadline
         self.user = user
         self.processID = processID
+        self.application = application
         self.isSystem = isSystem
         self.isCancellable = isCancellable
         self.isCancelRequested = isCancelRequested
@@ -89,6 +94,7 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
                 entry(Key.deadline, deadline ?? 0)
                 entry(Key.user, user)
                 entry(Key.process, processID ?? 0)
+                if let application { entry(Key.app, application) }
                 entry(Key.system, isSystem)
                 entry(Key.cancellable, isCancellable)
                 entry(Key.cancelRequested, isCancelRequested)
@@ -115,6 +121,7 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
             id: id, label: try value(Key.label, String.self) ?? "", owner: try value(Key.owner, String.self) ?? "",
             startedAt: try value(Key.started, UInt64.self) ?? 0, deadline: deadline == 0 ? nil : deadline,
             user: try value(Key.user, UInt32.self) ?? UInt32.max, processID: process == 0 ? nil : process,
+            application: try value(Key.app, String.self),
             isSystem: try value(Key.system, Bool.self) ?? false,
             isCancellable: try value(Key.cancellable, Bool.self) ?? false,
             isCancelRequested: try value(Key.cancelRequested, Bool.self) ?? false,

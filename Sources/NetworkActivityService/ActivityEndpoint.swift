@@ -16,9 +16,10 @@ final class ActivityEndpoint {
     /// The object that serves the interface, which sends the replies and signals.
     private(set) var object: ServedObject!
     private let lookUpCredentials: (BusName) -> ConnectionCredentials?
+    private let lookUpApplication: (UInt32) -> String?
     /// Who is behind the callers the service has had to ask about; unique names are never reused, so an entry
     /// holds until its name leaves the bus.
-    private var credentials: [String: ConnectionCredentials] = [:]
+    private var callers: [String: Caller] = [:]
     /// The system service's activities as `ListActivities` shows them here, their owners marked `system:`.
     private(set) var systemActivities: [ActivityRecord] = []
     /// Each distinct change signal, built once and sent as copies.
@@ -31,12 +32,15 @@ final class ActivityEndpoint {
     /// - Parameters:
     ///   - send: where the object's replies and signals go: the connection, or a test's list.
     ///   - lookUpCredentials: the bus's answer to `GetConnectionCredentials`, nil when it has none.
+    ///   - lookUpApplication: the application of a process (`CallerApplication`).
     init(coordinator: ActivityCoordinator, logger: Logger, ownUser: UInt32, send: @escaping (Message) -> Void,
-         lookUpCredentials: @escaping (BusName) -> ConnectionCredentials?) {
+         lookUpCredentials: @escaping (BusName) -> ConnectionCredentials?,
+         lookUpApplication: @escaping (UInt32) -> String? = CallerApplication.of(processID:)) {
         self.coordinator = coordinator
         self.logger = logger
         self.ownUser = ownUser
         self.lookUpCredentials = lookUpCredentials
+        self.lookUpApplication = lookUpApplication
         // Signals of a change go out before the reply to the call that caused it, so panels wait behind nothing.
         object = ServedObject(self, at: ServiceNames.objectPath, interfaces: [Self.interface],
                               introspectionXML: Self.introspectionXML, send: send,
@@ -98,14 +102,14 @@ final class ActivityEndpoint {
     }
 
     private func status(of activity: TrackedActivity) -> ActivityDetails {
-        let ownerCredentials = credentials(of: activity.owner)
+        let owner = caller(activity.owner)
         let extras = coordinator.tracker.extras(of: activity.id)
         let progress = extras.progress
         return ActivityDetails(
             id: activity.id.rawValue, label: activity.label.text, owner: activity.owner, startedAt: activity.startedAt,
             deadline: activity.expiry?.wallClockDeadline,
-            user: activity.expiry?.creatorUser ?? ownerCredentials?.user ?? UInt32.max,
-            processID: ownerCredentials?.processID, isCancellable: extras.isCancellable,
+            user: activity.expiry?.creatorUser ?? owner?.credentials.user ?? UInt32.max,
+            processID: owner?.credentials.processID, application: owner?.application, isCancellable: extras.isCancellable,
             isCancelRequested: extras.isCancelRequested, percent: progress.percent, done: progress.done,
             total: progress.total, rate: progress.rate)
     }
@@ -134,7 +138,7 @@ final class ActivityEndpoint {
     /// A caller's unique name left the bus: its activities end, and what is known of it is forgotten. Returns
     /// how many activities ended.
     func callerLeft(_ name: String) -> Int {
-        credentials[name] = nil
+        callers[name] = nil
         let ended = coordinator.callerLeft(name)
         publishNotifications()
         return ended
@@ -163,14 +167,21 @@ final class ActivityEndpoint {
 
     /// The Unix user behind a caller, asked of the bus once per caller.
     func unixUser(of caller: String) -> UInt32? {
-        credentials(of: caller)?.user
+        self.caller(caller)?.credentials.user
     }
 
-    /// Who is behind a connection, asked of the bus once per connection; nil once it has left.
-    private func credentials(of caller: String) -> ConnectionCredentials? {
-        if let known = credentials[caller] { return known }
-        guard let name = try? BusName(caller), let asked = lookUpCredentials(name) else { return nil }
-        credentials[caller] = asked
-        return asked
+    /// Who is behind a connection, asked of the bus and the system once per connection; nil once it has left.
+    private func caller(_ name: String) -> Caller? {
+        if let known = callers[name] { return known }
+        guard let busName = try? BusName(name), let credentials = lookUpCredentials(busName) else { return nil }
+        let found = Caller(credentials: credentials, application: credentials.processID.flatMap(lookUpApplication))
+        callers[name] = found
+        return found
+    }
+
+    /// Who is behind a connection: what the bus says, and the application the system says it is.
+    private struct Caller {
+        var credentials: ConnectionCredentials
+        var application: String?
     }
 }

@@ -171,8 +171,9 @@ final class ActivityTray {
             switch row {
             case .header(let text):
                 return MenuItem(id: RowID.header.rawValue, label: MenuItem.literalLabel(text), isEnabled: false)
-            case .activity(let id, let text):
-                return MenuItem(id: rowNumber(of: id), label: MenuItem.literalLabel(text), isEnabled: false)
+            case .activity(let id, let text, let icon):
+                return MenuItem(id: rowNumber(of: id), label: MenuItem.literalLabel(text), isEnabled: false,
+                                iconName: icon)
             case .stop(let id, let text):
                 return MenuItem(id: rowNumber(of: id) + 1, label: MenuItem.literalLabel(text))
             case .stopping(let id, let text):

@@ -10,14 +10,14 @@ enum StatusReport {
             "active: \(status.activeCount)",
         ]
         guard !status.activities.isEmpty else { return lines.joined(separator: "\n") }
-        let rows = [["ID", "AGE", "LEFT", "PID", "COMMAND", "OWNER", "PROGRESS", "STOP", "LABEL"]]
+        let rows = [["ID", "AGE", "LEFT", "PID", "APP", "OWNER", "PROGRESS", "STOP", "LABEL"]]
             + status.activities.map { activity in
                 [
                     activity.id.description,
                     format(activity.age(at: status.takenAt)),
                     activity.timeLeft(at: status.takenAt).map(format) ?? "-",
                     activity.ownerProcessID.map(String.init) ?? "-",
-                    activity.ownerCommand ?? "-",
+                    activity.applicationName ?? "-",
                     activity.owner,
                     progress(of: activity),
                     activity.isCancelRequested ? "stopping" : activity.isCancellable ? "yes" : "-",
@@ -39,7 +39,7 @@ enum StatusReport {
             activities: status.activities.map { activity in
                 ActivityJSON(
                     id: activity.id.rawValue, label: activity.label, owner: activity.owner, pid: activity.ownerProcessID,
-                    command: activity.ownerCommand, ageSeconds: seconds(activity.age(at: status.takenAt)),
+                    app: activity.application, appName: activity.applicationName, ageSeconds: seconds(activity.age(at: status.takenAt)),
                     timeLeftSeconds: activity.timeLeft(at: status.takenAt).map(seconds), percent: activity.percent,
                     doneBytes: activity.done, totalBytes: activity.total, rateBytesPerSecond: activity.rate,
                     cancellable: activity.isCancellable, cancelRequested: activity.isCancelRequested)
@@ -88,7 +88,8 @@ enum StatusReport {
         let label: String
         let owner: String
         let pid: UInt32?
-        let command: String?
+        let app: String?
+        let appName: String?
         let ageSeconds: Double
         let timeLeftSeconds: Double?
         let percent: UInt32?

@@ -9,7 +9,7 @@ import Testing
 struct MenuObjectTests {
     static let rows = [
         MenuItem(id: 1, label: "2 active", isEnabled: false),
-        MenuItem(id: 100, label: "backup — 3 min", isEnabled: false),
+        MenuItem(id: 100, label: "Backup Tool: backup — 3 min", isEnabled: false, iconName: "document-save"),
         .separator(id: 2),
         MenuItem(id: 3, label: "Show details"),
     ]
@@ -68,7 +68,7 @@ struct MenuObjectTests {
         #expect(layout.children == [1, 100, 2, 3])
         #expect(try scene.layout(depth: 0).children == [], "depth 0 is the item alone")
         let row = try scene.layout(parent: 100)
-        #expect(try row.properties["label"]?.decode(String.self) == "backup — 3 min")
+        #expect(try row.properties["label"]?.decode(String.self) == "Backup Tool: backup — 3 min")
         #expect(try row.properties["enabled"]?.decode(Bool.self) == false)
         #expect(try scene.layout(parent: 2).properties["type"]?.decode(String.self) == "separator")
         #expect(try scene.layout(parent: 3, names: ["label"]).properties.keys.sorted() == ["label"])
@@ -93,6 +93,12 @@ struct MenuObjectTests {
             $0.append("label")
         }.arguments()
         #expect(try one.read(ReceivedVariant.self).decode(String.self) == "2 active")
+        var icon = try scene.bus.reply(scene.menu.object, MenuObject.interface, "GetProperty") {
+            $0.append(Int32(100))
+            $0.append("icon-name")
+        }.arguments()
+        #expect(try icon.read(ReceivedVariant.self).decode(String.self) == "document-save",
+                "an activity's row has its application's icon")
         #expect(try scene.bus.errorName(scene.menu.object, MenuObject.interface, "GetProperty") {
             $0.append(Int32(1))
             $0.append("icon-data")

@@ -188,7 +188,7 @@ extension ActivityStatus {
         percent: UInt32? = nil, done: UInt64? = nil, total: UInt64? = nil, rate: UInt64? = nil
     ) -> ActivityStatus {
         ActivityStatus(id: ActivityID(rawValue: id), label: label, owner: ":1.7", ownerProcessID: nil,
-                       ownerCommand: nil, startedAt: startedAt, deadline: nil, isCancellable: isCancellable,
+                       application: nil, startedAt: startedAt, deadline: nil, isCancellable: isCancellable,
                        percent: percent, done: done, total: total, rate: rate)
     }
 }

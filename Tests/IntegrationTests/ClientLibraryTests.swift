@@ -28,7 +28,7 @@ extension Integration {
             #expect(status.activities.map(\.id) == [activity.id])
             #expect(status.activities.first?.label == "upload")
             #expect(status.activities.first?.ownerProcessID == UInt32(getpid()))
-            #expect(status.activities.first?.ownerCommand == ownCommandName())
+            #expect(status.activities.first?.application == ownCommandName())
             try await activity.end()
             try await activity.end()
             #expect(try await client.status().activeCount == 0)

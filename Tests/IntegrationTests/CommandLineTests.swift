@@ -56,7 +56,10 @@ extension Integration {
             #expect(first["label"] as? String == "download")
             #expect(first["owner"] as? String == client.name)
             #expect(first["pid"] as? Int == Int(getpid()))
-            #expect(first["command"] as? String == ownCommandName())
+            // The test runs in no application's unit: its application is its command's name, and no desktop file
+            // names it.
+            #expect(first["app"] as? String == ownCommandName())
+            #expect(first["app_name"] as? String == ownCommandName())
             #expect((first["age_seconds"] as? Double).map { (0..<60).contains($0) } == true, "\(first)")
             #expect(first["time_left_seconds"] == nil)
             #expect(second["id"] as? Int == Int(backup))
@@ -74,7 +77,7 @@ extension Integration {
             try #require(lines.count == 6, "\(result)")
             #expect(Array(lines.prefix(3)) == ["visible: yes", "active: 1", ""])
             #expect(lines[3].split(separator: " ") ==
-                ["ID", "AGE", "LEFT", "PID", "COMMAND", "OWNER", "PROGRESS", "STOP", "LABEL"])
+                ["ID", "AGE", "LEFT", "PID", "APP", "OWNER", "PROGRESS", "STOP", "LABEL"])
             let row = lines[4].split(separator: " ").map(String.init)
             #expect(row == ["\(id)", "0s", "-", "\(getpid())", ownCommandName() ?? "", client.name, "-", "-",
                             "download"], "\(result)")

@@ -74,7 +74,7 @@ final class InProcessTray: Sendable {
         -> ActivityStatus
     {
         ActivityStatus(id: ActivityID(rawValue: id), label: label, owner: ":1.1", ownerProcessID: nil,
-                       ownerCommand: nil, startedAt: clock.wallClock - UInt64(age.wholeMicroseconds), deadline: nil,
+                       application: nil, startedAt: clock.wallClock - UInt64(age.wholeMicroseconds), deadline: nil,
                        percent: percent, done: done)
     }
 

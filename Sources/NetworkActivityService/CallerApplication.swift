@@ -1,0 +1,66 @@
+import ProgramSupport
+
+/// The application behind a caller, as the system names it: the desktop file id from the systemd unit that the
+/// desktop started it in, otherwise the process's command name.
+///
+/// GNOME, KDE and Flatpak start every application in a unit named by the XDG convention
+/// (systemd.io/DESKTOP_ENVIRONMENTS): `app[-<launcher>]-<app id>-<random>.scope` or
+/// `app[-<launcher>]-<app id>[@<random>].service`, with the dashes of the id escaped as `\x2d`, so that the parts
+/// split at the remaining dashes. Flatpak's are `app-flatpak-<app id>-<n>.scope`.
+enum CallerApplication {
+    /// The application of a process; nil when the process is gone.
+    static func of(processID: UInt32) -> String? {
+        if let cgroups = readSmallTextFile(atPath: "/proc/\(processID)/cgroup"), let id = desktopID(inCgroups: cgroups) {
+            return id
+        }
+        return readSmallTextFile(atPath: "/proc/\(processID)/comm").map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }
+    }
+
+    /// The desktop file id in `/proc/PID/cgroup`'s text: from the systemd hierarchy (the unified one, or the
+    /// `name=systemd` one of a hybrid set-up), the innermost unit named by the convention.
+    static func desktopID(inCgroups text: String) -> String? {
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3, fields[1].isEmpty || fields[1] == "name=systemd" else { continue }
+            for unit in fields[2].split(separator: "/").reversed() {
+                if let id = desktopID(ofUnit: unit) { return id }
+            }
+        }
+        return nil
+    }
+
+    /// The desktop file id in a unit's name; nil for a unit not named by the convention.
+    static func desktopID(ofUnit unit: Substring) -> String? {
+        let parts: [Substring]
+        if unit.hasSuffix(".scope") {
+            // launcher, id, random; or id, random.
+            parts = unit.dropLast(".scope".count).split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 3 || parts.count == 4 else { return nil }
+        } else if unit.hasSuffix(".service") {
+            let name = unit.dropLast(".service".count).prefix { $0 != "@" }
+            // launcher, id; or id.
+            parts = name.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 2 || parts.count == 3 else { return nil }
+        } else {
+            return nil
+        }
+        guard parts[0] == "app" else { return nil }
+        let escaped = unit.hasSuffix(".scope") ? parts[parts.count - 2] : parts[parts.count - 1]
+        guard let id = unescaped(escaped), !id.isEmpty, !id.contains("/") else { return nil }
+        return id
+    }
+
+    /// A unit name's part with systemd's `\xNN` escapes undone; nil when an escape is malformed.
+    static func unescaped(_ part: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var rest = part.utf8[...]
+        while let byte = rest.popFirst() {
+            guard byte == UInt8(ascii: "\\") else { bytes.append(byte); continue }
+            guard rest.popFirst() == UInt8(ascii: "x"), rest.count >= 2,
+                  let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(value)
+            rest = rest.dropFirst(2)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+}
