@@ -10,8 +10,14 @@ extension Integration {
     struct TrayMenuTests {
         /// `gdbus call` on the tray's menu, in a UTF-8 locale so that it prints the rows' dashes.
         static func menuCall(_ scene: TrayScene, _ method: String, _ arguments: String...) throws -> ToolResult {
-            try runTool("gdbus", ["call", "--session", "--dest", scene.tray.itemName, "--object-path", "/MenuBar",
-                                  "--method", "com.canonical.dbusmenu.\(method)"] + arguments, bus: scene.bus,
+            try menuCall(scene.bus, scene.tray, method, arguments)
+        }
+
+        static func menuCall(_ bus: PrivateBus, _ tray: TrayProcess, _ method: String, _ arguments: [String]) throws
+            -> ToolResult
+        {
+            try runTool("gdbus", ["call", "--session", "--dest", tray.itemName, "--object-path", "/MenuBar",
+                                  "--method", "com.canonical.dbusmenu.\(method)"] + arguments, bus: bus,
                         environment: ["LC_ALL": "C.UTF-8"])
         }
 
@@ -102,9 +108,15 @@ extension Integration {
         /// Reads the menu until it holds `text`, awaiting a `LayoutUpdated` (which `host` listens for) after each
         /// read that does not; returns the layout.
         static func awaitLayout(_ scene: TrayScene, _ host: FakePeer, containing text: String) throws -> String {
+            try awaitLayout(scene.bus, scene.tray, host, containing: text)
+        }
+
+        static func awaitLayout(_ bus: PrivateBus, _ tray: TrayProcess, _ host: FakePeer, containing text: String)
+            throws -> String
+        {
             let deadline = ContinuousClock.now + .seconds(10)
             while true {
-                let layout = try menuCall(scene, "GetLayout", "0", "int32 -1", "[]").stdout
+                let layout = try menuCall(bus, tray, "GetLayout", ["0", "int32 -1", "[]"]).stdout
                 if layout.contains(text) { return layout }
                 let left = ContinuousClock.now.duration(to: deadline)
                 guard left > .zero else { throw TestFailure("no \(text) in the menu: \(layout)") }

@@ -13,8 +13,8 @@ final class TrayProcess {
     var itemName: String { item.itemName }
     private let item: ItemProbe
 
-    init(_ bus: PrivateBus, arguments: [String] = []) throws {
-        process = try BackgroundProcess(Paths.tray, arguments, bus: bus)
+    init(_ bus: PrivateBus, arguments: [String] = [], environment: [String: String] = [:]) throws {
+        process = try BackgroundProcess(Paths.tray, arguments, bus: bus, environment: environment)
         item = try ItemProbe(bus, itemName: "org.kde.StatusNotifierItem-\(process.process.processIdentifier)-1")
     }
 
