@@ -4,21 +4,25 @@ public import NetworkActivityClient
 /// it: who and what it is, then how far it is.
 extension ActivityStatus {
     /// The application that began it as people know it: the name in its desktop file ("Firefox"), otherwise what
-    /// the service found (a command's name); nil when unknown.
+    /// the service found (a command's name); nil when unknown. `status` shows it.
     public var applicationName: String? {
-        application.map { DesktopApplications.installed.application($0)?.name ?? $0 }
+        application.map { desktopApplication?.name ?? $0 }
     }
 
     /// The icon in the desktop file of the application that began it.
-    public var applicationIcon: String? {
-        application.flatMap { DesktopApplications.installed.application($0)?.icon }
+    public var applicationIcon: String? { desktopApplication?.icon }
+
+    /// What the desktop file of the application that began it says, when it has one.
+    public var desktopApplication: DesktopApplication? {
+        application.flatMap(DesktopApplications.installed.application)
     }
 
-    /// Who and what: "Firefox: download"; the label alone when the application is unknown, the application alone
-    /// for an activity without a label.
+    /// Who and what, for the tray, notifications and panel tooltips: "Firefox: download" for an application with
+    /// a desktop file, its name alone for an activity without a label; otherwise the label. A command's name is
+    /// left out there: "python3" or "netactivity" tells a person less than the label already does.
     public var title: String {
-        guard let applicationName else { return ActivitySummary.displayed(label) }
-        return label.isEmpty ? applicationName : "\(applicationName): \(ActivitySummary.displayed(label))"
+        guard let name = desktopApplication?.name else { return ActivitySummary.displayed(label) }
+        return label.isEmpty ? name : "\(name): \(ActivitySummary.displayed(label))"
     }
 
     /// How far it is, as far as that is known: "45 % · 3.2 MB/s", "1.2 MB · 3.2 MB/s" when only the amount moved

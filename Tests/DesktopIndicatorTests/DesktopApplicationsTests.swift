@@ -68,15 +68,12 @@ import Testing
         }
     }
 
-    @Test func anActivityIsTitledByItsApplicationAndLabel() {
+    @Test func aCommandsNameIsTheApplicationsNameButNotPartOfTheTitle() {
         var activity = ActivityStatus.example(label: "sync", percent: 45)
-        #expect(activity.title == "sync" && activity.summaryLine == "sync — 45 %", "no application known")
-        // No desktop file names "rsync-like-tool": the command's name stands.
+        #expect(activity.applicationName == nil && activity.title == "sync")
+        // No desktop file names "rsync-like-tool": the command's name stands for the application, in `status`.
         activity.application = "rsync-like-tool"
-        #expect(activity.applicationName == "rsync-like-tool")
-        #expect(activity.title == "rsync-like-tool: sync")
-        #expect(activity.summaryLine == "rsync-like-tool: sync — 45 %")
-        activity.label = ""
-        #expect(activity.title == "rsync-like-tool", "no label: the application alone")
+        #expect(activity.applicationName == "rsync-like-tool" && activity.applicationIcon == nil)
+        #expect(activity.title == "sync" && activity.summaryLine == "sync — 45 %")
     }
 }

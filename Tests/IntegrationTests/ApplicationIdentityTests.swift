@@ -59,7 +59,8 @@ extension Integration {
             _ = service
         }
 
-        /// A process outside any application's unit is named by its command.
+        /// A process outside any application's unit is named by its command, in `status` and the record; the
+        /// tray and the panel modules, where a command's name would tell less than the label, show the label.
         @Test func aClientOutsideAnApplicationIsNamedByItsCommand() throws {
             let bus = try PrivateBus()
             let service = try DaemonProcess(bus: bus)
@@ -69,10 +70,10 @@ extension Integration {
                 run.send(SIGTERM)
                 _ = run.exitStatus()
             }
-            _ = try watch.awaitLine("a tooltip naming the command") {
-                $0.contains(#""tooltip":"netactivity: backup""#)
-            }
+            _ = try watch.awaitLine("a tooltip with the label alone") { $0.contains(#""tooltip":"backup""#) }
             #expect(try gdbusCall(bus, "GetActivities").stdout.contains("'app': <'netactivity'>"))
+            let table = try netactivity(bus, "status")
+            #expect(table.stdout.contains(" netactivity "), "\(table)")
             _ = service
         }
     }
