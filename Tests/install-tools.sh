@@ -9,7 +9,10 @@
 #   waybar, gtk-sni-tray, polybar, i3blocks and the notification server dunst;
 #   the Debian package: dpkg-shlibdeps, lintian, and man to render the manual pages;
 #   the completions: bash-completion's helpers, zsh and fish;
-#   the benchmark's clients measurement: GNU time, for a short program's peak memory.
+#   the benchmark's clients measurement: GNU time, for a short program's peak memory;
+#   the client examples of docs/clients.md: GJS, gdbus-codegen and GIO's headers, sd-bus's headers, Qt 5's
+#   qdbusxml2cpp, moc and headers, zbus and its crates as Debian packages them, and cargo where rustup's is not;
+#   the Flatpak check: xdg-dbus-proxy.
 set -euo pipefail
 
 missing=()
@@ -21,7 +24,8 @@ for tool_package in dbus-daemon:dbus-daemon dbus-send:dbus-bin gdbus:libglib2.0-
                     man:man-db zsh:zsh fish:fish dbus-run-session:dbus-daemon dbus-monitor:dbus-bin \
                     gnome-shell:gnome-shell plasmashell:plasma-workspace kded5:kded5 xfce4-panel:xfce4-panel \
                     xfconf-query:xfconf lxqt-panel:lxqt-panel sway:sway waybar:waybar polybar:polybar i3blocks:i3blocks \
-                    dunst:dunst; do
+                    dunst:dunst gjs:gjs gdbus-codegen:libglib2.0-dev-bin g++:g++ xdg-dbus-proxy:xdg-dbus-proxy \
+                    /usr/lib/qt5/bin/qdbusxml2cpp:qtbase5-dev-tools; do
   command -v "${tool_package%%:*}" >/dev/null || missing+=("${tool_package#*:}")
 done
 [ -f /usr/share/bash-completion/bash_completion ] || missing+=(bash-completion)
@@ -33,6 +37,11 @@ for package in gnome-shell-extension-appindicator gnome-shell-extension-prefs db
                kactivitymanagerd qml-module-org-kde-kitemmodels lxqt-qtplugin fonts-dejavu-core; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
 done
+for library_package in gio-2.0:libglib2.0-dev libsystemd:libsystemd-dev Qt5DBus:qtbase5-dev; do
+  pkg-config --exists "${library_package%%:*}" 2>/dev/null || missing+=("${library_package#*:}")
+done
+compgen -G "/usr/share/cargo/registry/zbus-1.*" >/dev/null || missing+=(librust-zbus-dev)
+command -v cargo >/dev/null || [ -x "$HOME/.cargo/bin/cargo" ] || missing+=(cargo)
 /usr/bin/python3 -c 'import dbus' 2>/dev/null || missing+=(python3-dbus)
 /usr/bin/python3 -c 'from gi.repository import GLib' 2>/dev/null || missing+=(python3-gi)
 

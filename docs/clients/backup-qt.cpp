@@ -1,13 +1,13 @@
-// A backup that shows on the network indicator: C++ with Qt, through the proxy that qdbusxml2cpp generates from
-// the installed interface XML:
-//
-//   qdbusxml2cpp -p netactivityproxy -i netactivitytypes.h \
-//       /usr/share/dbus-1/interfaces/org.example.NetworkActivity.xml org.example.NetworkActivity
-//   moc netactivityproxy.h -o moc_netactivityproxy.cpp
-//   g++ -fPIC backup-qt.cpp netactivityproxy.cpp moc_netactivityproxy.cpp $(pkg-config --cflags --libs Qt5DBus) \
-//       -o backup-qt
-//
-// Usage: backup-qt STEPS. Each step moves 1 MB and takes 50 ms; a cancel request from the panel stops it.
+/* A backup that shows on the network indicator: C++ with Qt, through the proxy that qdbusxml2cpp generates from
+ * the installed interface XML (the types its annotations name are in netactivitytypes.h):
+ *
+ *   qdbusxml2cpp -p netactivityproxy -i netactivitytypes.h \
+ *       /usr/share/dbus-1/interfaces/org.example.NetworkActivity.xml org.example.NetworkActivity
+ *   moc netactivityproxy.h -o moc_netactivityproxy.cpp
+ *   g++ -fPIC backup-qt.cpp netactivityproxy.cpp moc_netactivityproxy.cpp $(pkg-config --cflags --libs Qt5DBus) \
+ *       -o backup-qt
+ *
+ * Usage: backup-qt STEPS. Each step moves 1 MB and takes 50 ms; a cancel request from the panel stops it. */
 #include <QtCore/QCoreApplication>
 #include <QtCore/QTextStream>
 #include <QtCore/QTimer>
