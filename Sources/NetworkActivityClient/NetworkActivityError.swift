@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 internal import DBusKit
 internal import NetworkActivityInterface
 
@@ -21,6 +26,9 @@ public enum NetworkActivityError: Error, Sendable, Hashable, CustomStringConvert
     case invalidArguments(message: String)
     /// No service answers to the name and none can be started, or no bus can be reached; `name` tells which.
     case serviceUnavailable(name: String, message: String)
+    /// A sandbox's D-Bus proxy (Flatpak's `xdg-dbus-proxy`) does not let this program talk to the service: the
+    /// app lacks the permission `--talk-name=org.example.NetworkActivity`. The message says so, and how to give it.
+    case missingPermission(message: String)
     /// The service did not answer within the client's timeout (`NoReply`).
     case noReply(message: String)
     /// The connection to the bus is lost (`Disconnected`); the client can do nothing more.
@@ -44,6 +52,7 @@ public enum NetworkActivityError: Error, Sendable, Hashable, CustomStringConvert
         case .disconnected: ErrorName.disconnected.rawValue
         case .cancelled: "org.example.NetworkActivity.Client.Cancelled"
         case .serviceUnavailable(let name, _), .other(let name, _): name
+        case .missingPermission: ErrorName.serviceUnknown.rawValue
         }
     }
 
@@ -54,14 +63,18 @@ public enum NetworkActivityError: Error, Sendable, Hashable, CustomStringConvert
              .notCancellable(let message),
              .accessDenied(let message), .invalidLabel(let message), .invalidArguments(let message),
              .noReply(let message), .disconnected(let message), .serviceUnavailable(_, let message),
-             .other(_, let message):
+             .missingPermission(let message), .other(_, let message):
             message
         case .cancelled: "the task was cancelled"
         }
     }
 
-    /// The name and the message, as `netactivity` prints them.
-    public var description: String { "\(name): \(message)" }
+    /// The name and the message, as `netactivity` prints them; a missing permission's message alone, since the
+    /// proxy's `ServiceUnknown` would mislead.
+    public var description: String {
+        if case .missingPermission(let message) = self { return message }
+        return "\(name): \(message)"
+    }
 }
 
 extension NetworkActivityError {
@@ -78,6 +91,11 @@ extension NetworkActivityError {
         case .invalidArgs: self = .invalidArguments(message: message)
         case .noReply: self = .noReply(message: message)
         case .disconnected: self = .disconnected(message: message)
+        case .serviceUnknown where message.isEmpty || message == error.name.rawValue:
+            // The bus always says why it knows no such service. xdg-dbus-proxy, between a Flatpak app and the
+            // bus, answers a call to a name the app may not talk to with a bare ServiceUnknown instead, its
+            // message its name.
+            self = .missingPermission(message: Self.missingPermissionMessage(appID: Self.sandboxAppID))
         case .serviceUnknown, .nameHasNoOwner, .noServer, .fileNotFound:
             self = .serviceUnavailable(name: error.name.rawValue, message: message)
         case _ where error.name.rawValue.hasPrefix("org.freedesktop.DBus.Error.Spawn."):
@@ -91,6 +109,21 @@ extension NetworkActivityError {
         case .bus(let error): self.init(error)
         case .cancelled: self = .cancelled
         }
+    }
+}
+
+extension NetworkActivityError {
+    /// The Flatpak app this program is, when it runs in Flatpak's sandbox (which sets `FLATPAK_ID`).
+    static var sandboxAppID: String? {
+        getenv("FLATPAK_ID").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Which permission is missing, and how the user gives it to the app `appID`.
+    static func missingPermissionMessage(appID: String?) -> String {
+        let permission = "--talk-name=\(ServiceNames.busName)"
+        let app = appID.map { "the Flatpak app \($0)" } ?? "this program"
+        return "the sandbox does not let \(app) talk to \(ServiceNames.busName): it needs \(permission) (in its "
+            + "manifest's finish-args, or: flatpak override --user \(permission) \(appID ?? "APP_ID"))"
     }
 }
 
