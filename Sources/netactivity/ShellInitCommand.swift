@@ -10,7 +10,7 @@ struct ShellInitCommand: ParsableCommand {
             While a command on the list runs, it shows as an activity labelled with the command line. The list \
             is NETACTIVITY_SHELL_COMMANDS, entries such as curl or "git pull" (a command and its first argument \
             that is not an option) between colons; set it before the hook to replace the default list, or after \
-            it to extend it ("$NETACTIVITY_SHELL_COMMANDS:docker pull"). A command that is not on the list starts \
+            it to extend it ("${NETACTIVITY_SHELL_COMMANDS}:docker pull"). A command that is not on the list starts \
             no process and makes no bus call; when the service is missing the hook is silent, and it never changes \
             a command's exit status. An activity whose shell is killed before its command ends lasts an hour.
             """)
