@@ -61,6 +61,7 @@ enum WatchFormat: String, CaseIterable, ExpressibleByArgument {
         let deadline: UInt64
         let user: UInt32?
         let process: UInt32
+        let app: String?
         let system: Bool
         let cancellable: Bool
         let cancelRequested: Bool
@@ -70,7 +71,8 @@ enum WatchFormat: String, CaseIterable, ExpressibleByArgument {
         let rate: UInt64?
 
         private enum CodingKeys: String, CodingKey {
-            case id, label, owner, started, deadline, user, process, system, cancellable, percent, done, total, rate
+            case id, label, owner, started, deadline, user, process, app, system, cancellable, percent, done, total
+            case rate
             case cancelRequested = "cancel-requested"
         }
 
@@ -82,6 +84,7 @@ enum WatchFormat: String, CaseIterable, ExpressibleByArgument {
             deadline = activity.deadline ?? 0
             user = activity.user
             process = activity.ownerProcessID ?? 0
+            app = activity.application
             system = activity.isSystem
             cancellable = activity.isCancellable
             cancelRequested = activity.isCancelRequested

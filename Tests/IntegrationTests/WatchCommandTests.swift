@@ -102,6 +102,7 @@ extension Integration {
             #expect(record.first?["done"] as? Int == 450_000 && record.first?["total"] as? Int == 1_000_000)
             #expect(record.first?["cancellable"] as? Bool == true && record.first?["cancel-requested"] as? Bool == false)
             #expect(record.first?["started"] as? Int ?? 0 > 0 && record.first?["process"] as? Int ?? 0 > 0)
+            #expect(record.first?["app"] as? String == ownCommandName(), "the owner is this test, in no app's unit")
 
             let someoneElse = try RawClient(bus)
             _ = try someoneElse.call("RequestCancel") { $0.append(id) }
