@@ -3,7 +3,7 @@
 # person would see, by the screen's pixels: the icon appears while an activity is active and is gone after it ends
 # (compared with a shot from before the item started, since hosts draw the theme's icon rather than ours); a right
 # click opens our menu (the host reads it over the bus and draws it), with a `netactivity run` at 45 % and 3 MB/s and
-# its Stop row; in the hosts that set $stop_from_menu, a click on Stop stops the run's command (status 143); 30
+# its Stop row and its application's name and icon, from a desktop file; in the hosts that set $stop_from_menu, a click on Stop stops the run's command (status 143); 30
 # begin/end cycles 100 ms apart leave the host running, its watcher registered, no crash in its log, and the icon in
 # the right final state. Everything runs on its own virtual screen and private buses; each step waits for what it
 # expects with a deadline.
@@ -22,6 +22,28 @@ if [ "${1:-}" = --inside ]; then
   host=$1 products=$2 shots=$3 work=$4
   # The backup's command reports its progress with `netactivity progress`, as a user's script would.
   export PATH="$products:$PATH"
+  # The backup's program has a desktop file, as an installed application has: the service names the run by its
+  # command, netactivity, and netactivity.desktop here names it Backup Tool, with a green square for its icon, which
+  # the menu's row shows beside "Backup Tool: backup" (in the hosts that draw icons in menus).
+  mkdir -p "$XDG_DATA_HOME/applications" "$XDG_DATA_HOME/icons/hicolor/scalable/apps"
+  printf '[Desktop Entry]\nType=Application\nName=Backup Tool\nIcon=netactivity-test-backup\nExec=true\n' \
+    >"$XDG_DATA_HOME/applications/netactivity.desktop"
+  printf '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="#00ff00"/></svg>\n' \
+    >"$XDG_DATA_HOME/icons/hicolor/scalable/apps/netactivity-test-backup.svg"
+  # The area of the largest patch of the application's icon that FILE shows in REGION: of green, which no theme's
+  # menu has (GTK hosts fade the icon of a row that is for reading only: any clear green counts), or of the grey
+  # that a host which draws such icons in grey sets in $menu_icon_grey (Qt's lxqt-panel).
+  icon_patch() {
+    local mask
+    if [ -n "${menu_icon_grey:-}" ]; then
+      mask=(-fuzz 0.5% -fill black +opaque "$menu_icon_grey" -fill white -opaque "$menu_icon_grey")
+    else
+      mask=(-fx 'g - max(r, b) > 0.25')
+    fi
+    convert "$1" -crop "$2" +repage "${mask[@]}" -colorspace gray -threshold 50% \
+      -define connected-components:verbose=true -connected-components 8 null: 2>/dev/null \
+      | awk '/gray\(255\)|gray\(100%\)|white/ { if ($4 > best) best = $4 } END { print best + 0 }'
+  }
   # What a host may check beyond the tray, while active and once idle (waybar: the README's module).
   host_active_check() { true; }
   host_progress_check() { true; }
@@ -100,6 +122,9 @@ if [ "${1:-}" = --inside ]; then
   within 30 screen_still || fail "the screen did not settle with the menu open"
   shot menu.png
   echo "menu drawn: $(changed_box active.png "$menu_region")"
+  icon_pixels=$(icon_patch menu.png "$menu_region")
+  echo "the application's icon in the menu: a patch of $icon_pixels pixels"
+  [ "$icon_pixels" -ge 100 ] || fail "the menu drew no icon of the backup's application (largest patch: $icon_pixels)"
   # The session may run as another user: the shot is copied out after it.
   convert menu.png -crop "$shot_region" +repage "tray-$host.png"
   menu_closed() { [ -z "$(changed_box active.png "$menu_region")" ]; }

@@ -5,6 +5,8 @@ panel_region=800x32+0+0
 menu_region=800x360+0+34
 shot_region=400x200+400+0
 idle_spot="100 300"
+# Qt draws the icon of a disabled row (an activity's, for reading only) in this grey.
+menu_icon_grey="srgb(173,173,173)"
 
 host_start() {
   mkdir -p "$XDG_CONFIG_HOME/lxqt"

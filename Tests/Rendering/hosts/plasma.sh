@@ -8,6 +8,8 @@ panel_region=500x44+600+756
 menu_region=1280x740+0+0
 shot_region=520x320+760+480
 idle_spot="640 300"
+# Plasma draws the icon of a disabled row (an activity's, for reading only) in this grey.
+menu_icon_grey="srgb(185,186,186)"
 
 host_start() {
   export XDG_CURRENT_DESKTOP=KDE KDE_FULL_SESSION=true KDE_SESSION_VERSION=5 QT_QPA_PLATFORM=xcb
