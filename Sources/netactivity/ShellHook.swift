@@ -163,6 +163,16 @@ enum ShellHook: String, CaseIterable {
             contains -- $name $entries; or contains -- "$name $subcommand" $entries
         end
         function __netactivity_preexec --on-event fish_preexec
+            # Most lines name no listed command: a look at their words settles that before any parsing.
+            set -l names (string replace -r -- ' .*' '' (string split -- : $NETACTIVITY_SHELL_COMMANDS))
+            set -l named 0
+            for word in (string replace -r -- '.*/' '' (string split -n -- ' ' $argv[1]))
+                if contains -- $word $names
+                    set named 1
+                    break
+                end
+            end
+            test $named = 1; or return 0
             for simple in (string split -n -- ';' (string replace -ra -- '&&|\\\\|\\\\||\\\\||&' ';' $argv[1]))
                 set -l words (string split -n -- ' ' (string trim -- $simple))
                 if __netactivity_is_network $words

@@ -17,7 +17,8 @@ for _ in $(seq 100); do [ -S "$work/bus" ] && break; sleep 0.05; done
 export DBUS_SESSION_BUS_ADDRESS="unix:path=$work/bus"
 "$products/netactivityd" >/dev/null 2>&1 &
 echo $! >"$work/daemon.pid"
-"$products/netactivity" status >/dev/null    # waits for nothing, but fails if the daemon is not there yet
+for _ in $(seq 100); do "$products/netactivity" status >/dev/null 2>&1 && break; sleep 0.05; done
+"$products/netactivity" status >/dev/null
 mkdir -p "$work/bin"
 printf '#!/bin/sh\nexit 0\n' >"$work/bin/curl"
 chmod +x "$work/bin/curl"
