@@ -13,7 +13,16 @@ enum CallerApplication {
         if let cgroups = readSmallTextFile(atPath: "/proc/\(processID)/cgroup"), let id = desktopID(inCgroups: cgroups) {
             return id
         }
-        return readSmallTextFile(atPath: "/proc/\(processID)/comm").map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }
+        let command = readSmallTextFile(atPath: "/proc/\(processID)/comm").map {
+            $0.hasSuffix("\n") ? String($0.dropLast()) : $0
+        }
+        // A process names itself (prctl): what it chose is shown to people, so it must read as a name.
+        return command.flatMap { isPrintable($0) ? $0 : nil }
+    }
+
+    /// Whether a name has no control characters, which a panel or a terminal would act on.
+    static func isPrintable(_ name: String) -> Bool {
+        !name.isEmpty && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     /// The desktop file id in `/proc/PID/cgroup`'s text: from the systemd hierarchy (the unified one, or the
@@ -46,7 +55,7 @@ enum CallerApplication {
         }
         guard parts[0] == "app" else { return nil }
         let escaped = unit.hasSuffix(".scope") ? parts[parts.count - 2] : parts[parts.count - 1]
-        guard let id = unescaped(escaped), !id.isEmpty, !id.contains("/") else { return nil }
+        guard let id = unescaped(escaped), isPrintable(id), !id.contains("/") else { return nil }
         return id
     }
 

@@ -25,6 +25,7 @@ struct CallerApplicationTests {
         "session-2.scope", "vte-spawn-8d1c0f52-2a6d-4e16-9b22-5d0d6c4e8a51.scope", "app.slice", "user@1000.service",
         "dbus-:1.2-org.gnome.Shell.Notifications@0.service", "app-.scope", "app--1.scope", "app-gnome--1.scope",
         "app-gnome-bad\\xZZ-1.scope", "app-gnome-a-b-c-d.scope", "init.scope", "app-gnome-..\\x2f..-1.scope",
+        "app-gnome-bell\\x07-1.scope", "app-gnome-\\x1b[31mred-1.scope",
     ])
     func otherUnitsGiveNone(unit: String) {
         #expect(CallerApplication.desktopID(ofUnit: unit[...]) == nil)
@@ -52,6 +53,9 @@ struct CallerApplicationTests {
         let expected = CallerApplication.desktopID(inCgroups: ownCgroups) ?? String(command)
         #expect(CallerApplication.of(processID: UInt32(getpid())) == expected)
         #expect(CallerApplication.of(processID: UInt32(Int32.max)) == nil, "no such process")
+        // A process names itself: a name a terminal or a panel would act on is no name.
+        #expect(CallerApplication.isPrintable("Web Content") && CallerApplication.isPrintable("café"))
+        #expect(!CallerApplication.isPrintable("evil\u{1B}]0;title\u{7}") && !CallerApplication.isPrintable(""))
     }
 
     private func readOwnFile(_ path: String) -> String? {
