@@ -78,6 +78,20 @@ let package = Package(
             name: "ServiceHarness", dependencies: ["DBusKit", "NetworkActivityInterface"], path: "Tests/ServiceHarness"
         ),
 
+        // The fuzz targets (docs/reliability.md, "Fuzzing"): `bash Tests/fuzz.sh` builds them with libFuzzer; the
+        // plain build replays their corpora (Tests/Fuzzing/Corpus), which the test suite runs.
+        .target(name: "FuzzingSupport", dependencies: ["CDBus", "DBusKit", "ProgramSupport"], path: "Tests/Fuzzing/Support"),
+        .executableTarget(
+            name: "fuzz-service-object",
+            dependencies: ["DBusKit", "FuzzingSupport", "NetworkActivity", "NetworkActivityInterface",
+                           "NetworkActivityService", "ProgramSupport", "TestSupport"],
+            path: "Tests/Fuzzing/ServiceObject"
+        ),
+        .executableTarget(
+            name: "fuzz-tray-objects", dependencies: ["DBusKit", "DesktopIndicator", "FuzzingSupport"],
+            path: "Tests/Fuzzing/TrayObjects"
+        ),
+
         // Tests: one target per layer, and the integration tests against a private dbus-daemon.
         // What the unit tests share: a clock that moves only when a test moves it, served objects called in memory
         // as the bus would, and a declared interface compared with its XML in dbus/.
