@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Builds the fuzz targets (Tests/Fuzzing) with libFuzzer and AddressSanitizer in .build-fuzz, and runs each for a
+# fixed time from its seed corpus and dictionary; fails on the first crash or broken oracle, and says where the
+# input that did it is. docs/reliability.md has the targets and their long runs.
+#
+#   bash Tests/fuzz.sh [--seconds N] [TARGET...]     (60 s each, every target, by default)
+#
+# New inputs go to .build-fuzz/corpus/TARGET (or $FUZZ_WORK/TARGET), never into the repository's corpus: add one
+# there by hand when it is a regression test, that is, after it crashed a target and the fault is fixed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=60
+targets=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) seconds="$2"; shift 2 ;;
+    *) targets+=("$1"); shift ;;
+  esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-service-object fuzz-tray-objects fuzz-activity-table fuzz-outside-text)
+work="${FUZZ_WORK:-$PWD/.build-fuzz/corpus}"
+
+# One product at a time: built for libFuzzer, the programs that are not fuzz targets would not link.
+for target in "${targets[@]}"; do
+  swift build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xlinker --export-dynamic \
+    --product "$target" 2>&1 | grep -Ev "^\[|Cannot export local symbol" || true
+  [ -x ".build-fuzz/debug/$target" ] || { echo "fuzz.sh: $target did not build" >&2; exit 1; }
+done
+
+for target in "${targets[@]}"; do
+  mkdir -p "$work/$target"
+  dictionary=()
+  [ -f "Tests/Fuzzing/$target.dict" ] && dictionary=("-dict=Tests/Fuzzing/$target.dict")
+  echo "== $target, $seconds s"
+  # The Swift runtime's own crash report reads the stack in a way AddressSanitizer reports; libFuzzer's is enough.
+  status=0
+  SWIFT_BACKTRACE=enable=no ".build-fuzz/debug/$target" -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
+    "${dictionary[@]}" -artifact_prefix="$work/$target-" "$work/$target" "Tests/Fuzzing/Corpus/$target" \
+    > "$work/$target.log" 2>&1 || status=$?
+  grep -E "^#[0-9]+[[:space:]]+(INITED|DONE)|^stat::(number_of_executed_units|new_units_added|peak_rss_mb)" "$work/$target.log" || true
+  if [ "$status" -ne 0 ]; then
+    grep -E "ERROR|Fatal error|oracle|Test unit written" "$work/$target.log" | head -5 >&2 || true
+    echo "fuzz.sh: $target failed (exit $status); its log is $work/$target.log" >&2
+    exit 1
+  fi
+done
