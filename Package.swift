@@ -55,17 +55,17 @@ let package = Package(
             dependencies: ["DBusKit", "NetworkActivityClient", "ProgramSupport"],
             resources: [.embedInCode("org.kde.StatusNotifierItem.xml"), .embedInCode("com.canonical.dbusmenu.xml")]
         ),
-        .executableTarget(
-            name: "netactivityd",
-            dependencies: ["DBusKit", "NetworkActivity", "NetworkActivityService", "ProgramSupport"]
-        ),
-        .executableTarget(
-            name: "netactivity",
+        .executableTarget(name: "netactivityd", dependencies: ["NetworkActivityService", "ProgramSupport"]),
+        // The command, in a library of its own so that a fuzz target can read command lines with it; the program
+        // only calls it.
+        .target(
+            name: "NetActivityCommand",
             dependencies: [
                 "CDBus", "DBusKit", "DesktopIndicator", "NetworkActivityClient", "ProgramSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "netactivity", dependencies: ["NetActivityCommand"]),
         .executableTarget(
             name: "netactivity-tray",
             dependencies: ["DBusKit", "DesktopIndicator", "NetworkActivityClient", "NetworkActivityInterface",
@@ -91,6 +91,11 @@ let package = Package(
             name: "fuzz-tray-objects", dependencies: ["DBusKit", "DesktopIndicator", "FuzzingSupport"],
             path: "Tests/Fuzzing/TrayObjects"
         ),
+        .executableTarget(
+            name: "fuzz-activity-table",
+            dependencies: ["FuzzingSupport", "NetworkActivity", "ProgramSupport", "TestSupport"],
+            path: "Tests/Fuzzing/ActivityTable"
+        ),
 
         // Tests: one target per layer, and the integration tests against a private dbus-daemon.
         // What the unit tests share: a clock that moves only when a test moves it, served objects called in memory
@@ -111,7 +116,7 @@ let package = Package(
         // The command's own reading of its plain forms against swift-argument-parser's.
         .testTarget(
             name: "NetActivityCommandTests",
-            dependencies: ["netactivity", "NetworkActivityClient",
+            dependencies: ["NetActivityCommand", "NetworkActivityClient",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(

@@ -1,7 +1,7 @@
 import ArgumentParser
 import NetworkActivityClient
 import Testing
-@testable import netactivity
+@testable import NetActivityCommand
 
 /// `netactivity` reads the plain forms of `begin`, `end`, `run` and `watch` itself, and leaves everything else to
 /// swift-argument-parser: each form it reads must come out as swift-argument-parser reads it.

@@ -1,28 +1,30 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ProgramSupport
+public import ProgramSupport
 import DBusKit
 import NetworkActivity
-import NetworkActivityService
 
-/// netactivityd's command line (`CommandLineOptions`, not swift-argument-parser: docs/performance.md).
-struct DaemonOptions {
-    var system = false
-    var address: String?
-    var showDelay = 0.5
-    var hideDelay = 0.2
-    var minVisible = 0.5
-    var maxPerCaller = 1024
-    var maxPerUser = 4096
-    var maxTotal = 65536
-    var maxTimeout: UInt32 = 86_400
-    var replace = false
-    var noSystem = false
-    var stateDirectory: String?
-    var logLevel: Logger.Level = .info
+/// netactivityd's command line (`CommandLineOptions`, not swift-argument-parser: docs/performance.md). Here
+/// rather than in the program, so that a fuzz target can read command lines with it (docs/reliability.md).
+public struct DaemonOptions {
+    public var system = false
+    public var address: String?
+    public var showDelay = 0.5
+    public var hideDelay = 0.2
+    public var minVisible = 0.5
+    public var maxPerCaller = 1024
+    public var maxPerUser = 4096
+    public var maxTotal = 65536
+    public var maxTimeout: UInt32 = 86_400
+    public var replace = false
+    public var noSystem = false
+    public var stateDirectory: String?
+    public var logLevel: Logger.Level = .info
 
-    var configuration: ServiceConfiguration {
+    public init() {}
+
+    public var configuration: ServiceConfiguration {
         ServiceConfiguration(
             bus: address.map(Connection.Bus.address) ?? (system ? .system : .session),
             delays: VisibilityDelays(show: .seconds(showDelay), hide: .seconds(hideDelay),
@@ -51,7 +53,7 @@ extension DaemonOptions {
     private static let secondsRange = "0 to 86400 seconds"
     private static let countRange = "a whole number from 1"
 
-    static let commandLine = CommandLineOptions<DaemonOptions>(program: "netactivityd", options: [
+    public static let commandLine = CommandLineOptions<DaemonOptions>(program: "netactivityd", options: [
         .flag("--system", help: "Use the system bus instead of the session bus.") { $0.system = true },
         .value("--address", "ADDRESS", takes: "a bus address",
                help: "Use the bus at this address, e.g. unix:path=/run/user/1000/bus.",
@@ -90,14 +92,14 @@ extension DaemonOptions {
     ])
 
     /// What `--help` says above the options.
-    static let summary = "counts network activities of many programs and tells panels when to show one indicator."
-    static let description = """
+    public static let summary = "counts network activities of many programs and tells panels when to show one indicator."
+    public static let description = """
         Owns org.example.NetworkActivity on the session bus (or the one chosen below) and serves
         /org/example/NetworkActivity. SIGTERM or SIGINT hide the indicator, release the name and exit 0;
         losing the bus exits 1.
         """
 
-    static func validate(_ options: DaemonOptions) throws(UsageError) {
+    public static func validate(_ options: DaemonOptions) throws(UsageError) {
         if options.system, options.address != nil { throw UsageError("--system and --address exclude each other") }
     }
 }

@@ -1,0 +1,8 @@
+import NetActivityCommand
+
+@main
+enum NetActivity {
+    static func main() {
+        EntryPoint.main()
+    }
+}
