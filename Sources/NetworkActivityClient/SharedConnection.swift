@@ -43,12 +43,15 @@ final class SharedConnection: Sendable {
             return nil
         }
         served = UnsafeSendable((connection, loop))
-        let body = LoopThreadBody { [resumes, awaited] in
+        let body = LoopThreadBody { [resumes, awaited, jobs, turnEndHooks] in
             _ = cdbus_name_this_thread("dbus-shared")
             resumes.bindToCurrentThread()
             // The loop ends when it is stopped or the bus is lost; either way nothing more is sent.
             let lost = (try? loop.run()) == nil
             ended.raise()
+            // Nothing runs on this thread any more: what waits to, and holds this object, would hold it for ever.
+            jobs.close()
+            turnEndHooks.value.removeAll()
             // A loop that ends on a lost bus ends in the middle of its turn, with replies it may hold still.
             resumes.resumeHeld()
             awaited.closeAll()
@@ -139,6 +142,10 @@ final class TurnEndHooks {
 
     func runAll() {
         for hook in hooks.values { hook() }
+    }
+
+    func removeAll() {
+        hooks = [:]
     }
 }
 

@@ -42,6 +42,26 @@ extension Integration {
             #expect(laterWaited < .seconds(60))
             #expect(!shared.isOpen)
         }
+
+        /// Found by AddressSanitizer's leak check (docs/testing.md, "Sanitizers"): a stream's end, after the bus
+        /// went away, handed its cleanup to a loop that no longer ran, and the job held the connection, which held
+        /// the job, so the connection, its loop and its buffers were never freed.
+        @Test(.timeLimit(.minutes(1)))
+        func aClientWhoseBusWentAwayIsFreedWithWhatItsStreamsHeld() async throws {
+            let bus = try PrivateBus()
+            var client: NetworkActivityClient? = try NetworkActivityClient(address: bus.address)
+            weak let shared = client?.connection
+            let states = try #require(client).indicatorStates()
+            var iterator = states.makeAsyncIterator()
+            #expect(await iterator.next() == .serviceStopped)
+            bus.kill()
+            while await iterator.next() != nil {}
+            client = nil
+            // The loop's thread lets go of its references as it ends: nothing tells when, so it is awaited.
+            let deadline = ContinuousClock.now + .seconds(20)
+            while shared != nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(shared == nil, "the connection is still held after the bus went away and the client was dropped")
+        }
     }
 }
 
