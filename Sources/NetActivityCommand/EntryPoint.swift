@@ -12,13 +12,17 @@ import Dispatch
 /// command lines with it (docs/reliability.md).
 public enum EntryPoint {
     public static func main() -> Never {
-        if let action = PlainInvocation.action(for: CommandLine.arguments.dropFirst()) {
-            exit(action.exitStatus())
-        }
+        if let status = runPlainForm() { exit(status) }
         Task { @MainActor in
             await NetActivityCommand.main(nil)
             exit(0)
         }
         dispatchMain()
+    }
+
+    /// The exit status of a plain form, nil for any other command line. Apart from `main`, so that what the action
+    /// made is freed before the program exits, as LeakSanitizer checks (docs/testing.md, "Sanitizers").
+    private static func runPlainForm() -> Int32? {
+        PlainInvocation.action(for: CommandLine.arguments.dropFirst())?.exitStatus()
     }
 }

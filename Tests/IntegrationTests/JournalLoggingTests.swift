@@ -42,7 +42,7 @@ extension Integration {
             tray.executableURL = Paths.tray
             tray.arguments = ["--idle", "show", "--log-level", "info"]
             tray.environment = ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": bus.address,
-                                "JOURNAL_STREAM": try journalStream(of: log)]
+                                "JOURNAL_STREAM": try journalStream(of: log)].merging(SanitizerOptions.environment) { $1 }
             tray.standardError = try FileHandle(forWritingTo: log)
             tray.standardOutput = FileHandle.nullDevice
             try tray.run()

@@ -47,7 +47,7 @@ public final class DaemonProcess {
         process = Process()
         process.executableURL = URL(fileURLWithPath: wrapper.isEmpty ? command[0] : "/usr/bin/env")
         process.arguments = wrapper.isEmpty ? Array(command.dropFirst()) : command
-        process.environment = ["PATH": "/usr/bin:/bin"]
+        process.environment = ["PATH": "/usr/bin:/bin"].merging(SanitizerOptions.environment) { $1 }
         // A service on a session bus follows the system bus's service: never the machine's, unless a test gives one.
         process.environment?["DBUS_SYSTEM_BUS_ADDRESS"] = systemBus
             ? bus.address : "unix:path=\(bus.directory.appendingPathComponent("no-system-bus").path)"

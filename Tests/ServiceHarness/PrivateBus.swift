@@ -63,7 +63,7 @@ public final class PrivateBus {
         process.environment = [
             "PATH": "/usr/bin:/bin",
             "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory.appendingPathComponent("no-system-bus").path)",
-        ].merging(environment) { $1 }
+        ].merging(SanitizerOptions.environment) { $1 }.merging(environment) { $1 }
         try process.run()
         // dbus-daemon prints its address once it listens, or exits.
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)

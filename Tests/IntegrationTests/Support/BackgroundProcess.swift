@@ -24,6 +24,7 @@ final class BackgroundProcess {
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ["PATH": path, "DBUS_SESSION_BUS_ADDRESS": bus.address]
+            .merging(SanitizerOptions.environment) { $1 }
         process.environment?.merge(environment) { $1 }
         process.standardOutput = pipe
         process.standardError = try FileHandle(forWritingTo: errorFile)

@@ -22,7 +22,7 @@ func runTool(_ tool: String, _ arguments: [String], bus: PrivateBus?, environmen
     let process = Process()
     process.executableURL = URL(fileURLWithPath: tool.hasPrefix("/") ? tool : "/usr/bin/\(tool)")
     process.arguments = arguments
-    process.environment = ["PATH": "/usr/bin:/bin"]
+    process.environment = ["PATH": "/usr/bin:/bin"].merging(SanitizerOptions.environment) { $1 }
     if let bus {
         process.environment?["DBUS_SESSION_BUS_ADDRESS"] = bus.address
         process.environment?["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address

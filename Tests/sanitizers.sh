@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The test suite in a build with a sanitizer: every target, the daemon, the command and the tray that the tests
+# start included (docs/testing.md, "Sanitizers").
+#
+#   bash Tests/sanitizers.sh address [swift test arguments]    AddressSanitizer, with its leak check
+#   bash Tests/sanitizers.sh thread  [swift test arguments]    ThreadSanitizer
+#
+# Each sanitized program writes what it finds to a report file of its own in a folder the script makes (not to
+# stderr, where a test that reads a program's output would take it for the program's); the run fails when a test
+# fails or when any report was written, and prints them. The build is .build-asan or .build-tsan.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kind="${1:-}"
+[ $# -gt 0 ] && shift
+reports="$(mktemp -d)"
+case "$kind" in
+  address)
+    scratch=.build-asan
+    export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1:abort_on_error=0"
+    export LSAN_OPTIONS="suppressions=$PWD/Tests/Sanitizers/leaks.supp:print_suppressions=0"
+    ;;
+  thread)
+    scratch=.build-tsan
+    export TSAN_OPTIONS="log_path=$reports/tsan:suppressions=$PWD/Tests/Sanitizers/races.supp:print_suppressions=0"
+    ;;
+  *)
+    echo "usage: bash Tests/sanitizers.sh address|thread [swift test arguments]" >&2
+    exit 2
+    ;;
+esac
+# Read by the tests that measure memory or time, which a sanitized build would make meaningless.
+export NETACTIVITY_SANITIZER="$kind"
+# The Swift runtime's crash report would run inside the sanitizer's own.
+export SWIFT_BACKTRACE=enable=no
+
+bash Tests/install-tools.sh
+swift build --package-path Benchmarks
+flags=(--scratch-path "$scratch" -Xswiftc "-sanitize=$kind" --disable-xctest)
+status=0
+if [ $# -gt 0 ]; then
+  swift test "${flags[@]}" "$@" || status=$?
+else
+  swift test "${flags[@]}" --skip HostRenderingTests || status=$?
+  swift test "${flags[@]}" --filter HostRenderingTests || status=$?
+fi
+if compgen -G "$reports/*" > /dev/null; then
+  for report in "$reports"/*; do
+    echo "== $report"
+    cat "$report"
+  done
+  echo "sanitizers.sh: the $kind sanitizer reported the above" >&2
+  status=1
+fi
+rm -rf "$reports"
+exit "$status"
