@@ -96,6 +96,12 @@ let package = Package(
             dependencies: ["FuzzingSupport", "NetworkActivity", "ProgramSupport", "TestSupport"],
             path: "Tests/Fuzzing/ActivityTable"
         ),
+        .executableTarget(
+            name: "fuzz-outside-text",
+            dependencies: ["DBusKit", "DesktopIndicator", "FuzzingSupport", "NetActivityCommand", "NetworkActivity",
+                           "NetworkActivityService", "ProgramSupport", "TestSupport"],
+            path: "Tests/Fuzzing/OutsideText"
+        ),
 
         // Tests: one target per layer, and the integration tests against a private dbus-daemon.
         // What the unit tests share: a clock that moves only when a test moves it, served objects called in memory
