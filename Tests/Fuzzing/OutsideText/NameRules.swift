@@ -32,17 +32,25 @@ enum NameRules {
         return bytes.count <= 255 && isElement(bytes[...])
     }
 
-    /// At most 255 bytes. A unique name: `:` and two or more `.`-separated elements of `[A-Za-z0-9_-]`; a
-    /// well-known one: two or more such elements, none starting with a digit.
+    /// At most 255 bytes. A well-known name: two or more `.`-separated elements of `[A-Za-z0-9_-]`, none empty or
+    /// starting with a digit. A unique name: `:` and such elements, which may start with a digit; the
+    /// specification asks at least two, but libdbus, whose checks decide what it aborts on, takes any number,
+    /// none included, and an empty first one (`:`, `:2`, `:.1`), and so does this rule.
     static func isBusName(_ text: String) -> Bool {
-        var bytes = Array(text.utf8)[...]
+        let bytes = Array(text.utf8)
         guard bytes.count <= 255 else { return false }
-        let isUnique = bytes.first == UInt8(ascii: ":")
-        if isUnique { bytes = bytes.dropFirst() }
+        func isNameByte(_ byte: UInt8) -> Bool { isLetterOrUnderscore(byte) || isDigit(byte) || byte == UInt8(ascii: "-") }
+        if bytes.first == UInt8(ascii: ":") {
+            let rest = bytes.dropFirst()
+            return rest.indices.allSatisfy { index in
+                rest[index] == UInt8(ascii: ".")
+                    ? index + 1 < rest.endIndex && isNameByte(rest[index + 1]) : isNameByte(rest[index])
+            }
+        }
         let elements = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         return elements.count >= 2 && elements.allSatisfy { element in
-            guard let first = element.first, isUnique || !isDigit(first) else { return false }
-            return element.allSatisfy { isLetterOrUnderscore($0) || isDigit($0) || $0 == UInt8(ascii: "-") }
+            guard let first = element.first, !isDigit(first) else { return false }
+            return element.allSatisfy(isNameByte)
         }
     }
 
