@@ -1,10 +1,10 @@
-import Synchronization
+import ProgramSupport
 
 /// Work that other threads hand to an event loop's thread: queued under a lock, with a `WakeUpSignal` that the
 /// loop polls, so that the loop wakes for it and runs it in order.
 package final class LoopJobs: Sendable {
     /// Nil once the loop has ended for good (`close`).
-    private let queue = Mutex<[@Sendable () -> Void]?>([])
+    private let queue = Lock<[@Sendable () -> Void]?>([])
     private let wakeUp = WakeUpSignal()
     /// Readable while jobs wait.
     package var fileDescriptor: Int32 { wakeUp.fileDescriptor }

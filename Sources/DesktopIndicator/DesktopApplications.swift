@@ -4,7 +4,6 @@ import Glibc
 import Musl
 #endif
 import ProgramSupport
-import Synchronization
 
 /// What an application's desktop file says of it, for people: its name and its icon.
 public struct DesktopApplication: Sendable, Equatable {
@@ -31,7 +30,7 @@ public final class DesktopApplications: Sendable {
 
     private let folders: [String]
     private let languages: [String]
-    private let found = Mutex<[String: DesktopApplication?]>([:])
+    private let found = Lock<[String: DesktopApplication?]>([:])
 
     /// - Parameters:
     ///   - folders: the `applications` folders, searched in order.

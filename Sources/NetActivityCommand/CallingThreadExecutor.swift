@@ -1,11 +1,11 @@
 import Dispatch
-import Synchronization
+import ProgramSupport
 
 /// Runs one task on the thread that calls `run`, until the task returns: an async `main` without the worker
 /// threads Dispatch starts to serve one, for `watch`, which a panel keeps running all day. Jobs the task's
 /// continuations enqueue from the library's loop thread come back here, since the task prefers this executor.
 final class CallingThreadExecutor: TaskExecutor, Sendable {
-    private let jobs = Mutex<[UnownedJob]>([])
+    private let jobs = Lock<[UnownedJob]>([])
     /// Counts the jobs enqueued, plus one when the task has returned.
     private let wakeUps = DispatchSemaphore(value: 0)
 
@@ -18,7 +18,7 @@ final class CallingThreadExecutor: TaskExecutor, Sendable {
     /// Runs `operation` as a task preferring this executor, and its jobs on this thread, until it returns.
     static func run(_ operation: sending @escaping () async -> Int32) -> Int32 {
         let executor = CallingThreadExecutor()
-        let status = Mutex<Int32?>(nil)
+        let status = Lock<Int32?>(nil)
         Task(executorPreference: executor) {
             let result = await operation()
             status.withLock { $0 = result }

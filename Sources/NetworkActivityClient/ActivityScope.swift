@@ -1,4 +1,4 @@
-import Synchronization
+import ProgramSupport
 
 /// The activities of one part of a program, such as a screen or a module: ``cancel()`` ends them all, and releasing
 /// the scope ends whatever is left.
@@ -7,7 +7,7 @@ import Synchronization
 /// released, or the client's connection closes; dropping the returned token alone does not end it.
 public final class ActivityScope: Sendable {
     private let client: NetworkActivityClient
-    private let activities = Mutex<[ActivityID: Activity]>([:])
+    private let activities = Lock<[ActivityID: Activity]>([:])
 
     /// An empty scope whose activities `client` begins.
     public init(client: NetworkActivityClient) {

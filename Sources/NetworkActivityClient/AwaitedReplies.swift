@@ -1,6 +1,5 @@
 internal import DBusKit
 internal import CDBus
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -24,7 +23,7 @@ final class AwaitedReplies: Sendable {
         var isClosed = false
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     /// Readable when the earliest deadline may have passed.
     let fileDescriptor: Int32
 

@@ -1,6 +1,6 @@
 internal import DBusKit
 internal import NetworkActivityInterface
-import Synchronization
+import ProgramSupport
 
 /// What a client does when the service passes on a request to stop one of its activities (`CancelRequested`), by
 /// activity: one subscription, made on first use and kept, serves them all.
@@ -10,7 +10,7 @@ final class CancelRequests: Sendable {
         var handlers: [ActivityID: @Sendable () -> Void] = [:]
     }
 
-    private let registry = Mutex(Registry())
+    private let registry = Lock(Registry())
 
     /// Runs `handler` on the loop's thread when a request to stop `id` comes, until `remove(id)`.
     func add(_ id: ActivityID, handler: @escaping @Sendable () -> Void, on connection: SharedConnection) {

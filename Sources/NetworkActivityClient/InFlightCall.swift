@@ -1,5 +1,5 @@
 internal import DBusKit
-import Synchronization
+import ProgramSupport
 
 /// Why an awaited call gave no value: the bus's or the peer's error, or the awaiting task was cancelled.
 enum CallFailure: Error, Sendable {
@@ -28,7 +28,7 @@ final class InFlightCall: Sendable {
         case finished
     }
 
-    private let state = Mutex(State.new)
+    private let state = Lock(State.new)
     private let onAbandoned: (@Sendable (Message) -> Void)?
     private let resumes: TurnEndResumes
 

@@ -1,5 +1,5 @@
 internal import DBusKit
-import Synchronization
+import ProgramSupport
 
 extension NetworkActivityClient {
     /// The indicator's state now and after every change, for panel widgets and tray icons.
@@ -54,7 +54,7 @@ final class BusLossListeners: Sendable {
         var listeners: [Int: @Sendable () -> Void] = [:]
     }
 
-    private let registry = Mutex(Registry())
+    private let registry = Lock(Registry())
 
     /// Adds `listener`; returns what `remove` takes.
     func add(_ listener: @escaping @Sendable () -> Void) -> Int {

@@ -1,4 +1,5 @@
 internal import DBusKit
+import ProgramSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -11,7 +12,7 @@ import Musl
 /// CPU, run at once, send its next call, and wait for that lock while the loop waits for the CPU, two switches
 /// more per call.
 final class TurnEndResumes: Sendable {
-    private let held = Mutex<[(InFlightCall, InFlightCall.Outcome)]>([])
+    private let held = Lock<[(InFlightCall, InFlightCall.Outcome)]>([])
     private let loopThread = Atomic<UInt>(0)
 
     /// Called once on the loop's thread, before it runs.

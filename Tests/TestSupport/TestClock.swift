@@ -1,10 +1,9 @@
 public import ProgramSupport
-import Synchronization
 
 /// A clock that moves only when a test moves it, in microseconds: the domain's, the service's and the tray's tests
 /// use it. A test may move it while a loop of its own reads it on another thread.
 public final class TestClock: TimeSource, Sendable {
-    private let time = Mutex(Timestamp(monotonic: MonotonicTime(microseconds: 1_000_000),
+    private let time = Lock(Timestamp(monotonic: MonotonicTime(microseconds: 1_000_000),
                                        wallClock: 1_800_000_000_000_000))
 
     public init() {}

@@ -5,7 +5,6 @@ import Foundation
 import NetworkActivityClient
 import ProgramSupport
 import ServiceHarness
-import Synchronization
 import TestSupport
 @testable import netactivity_tray
 
@@ -100,7 +99,7 @@ private final class LoopBound {
 
 /// A value one thread hands another, awaited with a deadline.
 private final class Outcome<Value: Sendable>: Sendable {
-    private let value = Mutex<Value?>(nil)
+    private let value = Lock<Value?>(nil)
     private let arrived = DispatchSemaphore(value: 0)
 
     func set(_ newValue: Value) {
