@@ -21,11 +21,15 @@ typealias HandedReply = UnsafeSendable<Message>
 final class InFlightCall: Sendable {
     typealias Outcome = Result<HandedReply, CallFailure>
 
+    /// The outcome is kept here, not passed through the continuation, and the resumed task takes it under the
+    /// lock (`outcome()`): the reply was made on the loop's thread, and the lock is what orders it before the
+    /// task's reads in ThreadSanitizer's eyes too, which cannot see the concurrency runtime's handover when the
+    /// reply comes before the task has finished suspending (docs/testing.md, "Sanitizers").
     private enum State {
         case new
-        case waiting(UnsafeContinuation<Outcome, Never>)
+        case waiting(UnsafeContinuation<Void, Never>)
         case abandoned
-        case finished
+        case finished(Outcome)
     }
 
     private let state = Lock(State.new)
@@ -38,10 +42,10 @@ final class InFlightCall: Sendable {
     }
 
     /// Starts waiting; false, with the continuation resumed, when the task was cancelled already.
-    func start(_ continuation: UnsafeContinuation<Outcome, Never>) -> Bool {
+    func start(_ continuation: UnsafeContinuation<Void, Never>) -> Bool {
         state.withLock { state in
             guard case .new = state else {
-                continuation.resume(returning: .failure(.cancelled))
+                continuation.resume()
                 return false
             }
             state = .waiting(continuation)
@@ -49,9 +53,17 @@ final class InFlightCall: Sendable {
         }
     }
 
+    /// What the resumed task gets: the reply or the failure, `cancelled` once it was abandoned.
+    func outcome() -> Outcome {
+        state.withLock { state in
+            guard case .finished(let outcome) = state else { return .failure(.cancelled) }
+            return outcome
+        }
+    }
+
     /// The task was cancelled: it resumes at once with `cancelled`.
     func abandon() {
-        let waiting = state.withLock { state -> UnsafeContinuation<Outcome, Never>? in
+        let waiting = state.withLock { state -> UnsafeContinuation<Void, Never>? in
             switch state {
             case .new:
                 state = .abandoned
@@ -63,25 +75,25 @@ final class InFlightCall: Sendable {
                 return nil
             }
         }
-        waiting?.resume(returning: .failure(.cancelled))
+        waiting?.resume()
     }
 
     /// The reply, or the failure to send.
     func finish(_ outcome: Outcome) {
-        let (waiting, wasAbandoned) = state.withLock { state -> (UnsafeContinuation<Outcome, Never>?, Bool) in
+        let (waiting, wasAbandoned) = state.withLock { state -> (UnsafeContinuation<Void, Never>?, Bool) in
             switch state {
             case .waiting(let continuation):
-                state = .finished
+                state = .finished(outcome)
                 return (continuation, false)
             case .abandoned:
-                state = .finished
+                state = .finished(.failure(.cancelled))
                 return (nil, true)
             case .new, .finished:
                 return (nil, false)
             }
         }
         if let waiting {
-            waiting.resume(returning: outcome)
+            waiting.resume()
         } else if wasAbandoned, case .success(let reply) = outcome {
             onAbandoned?(reply.value)
         }

@@ -87,7 +87,7 @@ final class SharedConnection: Sendable {
     ) async throws(CallFailure) -> Message {
         guard !Task.isCancelled else { throw .cancelled }
         let call = InFlightCall(resumes: resumes, onAbandoned: onAbandoned)
-        let outcome = await withTaskCancellationHandler {
+        await withTaskCancellationHandler {
             await withUnsafeContinuation { continuation in
                 guard call.start(continuation) else { return }
                 if !awaited.send(message, on: raw.value, for: call, timeout: timeout) {
@@ -97,7 +97,7 @@ final class SharedConnection: Sendable {
         } onCancel: {
             call.abandon()
         }
-        return try outcome.get().value
+        return try call.outcome().get().value
     }
 
     /// Sends a message that wants no reply and writes it out before returning, from any thread: it still reaches
