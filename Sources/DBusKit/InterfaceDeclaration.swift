@@ -82,3 +82,36 @@ public struct SignalDeclaration: Sendable {
         self.arguments = arguments
     }
 }
+
+extension MethodDeclaration {
+    /// The method `member` declares, served by `handler`, which is given the call (for its sender) and its
+    /// arguments as declared, and returns the reply's value. Inlinable, so that the arguments are read by code
+    /// specialized where the service is built, with no generic metadata looked up on a call.
+    @inlinable
+    public init<each Input: DBusDecodable & SendableMetatype, Output: DBusEncodable & SendableMetatype>(
+        _ member: Method<repeat each Input, Output>,
+        handler: @escaping @Sendable (Object, Message, repeat each Input) throws(DBusError) -> Output
+    ) {
+        self.init(member.name, inputs: member.inputs, outputs: member.outputs) { object, call throws(DBusError) in
+            var reader = call.arguments()
+            let output = try handler(object, call, repeat try reader.read((each Input).self))
+            return call.makeReturn(with: output)
+        }
+    }
+}
+
+extension SignalDeclaration {
+    /// The signal `member` declares.
+    public init<each Value>(_ member: Signal<repeat each Value>) {
+        self.init(member.name, arguments: member.arguments)
+    }
+}
+
+extension PropertyDeclaration {
+    /// The property `member` declares, read by `get`.
+    public init<Value: DBusEncodable & SendableMetatype>(
+        _ member: Property<Value>, announcesChanges: Bool, get: @escaping @Sendable (Object) -> Value
+    ) {
+        self.init(member.name, Value.self, announcesChanges: announcesChanges, get: get)
+    }
+}

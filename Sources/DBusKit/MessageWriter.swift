@@ -6,7 +6,7 @@ public struct MessageWriter {
     private let message: Message
     private var iter = DBusMessageIter()
 
-    init(message: Message) {
+    @usableFromInline init(message: Message) {
         self.message = message
         dbus_message_iter_init_append(message.raw, &iter)
     }

@@ -181,6 +181,17 @@ public final class ServedObject {
         return Message.signal(path: path, interface: interface, member: member, destination: destination)
     }
 
+    /// The signal `member` of this object carrying `values`, to every connection whose rules match it or to
+    /// `destination` alone.
+    @inlinable
+    public func makeSignal<each Value: DBusEncodable>(
+        _ member: Signal<repeat each Value>, _ values: repeat each Value, to destination: BusName? = nil
+    ) -> Message {
+        let signal = makeSignal(member.name, of: member.interface, to: destination)
+        member.write(repeat each values, to: signal)
+        return signal
+    }
+
     /// `PropertiesChanged` for `interface` carrying `changes`, each a declared property that announces its changes.
     /// Building it costs tens of thousands of instructions, so a service whose state goes back and forth keeps the
     /// signals it built in a `SignalCache` and sends copies.
@@ -190,7 +201,8 @@ public final class ServedObject {
                 $0.name == change.name && $0.announcesChanges
             } }
         }, "\(changes.map(\.name)) are not properties of \(interface) that announce their changes")
-        let signal = Message.signal(path: path, interface: StandardInterface.properties, member: "PropertiesChanged")
+        let signal = Message.signal(path: path, interface: StandardInterface.properties,
+                                    member: StandardInterface.propertiesChanged.name)
         signal.appendArguments { arguments in
             arguments.append(interface.rawValue)
             arguments.appendArray(elementSignature: "{sv}") { entries in
@@ -293,16 +305,29 @@ public enum StandardInterface {
     public static let introspectable: InterfaceName = "org.freedesktop.DBus.Introspectable"
     /// `Ping` and `GetMachineId`, which libdbus answers.
     public static let peer: InterfaceName = "org.freedesktop.DBus.Peer"
+
+    // Their members, as the specification declares them.
+    public static let get = Method("Get", of: properties, Argument<String>("interface_name"),
+                                   Argument<String>("property_name"), output: Argument<ReceivedVariant>("value"))
+    public static let getAll = Method("GetAll", of: properties, Argument<String>("interface_name"),
+                                      output: Argument<[String: ReceivedVariant]>("properties"))
+    public static let set = Method("Set", of: properties, Argument<String>("interface_name"),
+                                   Argument<String>("property_name"), Argument<Variant>("value"))
+    public static let propertiesChanged = Signal(
+        "PropertiesChanged", of: properties, Argument<String>("interface_name"),
+        Argument<[String: Variant]>("changed_properties"), Argument<[String]>("invalidated_properties"))
+    public static let introspect = Method("Introspect", of: introspectable, output: Argument<String>("xml_data"))
+    public static let ping = Method("Ping", of: peer)
 }
 
 /// A method of the standard interfaces that `ServedObject` answers itself.
 private enum StandardMethod {
     case get, getAll, set, introspect
 
-    private static let getMember: MemberName = "Get"
-    private static let getAllMember: MemberName = "GetAll"
-    private static let setMember: MemberName = "Set"
-    private static let introspectMember: MemberName = "Introspect"
+    private static let getMember = StandardInterface.get.name
+    private static let getAllMember = StandardInterface.getAll.name
+    private static let setMember = StandardInterface.set.name
+    private static let introspectMember = StandardInterface.introspect.name
 
     /// The call's method, when it is one of these, with its interface or none.
     init?(of call: Message) {

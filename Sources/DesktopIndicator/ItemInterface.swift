@@ -10,51 +10,42 @@ extension ItemObject {
     static let declaration = InterfaceDeclaration<ItemObject>(
         StatusNotifierItem.interface,
         methods: [
-            MethodDeclaration("Activate", inputs: position) { item, call throws(DBusError) in
-                var arguments = call.arguments()
-                let x = try arguments.read(Int32.self)
-                item.onActivate(x, try arguments.read(Int32.self))
-                return call.makeReturn()
+            MethodDeclaration(ItemMembers.activate) { item, _, x, y throws(DBusError) in
+                item.onActivate(x, y)
+                return NoValue()
             },
             // Hosts draw the menu from `Menu` themselves; there is nothing to scroll through. These are answered
             // and change nothing.
-            MethodDeclaration("SecondaryActivate", inputs: position) { _, call in call.makeReturn() },
-            MethodDeclaration("ContextMenu", inputs: position) { _, call in call.makeReturn() },
-            MethodDeclaration("Scroll", inputs: [.init("delta", "i"), .init("orientation", "s")]) { _, call in
-                call.makeReturn()
-            },
+            MethodDeclaration(ItemMembers.secondaryActivate) { _, _, _, _ throws(DBusError) in NoValue() },
+            MethodDeclaration(ItemMembers.contextMenu) { _, _, _, _ throws(DBusError) in NoValue() },
+            MethodDeclaration(ItemMembers.scroll) { _, _, _, _ throws(DBusError) in NoValue() },
         ],
         // Hosts learn of changes from the New* signals, not from PropertiesChanged.
         properties: [
-            PropertyDeclaration("Category", String.self, announcesChanges: false) { $0.category },
+            PropertyDeclaration(ItemMembers.category, announcesChanges: false) { $0.category },
             // Never changed, but said again after a registration (`ItemObject.announceIdentity`).
-            PropertyDeclaration("Id", String.self, announcesChanges: true) { $0.id },
-            PropertyDeclaration("Title", String.self, announcesChanges: false) { $0.content.title },
-            PropertyDeclaration("Status", String.self, announcesChanges: false) { $0.content.status.rawValue },
+            PropertyDeclaration(ItemMembers.id, announcesChanges: true) { $0.id },
+            PropertyDeclaration(ItemMembers.title, announcesChanges: false) { $0.content.title },
+            PropertyDeclaration(ItemMembers.status, announcesChanges: false) { $0.content.status.rawValue },
             // The item belongs to no window.
-            PropertyDeclaration("WindowId", Int32.self, announcesChanges: false) { _ in 0 },
-            PropertyDeclaration("IconThemePath", String.self, announcesChanges: false) { _ in "" },
-            PropertyDeclaration("IconName", String.self, announcesChanges: false) { $0.content.iconName },
-            PropertyDeclaration("IconPixmap", [IconPixmap].self, announcesChanges: false) { $0.content.iconPixmaps },
-            PropertyDeclaration("OverlayIconName", String.self, announcesChanges: false) { _ in "" },
-            PropertyDeclaration("OverlayIconPixmap", [IconPixmap].self, announcesChanges: false) { _ in [] },
-            PropertyDeclaration("AttentionIconName", String.self, announcesChanges: false) {
-                $0.content.attentionIconName
-            },
-            PropertyDeclaration("AttentionIconPixmap", [IconPixmap].self, announcesChanges: false) { _ in [] },
-            PropertyDeclaration("AttentionMovieName", String.self, announcesChanges: false) { _ in "" },
-            PropertyDeclaration("ToolTip", ToolTip.self, announcesChanges: false) { $0.content.toolTip },
+            PropertyDeclaration(ItemMembers.windowID, announcesChanges: false) { _ in 0 },
+            PropertyDeclaration(ItemMembers.iconThemePath, announcesChanges: false) { _ in "" },
+            PropertyDeclaration(ItemMembers.iconName, announcesChanges: false) { $0.content.iconName },
+            PropertyDeclaration(ItemMembers.iconPixmap, announcesChanges: false) { $0.content.iconPixmaps },
+            PropertyDeclaration(ItemMembers.overlayIconName, announcesChanges: false) { _ in "" },
+            PropertyDeclaration(ItemMembers.overlayIconPixmap, announcesChanges: false) { _ in [] },
+            PropertyDeclaration(ItemMembers.attentionIconName, announcesChanges: false) { $0.content.attentionIconName },
+            PropertyDeclaration(ItemMembers.attentionIconPixmap, announcesChanges: false) { _ in [] },
+            PropertyDeclaration(ItemMembers.attentionMovieName, announcesChanges: false) { _ in "" },
+            PropertyDeclaration(ItemMembers.toolTip, announcesChanges: false) { $0.content.toolTip },
             // A click is Activate; the menu opens on a right click.
-            PropertyDeclaration("ItemIsMenu", Bool.self, announcesChanges: false) { _ in false },
-            PropertyDeclaration("Menu", ObjectPath.self, announcesChanges: true) { _ in MenuObject.path },
+            PropertyDeclaration(ItemMembers.itemIsMenu, announcesChanges: false) { _ in false },
+            PropertyDeclaration(ItemMembers.menu, announcesChanges: true) { _ in MenuObject.path },
         ],
         signals: [
-            SignalDeclaration("NewTitle"), SignalDeclaration("NewIcon"), SignalDeclaration("NewAttentionIcon"),
-            SignalDeclaration("NewOverlayIcon"), SignalDeclaration("NewToolTip"),
-            SignalDeclaration("NewStatus", arguments: [.init("status", "s")]),
+            SignalDeclaration(ItemMembers.newTitle), SignalDeclaration(ItemMembers.newIcon),
+            SignalDeclaration(ItemMembers.newAttentionIcon), SignalDeclaration(ItemMembers.newOverlayIcon),
+            SignalDeclaration(ItemMembers.newToolTip), SignalDeclaration(ItemMembers.newStatus),
         ]
     )
-
-    /// Where on the screen a click was, as the host tells it.
-    private static let position = [ArgumentDeclaration("x", "i"), ArgumentDeclaration("y", "i")]
 }

@@ -33,11 +33,17 @@ final class ItemObject {
         let old = content
         content = newContent
         guard announcing, old != newContent else { return false }
-        if old.title != newContent.title { emit("NewTitle") }
-        if old.iconName != newContent.iconName || old.iconPixmaps != newContent.iconPixmaps { emit("NewIcon") }
-        if old.attentionIconName != newContent.attentionIconName { emit("NewAttentionIcon") }
-        if old.toolTip != newContent.toolTip { emit("NewToolTip") }
-        if old.status != newContent.status { emit("NewStatus") { $0.append(newContent.status.rawValue) } }
+        if old.title != newContent.title { object.emit(object.makeSignal(ItemMembers.newTitle)) }
+        if old.iconName != newContent.iconName || old.iconPixmaps != newContent.iconPixmaps {
+            object.emit(object.makeSignal(ItemMembers.newIcon))
+        }
+        if old.attentionIconName != newContent.attentionIconName {
+            object.emit(object.makeSignal(ItemMembers.newAttentionIcon))
+        }
+        if old.toolTip != newContent.toolTip { object.emit(object.makeSignal(ItemMembers.newToolTip)) }
+        if old.status != newContent.status {
+            object.emit(object.makeSignal(ItemMembers.newStatus, newContent.status.rawValue))
+        }
         return true
     }
 
@@ -46,13 +52,7 @@ final class ItemObject {
     /// the signal fills its cache again.
     func announceIdentity() {
         object.emit(object.makePropertiesChanged(of: StatusNotifierItem.interface, [
-            ChangedProperty("Id", id), ChangedProperty("Menu", MenuObject.path),
+            ChangedProperty(ItemMembers.id.name, id), ChangedProperty(ItemMembers.menu.name, MenuObject.path),
         ]))
-    }
-
-    private func emit(_ member: MemberName, arguments: (inout MessageWriter) -> Void = { _ in }) {
-        let signal = object.makeSignal(member, of: StatusNotifierItem.interface)
-        signal.appendArguments(arguments)
-        object.emit(signal)
     }
 }

@@ -7,102 +7,54 @@ extension MenuObject {
     static let introspectionXML = String(decoding: PackageResources.com_canonical_dbusmenu_xml, as: UTF8.self)
 
     static let declaration = InterfaceDeclaration<MenuObject>(
-        interface,
+        MenuMembers.interface,
         methods: [
-            MethodDeclaration(
-                "GetLayout",
-                inputs: [.init("parentId", "i"), .init("recursionDepth", "i"), .init("propertyNames", "as")],
-                outputs: [.init("revision", "u"), .init("layout", MenuLayoutNode.dbusSignature)]
-            ) { menu, call throws(DBusError) in
-                var arguments = call.arguments()
-                let parent = try arguments.read(Int32.self)
-                let depth = try arguments.read(Int32.self)
-                let layout = try menu.layout(under: parent, depth: depth, properties: try arguments.read([String].self))
-                let reply = call.makeReturn()
-                reply.appendArguments { values in
-                    values.append(menu.revision)
-                    values.append(layout)
-                }
-                return reply
+            MethodDeclaration(MenuMembers.getLayout) { menu, _, parent, depth, names throws(DBusError) in
+                TwoValues(menu.revision, try menu.layout(under: parent, depth: depth, properties: names))
             },
-            MethodDeclaration(
-                "GetGroupProperties", inputs: [.init("ids", "ai"), .init("propertyNames", "as")],
-                outputs: [.init("properties", [MenuItemProperties].dbusSignature)]
-            ) { menu, call throws(DBusError) in
-                var arguments = call.arguments()
-                let ids = try arguments.read([Int32].self)
-                return call.makeReturn(with: menu.properties(of: ids, named: try arguments.read([String].self)))
+            MethodDeclaration(MenuMembers.getGroupProperties) { menu, _, ids, names throws(DBusError) in
+                menu.properties(of: ids, named: names)
             },
-            MethodDeclaration(
-                "GetProperty", inputs: [.init("id", "i"), .init("name", "s")], outputs: [.init("value", "v")]
-            ) { menu, call throws(DBusError) in
-                var arguments = call.arguments()
-                let id = try arguments.read(Int32.self)
-                let name = try arguments.read(String.self)
+            MethodDeclaration(MenuMembers.getProperty) { menu, _, id, name throws(DBusError) in
                 guard let found = menu.properties(of: [id], named: [name]).first else { throw unknownItem(id) }
                 guard let value = found.properties[name] else {
                     throw DBusError(.invalidArgs, "menu item \(id) has no property \"\(name)\"")
                 }
-                return call.makeReturn(with: value)
+                return value
             },
-            MethodDeclaration(
-                "Event",
-                inputs: [.init("id", "i"), .init("eventId", "s"), .init("data", "v"), .init("timestamp", "u")]
-            ) { menu, call throws(DBusError) in
-                var arguments = call.arguments()
-                let id = try arguments.read(Int32.self)
+            MethodDeclaration(MenuMembers.event) { menu, _, id, event, _, _ throws(DBusError) in
                 guard menu.contains(id) else { throw unknownItem(id) }
-                menu.onEvent(id, try arguments.read(String.self))
-                return call.makeReturn()
+                menu.onEvent(id, event)
+                return NoValue()
             },
-            MethodDeclaration(
-                "EventGroup", inputs: [.init("events", "a(isvu)")], outputs: [.init("idErrors", "ai")]
-            ) { menu, call throws(DBusError) in
-                var arguments = call.arguments()
-                let events = try arguments.read([MenuEvent].self)
+            MethodDeclaration(MenuMembers.eventGroup) { menu, _, events throws(DBusError) in
                 let unknown = events.filter { !menu.contains($0.id) }.map(\.id)
                 guard unknown.count < events.count || events.isEmpty else {
                     throw DBusError(.invalidArgs, "the menu has none of the items \(unknown)")
                 }
                 for event in events where menu.contains(event.id) { menu.onEvent(event.id, event.name) }
-                return call.makeReturn(with: unknown)
+                return unknown
             },
-            MethodDeclaration(
-                "AboutToShow", inputs: [.init("id", "i")], outputs: [.init("needUpdate", "b")]
-            ) { menu, call throws(DBusError) in
-                var arguments = call.arguments()
-                let id = try arguments.read(Int32.self)
+            MethodDeclaration(MenuMembers.aboutToShow) { menu, _, id throws(DBusError) in
                 guard menu.contains(id) else { throw unknownItem(id) }
-                return call.makeReturn(with: menu.prepareToShow())
+                return menu.prepareToShow()
             },
-            MethodDeclaration(
-                "AboutToShowGroup", inputs: [.init("ids", "ai")],
-                outputs: [.init("updatesNeeded", "ai"), .init("idErrors", "ai")]
-            ) { menu, call throws(DBusError) in
-                var arguments = call.arguments()
-                let ids = try arguments.read([Int32].self)
+            MethodDeclaration(MenuMembers.aboutToShowGroup) { menu, _, ids throws(DBusError) in
                 let known = ids.filter(menu.contains)
                 let updated = !known.isEmpty && menu.prepareToShow()
-                let reply = call.makeReturn()
-                reply.appendArguments { values in
-                    values.append(updated ? known : [])
-                    values.append(ids.filter { !menu.contains($0) })
-                }
-                return reply
+                return TwoValues(updated ? known : [], ids.filter { !menu.contains($0) })
             },
         ],
         properties: [
-            PropertyDeclaration("Version", UInt32.self, announcesChanges: false) { _ in 3 },
-            PropertyDeclaration("TextDirection", String.self, announcesChanges: false) { _ in "ltr" },
-            PropertyDeclaration("Status", String.self, announcesChanges: false) { _ in "normal" },
-            PropertyDeclaration("IconThemePath", [String].self, announcesChanges: false) { _ in [] },
+            PropertyDeclaration(MenuMembers.version, announcesChanges: false) { _ in 3 },
+            PropertyDeclaration(MenuMembers.textDirection, announcesChanges: false) { _ in "ltr" },
+            PropertyDeclaration(MenuMembers.status, announcesChanges: false) { _ in "normal" },
+            PropertyDeclaration(MenuMembers.iconThemePath, announcesChanges: false) { _ in [] },
         ],
         signals: [
-            SignalDeclaration("ItemsPropertiesUpdated", arguments: [
-                .init("updatedProps", [MenuItemProperties].dbusSignature), .init("removedProps", "a(ias)"),
-            ]),
-            SignalDeclaration("LayoutUpdated", arguments: [.init("revision", "u"), .init("parent", "i")]),
-            SignalDeclaration("ItemActivationRequested", arguments: [.init("id", "i"), .init("timestamp", "u")]),
+            SignalDeclaration(MenuMembers.itemsPropertiesUpdated),
+            SignalDeclaration(MenuMembers.layoutUpdated),
+            SignalDeclaration(MenuMembers.itemActivationRequested),
         ]
     )
 }

@@ -121,3 +121,9 @@ struct MenuEvent: DBusDecodable {
         }
     }
 }
+
+/// One entry of `ItemsPropertiesUpdated`'s removed properties, `(ias)`: the menu never sends any, so only its type
+/// is declared.
+struct RemovedMenuItemProperties: DBusTyped {
+    static var dbusSignature: String { "(ias)" }
+}

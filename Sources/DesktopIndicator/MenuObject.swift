@@ -7,7 +7,7 @@ import DBusKit
 /// Like `ItemObject`, it meets the bus only through its served object's `send`.
 final class MenuObject {
     static let path: ObjectPath = "/MenuBar"
-    static let interface: InterfaceName = "com.canonical.dbusmenu"
+    static let interface = MenuMembers.interface
 
     /// The layout's version; hosts compare it with the one they drew.
     private(set) var revision: UInt32 = 1
@@ -35,12 +35,7 @@ final class MenuObject {
         rows = newRows
         revision &+= 1
         guard announcing else { return false }
-        let signal = object.makeSignal("LayoutUpdated", of: Self.interface)
-        signal.appendArguments { arguments in
-            arguments.append(revision)
-            arguments.append(MenuItem.rootID)
-        }
-        object.emit(signal)
+        object.emit(object.makeSignal(MenuMembers.layoutUpdated, revision, MenuItem.rootID))
         return true
     }
 

@@ -39,15 +39,11 @@ final class ActivityFollower {
     func readAgain() {
         guard !isStopped, !owner.isEmpty else { return }
         isReading = true
-        let call = Message.serviceCall("GetActivities")
-        call.autoStart = false
         let asked = owner
-        connection.send(call, timeout: .seconds(25)) { [weak self] result in
+        connection.send(ServiceCall.activities.withoutAutoStart()) { [weak self] result in
             guard let self, !isStopped, asked == owner else { return }
             isReading = false
-            guard case .success(var reply) = result,
-                  let details = try? reply.read([ActivityDetails].self) else { return }
-            let statuses = details.map { ActivityStatus($0) }
+            guard case .success(let statuses) = result else { return }
             activities = Dictionary(statuses.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
             update(ActivityUpdate(activities: statuses, changed: statuses, ended: []))
         }
@@ -56,10 +52,9 @@ final class ActivityFollower {
     /// Applies `ActivitiesChanged`, unless a read is on its way.
     func apply(_ signal: Message) {
         guard !isStopped, !isReading else { return }
-        var arguments = signal.arguments()
-        guard let report = try? ActivityChangeReport(reading: &arguments) else { return }
-        let changed = report.changed.map { ActivityStatus($0) }
-        let ended = report.ended.map { ActivityID(rawValue: $0) }
+        guard let (changedRecords, endedIDs) = try? ServiceMembers.activitiesChanged.read(signal) else { return }
+        let changed = changedRecords.map { ActivityStatus($0) }
+        let ended = endedIDs.map { ActivityID(rawValue: $0) }
         for id in ended { activities[id] = nil }
         for status in changed { activities[status.id] = status }
         update(ActivityUpdate(activities: activities.values.sorted { $0.id < $1.id }, changed: changed, ended: ended))
@@ -73,12 +68,13 @@ final class ActivityFollower {
 
 extension MatchRule {
     /// The service's `ActivitiesChanged`.
-    static let activitiesChanged = MatchRule(
-        sender: ServiceNames.busName, path: ServiceNames.objectPath, interface: ServiceNames.interface,
-        member: ServiceNames.activitiesChanged)
+    static let activitiesChanged = ServiceMembers.activitiesChanged.rule(sender: ServiceNames.busName,
+                                                                         path: ServiceNames.objectPath)
 
     /// The service's `PropertiesChanged` of its own interface.
-    static let servicePropertiesChanged = MatchRule(
-        sender: ServiceNames.busName, path: ServiceNames.objectPath, interface: StandardInterface.properties,
-        member: "PropertiesChanged", arguments: [0: ServiceNames.interface.rawValue])
+    static let servicePropertiesChanged = {
+        var rule = StandardInterface.propertiesChanged.rule(sender: ServiceNames.busName, path: ServiceNames.objectPath)
+        rule.arguments = [0: ServiceNames.interface.rawValue]
+        return rule
+    }()
 }

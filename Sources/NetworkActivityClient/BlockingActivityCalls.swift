@@ -26,33 +26,27 @@ package final class BlockingActivityCalls {
 
     /// Begins an activity, with a deadline when `seconds` is given.
     package func begin(_ label: String, seconds: UInt32?) throws(NetworkActivityError) -> ActivityID {
-        try call(try Message.beginCall(label, seconds: seconds)) { reply throws(DBusError) in
-            ActivityID(rawValue: try reply.read(UInt32.self))
-        }
+        try call(try .begin(label, seconds: seconds))
     }
 
     package func end(_ id: ActivityID) throws(NetworkActivityError) {
-        try call(.serviceCall("End") { $0.append(id.rawValue) }) { _ throws(DBusError) in }
+        _ = try call(.end(id))
     }
 
     package func setProgress(_ id: ActivityID, percent: UInt32) throws(NetworkActivityError) {
-        try call(.serviceCall("SetProgress") { $0.append(id.rawValue); $0.append(percent) }) { _ throws(DBusError) in }
+        _ = try call(.setProgress(id, percent: percent))
     }
 
     package func setTransfer(_ id: ActivityID, done: UInt64, total: UInt64?) throws(NetworkActivityError) {
-        try call(.serviceCall("SetTransfer") { arguments in
-            arguments.append(id.rawValue)
-            arguments.append(done)
-            arguments.append(total ?? 0)
-        }) { _ throws(DBusError) in }
+        _ = try call(.setTransfer(id, done: done, total: total))
     }
 
     package func setCancellable(_ id: ActivityID) throws(NetworkActivityError) {
-        try call(.serviceCall("SetCancellable") { $0.append(id.rawValue); $0.append(true) }) { _ throws(DBusError) in }
+        _ = try call(.setCancellable(id))
     }
 
     package func requestCancel(_ id: ActivityID) throws(NetworkActivityError) {
-        try call(.serviceCall("RequestCancel") { $0.append(id.rawValue) }) { _ throws(DBusError) in }
+        _ = try call(.requestCancel(id))
     }
 
     /// Waits until `fileDescriptor` is readable (a child process's, when it exits), or until a request to stop
@@ -62,25 +56,21 @@ package final class BlockingActivityCalls {
         // The bus delivers a signal addressed here whoever sent it: only the service's own counts.
         var service = try? connection.nameOwner(of: ServiceNames.busName)
         while let message = try? connection.nextMessage(orUntilReadable: fileDescriptor) {
-            guard message.isSignal(interface: ServiceNames.interface, member: ServiceNames.cancelRequested),
-                  let sender = message.sender else { continue }
+            guard ServiceMembers.cancelRequested.matches(message), let sender = message.sender else { continue }
             // A service started again since (it takes the activity over) has another unique name.
             if sender != service { service = try? connection.nameOwner(of: ServiceNames.busName) }
             guard sender == service else { continue }
-            var arguments = message.arguments()
-            if (try? arguments.read(UInt32.self)) == id.rawValue { return true }
+            if (try? ServiceMembers.cancelRequested.read(message)) == id.rawValue { return true }
         }
         var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
         while poll(&descriptor, 1, -1) < 0, errno == EINTR {}
         return false
     }
 
-    private func call<Value>(
-        _ message: Message, decode: (inout MessageReader) throws(DBusError) -> Value
-    ) throws(NetworkActivityError) -> Value {
+    /// Makes `call` and blocks until its reply, read as the call says.
+    private func call<Value>(_ call: ServiceCall<Value>) throws(NetworkActivityError) -> Value {
         do throws(DBusError) {
-            var reply = try connection.call(message, timeout: timeout).arguments()
-            return try decode(&reply)
+            return try connection.call(call, timeout: timeout)
         } catch {
             throw NetworkActivityError(error)
         }

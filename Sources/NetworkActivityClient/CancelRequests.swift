@@ -22,15 +22,13 @@ final class CancelRequests: Sendable {
         guard mustSubscribe else { return }
         connection.onLoop { [weak self] connection in
             // The signal comes addressed to this connection alone; the rule only routes it to this handler.
-            try? connection.subscribe(to: MatchRule(
-                sender: ServiceNames.busName, path: ServiceNames.objectPath, interface: ServiceNames.interface,
-                member: ServiceNames.cancelRequested)
+            try? connection.subscribe(to: ServiceMembers.cancelRequested.rule(
+                sender: ServiceNames.busName, path: ServiceNames.objectPath)
             ) { [unowned connection] signal in
                 // The bus delivers a signal addressed here whoever sent it: only the service's own counts.
                 guard let sender = signal.sender, sender == (try? connection.nameOwner(of: ServiceNames.busName))
                 else { return }
-                var arguments = signal.arguments()
-                guard let id = try? arguments.read(UInt32.self) else { return }
+                guard let id = try? ServiceMembers.cancelRequested.read(signal) else { return }
                 self?.fire(ActivityID(rawValue: id))
             }
         }

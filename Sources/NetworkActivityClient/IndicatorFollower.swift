@@ -86,17 +86,11 @@ package final class IndicatorFollower {
     private func readProperties() {
         propertiesAsked += 1
         let asked = (owner, propertiesAsked)
-        let call = Message.serviceCall("GetAll", interface: StandardInterface.properties) {
-            $0.append(ServiceNames.interface.rawValue)
-        }
-        call.autoStart = false
-        connection.send(call, timeout: .seconds(25)) { [weak self] result in
+        connection.send(ServiceCall.properties.withoutAutoStart()) { [weak self] result in
             guard let self, !isStopped, asked == (owner, propertiesAsked) else { return }
             propertiesAnswered = propertiesAsked
             isChanged = true
-            if case .success(var reply) = result, let values = try? ServiceProperties(reading: &reply) {
-                properties = values
-            }
+            if case .success(let values) = result { properties = values }
         }
     }
 
@@ -106,10 +100,10 @@ package final class IndicatorFollower {
         var arguments = signal.arguments()
         arguments.skip()
         guard let changed = try? arguments.read([String: ReceivedVariant].self) else { return }
-        if let visible = try? changed[ServiceNames.Property.visible]?.decode(Bool.self) {
+        if let visible = try? changed[ServiceMembers.visible.name]?.decode(Bool.self) {
             properties.isVisible = visible
         }
-        if let count = try? changed[ServiceNames.Property.activeCount]?.decode(UInt32.self) {
+        if let count = try? changed[ServiceMembers.activeCount.name]?.decode(UInt32.self) {
             properties.activeCount = count
         }
         self.properties = properties

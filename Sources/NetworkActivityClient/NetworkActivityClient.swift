@@ -70,21 +70,21 @@ public final class NetworkActivityClient: Sendable {
     /// - Throws: ``NetworkActivityError/unknownActivity(message:)`` when no such activity is active,
     ///   ``NetworkActivityError/notOwner(message:)`` when it is someone else's.
     public func end(_ id: ActivityID) async throws(NetworkActivityError) {
-        try await call(.serviceCall("End") { $0.append(id.rawValue) }) { _ throws(DBusError) in }
+        _ = try await call(.end(id))
     }
 
     /// Ends every activity this client began, timed ones included (`Cancel`); returns how many ended. Tokens of
     /// activities ended this way do nothing more when released.
     @discardableResult
     public func cancelAll() async throws(NetworkActivityError) -> Int {
-        try await call(.serviceCall("Cancel")) { reply throws(DBusError) in Int(try reply.read(UInt32.self)) }
+        Int(try await call(ServiceMembers.cancel.serviceCall()))
     }
 
     /// Ends every activity of every program (`Reset`), a recovery tool; returns how many ended. Only root and the
     /// service's own user may; others get ``NetworkActivityError/accessDenied(message:)``.
     @discardableResult
     public func reset() async throws(NetworkActivityError) -> Int {
-        try await call(.serviceCall("Reset")) { reply throws(DBusError) in Int(try reply.read(UInt32.self)) }
+        Int(try await call(ServiceMembers.reset.serviceCall()))
     }
 
     /// The service's state now: whether the indicator shows, how many activities are active, and each of them with
@@ -108,61 +108,44 @@ public final class NetworkActivityClient: Sendable {
 
     /// `Begin`, or `BeginWithTimeout` when there are `seconds`; returns the new activity's id.
     func beginActivity(_ label: String, seconds: UInt32?) async throws(NetworkActivityError) -> ActivityID {
-        return try await call(try Message.beginCall(label, seconds: seconds), onAbandoned: { [connection] reply in
+        try await call(try .begin(label, seconds: seconds), onAbandoned: { [connection] reply in
+            // Begin's and BeginWithTimeout's replies are alike: the id.
             var arguments = reply.arguments()
-            guard let id = try? arguments.read(UInt32.self) else { return }
-            connection.sendWithoutReply(.serviceCall("End") { $0.append(id) })
-        }) { reply throws(DBusError) in ActivityID(rawValue: try reply.read(UInt32.self)) }
+            guard let id = try? ServiceMembers.begin.readReply(&arguments) else { return }
+            connection.sendWithoutReply(ServiceCall.end(ActivityID(rawValue: id)).message)
+        })
     }
 
     /// Sends `End` without waiting for an answer, for a token that is released: nothing can be done with an error
     /// there, and the message still reaches the service before any later call of this client.
     func endWithoutReply(_ id: ActivityID) {
-        connection.sendWithoutReply(.serviceCall("End") { $0.append(id.rawValue) })
+        connection.sendWithoutReply(ServiceCall.end(id).message)
     }
 
     /// `Visible` and `ActiveCount`, in one `GetAll`. With `autoStart` off, a service that is not running is not
     /// started to answer.
     func readProperties(autoStart: Bool) async throws(NetworkActivityError) -> ServiceProperties {
-        let message = Message.serviceCall("GetAll", interface: StandardInterface.properties) {
-            $0.append(ServiceNames.interface.rawValue)
-        }
-        message.autoStart = autoStart
-        return try await call(message) { reply throws(DBusError) in try ServiceProperties(reading: &reply) }
+        try await call(autoStart ? .properties : ServiceCall.properties.withoutAutoStart())
     }
 
     func listActivities(autoStart: Bool) async throws(NetworkActivityError) -> [ActivityRecord] {
-        let message = Message.serviceCall("ListActivities")
-        message.autoStart = autoStart
-        return try await call(message) { reply throws(DBusError) in try reply.read([ActivityRecord].self) }
+        let list = ServiceMembers.listActivities.serviceCall()
+        return try await call(autoStart ? list : list.withoutAutoStart())
     }
 
+    /// Makes `call` and suspends until its reply, read as the call says.
     func call<Value>(
-        _ message: Message, onAbandoned: (@Sendable (Message) -> Void)? = nil,
-        decode: (inout MessageReader) throws(DBusError) -> Value
+        _ call: ServiceCall<Value>, onAbandoned: (@Sendable (Message) -> Void)? = nil
     ) async throws(NetworkActivityError) -> Value {
         do throws(CallFailure) {
-            var reply = try await connection.call(message, timeout: timeout, onAbandoned: onAbandoned).arguments()
+            var reply = try await connection.call(call.message, timeout: timeout, onAbandoned: onAbandoned).arguments()
             do throws(DBusError) {
-                return try decode(&reply)
+                return try call.readReply(&reply)
             } catch {
                 throw .bus(error)
             }
         } catch {
             throw NetworkActivityError(error)
-        }
-    }
-}
-
-extension Message {
-    /// `BeginWithTimeout` when `seconds` is given, `Begin` otherwise.
-    static func beginCall(_ label: String, seconds: UInt32?) throws(NetworkActivityError) -> Message {
-        // A D-Bus string ends at its first NUL, so the service would be sent a shorter label than the one given;
-        // it refuses every other control character itself.
-        guard !label.utf8.contains(0) else { throw .invalidLabel("the label contains the control character U+0") }
-        return .serviceCall(seconds == nil ? "Begin" : "BeginWithTimeout") { arguments in
-            arguments.append(label)
-            if let seconds { arguments.append(seconds) }
         }
     }
 }

@@ -10,11 +10,7 @@ extension NetworkActivityClient {
 
     /// `GetActivities`; with `autoStart` off, a service that is not running is not started to answer.
     func activities(autoStart: Bool) async throws(NetworkActivityError) -> [ActivityStatus] {
-        let message = Message.serviceCall("GetActivities")
-        message.autoStart = autoStart
-        return try await call(message) { reply throws(DBusError) in
-            try reply.read([ActivityDetails].self).map { ActivityStatus($0) }
-        }
+        try await call(autoStart ? .activities : ServiceCall.activities.withoutAutoStart())
     }
 
     /// The ids of the activities whose programs will stop them when asked, which ``requestCancel(_:)`` may ask
@@ -28,7 +24,7 @@ extension NetworkActivityClient {
     /// - Throws: ``NetworkActivityError/invalidArguments(message:)`` past 100,
     ///   ``NetworkActivityError/notOwner(message:)`` for another user's activity.
     public func setProgress(_ id: ActivityID, percent: UInt32) async throws(NetworkActivityError) {
-        try await call(.serviceCall("SetProgress") { $0.append(id.rawValue); $0.append(percent) }) { _ throws(DBusError) in }
+        _ = try await call(.setProgress(id, percent: percent))
     }
 
     /// Says how many bytes the activity `id` has moved, and of how many when `total` is given (`SetTransfer`); the
@@ -36,11 +32,7 @@ extension NetworkActivityClient {
     ///
     /// - Throws: ``NetworkActivityError/invalidArguments(message:)`` when `done` is more than `total`.
     public func setTransfer(_ id: ActivityID, done: UInt64, total: UInt64? = nil) async throws(NetworkActivityError) {
-        try await call(.serviceCall("SetTransfer") { arguments in
-            arguments.append(id.rawValue)
-            arguments.append(done)
-            arguments.append(total ?? 0)
-        }) { _ throws(DBusError) in }
+        _ = try await call(.setTransfer(id, done: done, total: total))
     }
 
     /// Asks the program that runs the activity `id` to stop it (`RequestCancel`); the program decides, and ends it
@@ -49,7 +41,7 @@ extension NetworkActivityClient {
     /// - Throws: ``NetworkActivityError/notCancellable(message:)`` when the program has not said it would stop,
     ///   ``NetworkActivityError/notOwner(message:)`` for another user's activity.
     public func requestCancel(_ id: ActivityID) async throws(NetworkActivityError) {
-        try await call(.serviceCall("RequestCancel") { $0.append(id.rawValue) }) { _ throws(DBusError) in }
+        _ = try await call(.requestCancel(id))
     }
 
     /// Makes this client the one asked to stop the activity `id`, and `onRequest` what it does when asked, on the
@@ -57,9 +49,7 @@ extension NetworkActivityClient {
     func makeCancellable(_ id: ActivityID, onRequest: @escaping @Sendable () -> Void) async throws(NetworkActivityError) {
         cancelRequests.add(id, handler: onRequest, on: connection)
         do throws(NetworkActivityError) {
-            try await call(.serviceCall("SetCancellable") { $0.append(id.rawValue); $0.append(true) }) {
-                _ throws(DBusError) in
-            }
+            _ = try await call(.setCancellable(id))
         } catch {
             cancelRequests.remove(id)
             throw error

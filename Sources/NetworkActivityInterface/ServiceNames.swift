@@ -9,24 +9,10 @@ public enum ServiceNames {
     /// The service's own interface.
     public static let interface: InterfaceName = "org.example.NetworkActivity"
 
-    /// The interface's properties.
-    public enum Property {
-        /// `b`: whether the indicator should show now.
-        public static let visible = "Visible"
-        /// `u`: how many activities are active.
-        public static let activeCount = "ActiveCount"
-    }
-
     /// Marks, in a session service's `ListActivities`, the system service's activities: their owner is this
     /// followed by their owner's unique name on the system bus, such as `system::1.42`.
     public static let systemOwnerPrefix = "system:"
 
-    /// The interface's own signals: `VisibilityChanged(b visible)`,
-    public static let visibilityChanged: MemberName = "VisibilityChanged"
-    /// `ActivitiesChanged(a(ua{sv}) changed, au ended)`,
-    public static let activitiesChanged: MemberName = "ActivitiesChanged"
-    /// and `CancelRequested(u id)`, sent to the connection that will stop the activity alone.
-    public static let cancelRequested: MemberName = "CancelRequested"
-
-    // The object also implements the standard interfaces, named in DBusKit's `StandardInterface`.
+    // Its members are declared in `ServiceMembers`; the object also implements the standard interfaces, named in
+    // DBusKit's `StandardInterface`.
 }

@@ -69,23 +69,19 @@ final class ActivityEndpoint {
             case .propertiesChanged(let visible, let activeCount):
                 object.emit(changeSignals.signal(for: notification) {
                     var changes: [ChangedProperty] = []
-                    if let visible { changes.append(ChangedProperty(ServiceNames.Property.visible, visible)) }
+                    if let visible { changes.append(ChangedProperty(ServiceMembers.visible.name, visible)) }
                     if let activeCount {
-                        changes.append(ChangedProperty(ServiceNames.Property.activeCount, activeCount))
+                        changes.append(ChangedProperty(ServiceMembers.activeCount.name, activeCount))
                     }
                     return object.makePropertiesChanged(of: ServiceNames.interface, changes)
                 })
             case .visibilityChanged(let visible):
                 object.emit(changeSignals.signal(for: notification) {
-                    let signal = object.makeSignal(ServiceNames.visibilityChanged, of: ServiceNames.interface)
-                    signal.append(visible)
-                    return signal
+                    object.makeSignal(ServiceMembers.visibilityChanged, visible)
                 })
             case .activitiesChanged(let changed, let ended):
-                let signal = object.makeSignal(ServiceNames.activitiesChanged, of: ServiceNames.interface)
-                signal.append(changed.compactMap(status(of:)))
-                signal.append(ended.map(\.rawValue))
-                object.emit(signal)
+                object.emit(object.makeSignal(ServiceMembers.activitiesChanged, changed.compactMap(status(of:)),
+                                              ended.map(\.rawValue)))
             }
         }
     }
@@ -159,9 +155,7 @@ final class ActivityEndpoint {
     /// Sends `CancelRequested` to the connection that said it would stop the activity, and to it alone.
     func askToCancel(_ id: ActivityID, receiver: String, askedBy caller: String) {
         guard let destination = try? BusName(receiver) else { return }
-        let signal = object.makeSignal(ServiceNames.cancelRequested, of: ServiceNames.interface, to: destination)
-        signal.append(id.rawValue)
-        object.emit(signal)
+        object.emit(object.makeSignal(ServiceMembers.cancelRequested, id.rawValue, to: destination))
         logger.info("\(caller) asked \(receiver) to stop activity \(id)")
     }
 

@@ -12,48 +12,34 @@ extension ActivityEndpoint {
     static let interface = InterfaceDeclaration<ActivityEndpoint>(
         ServiceNames.interface,
         methods: [
-            MethodDeclaration("Begin", inputs: [.init("label", "s")], outputs: [.init("id", "u")]) {
-                endpoint, call throws(DBusError) in
-                var arguments = call.arguments()
-                let label = try arguments.read(String.self)
-                let id = try domain { () throws(ActivityError) in
+            MethodDeclaration(ServiceMembers.begin) { endpoint, call, label throws(DBusError) in
+                try domain { () throws(ActivityError) in
                     try endpoint.coordinator.begin(label: label, caller: call.callerName,
-                                                   userOf: endpoint.unixUser(of:))
+                                                   userOf: endpoint.unixUser(of:)).rawValue
                 }
-                return call.makeReturn(with: id.rawValue)
             },
-            MethodDeclaration("BeginWithTimeout", inputs: [.init("label", "s"), .init("seconds", "u")],
-                              outputs: [.init("id", "u")]) { endpoint, call throws(DBusError) in
-                var arguments = call.arguments()
-                let label = try arguments.read(String.self)
-                let seconds = try arguments.read(UInt32.self)
+            MethodDeclaration(ServiceMembers.beginWithTimeout) { endpoint, call, label, seconds throws(DBusError) in
                 guard let user = endpoint.unixUser(of: call.callerName) else {
                     throw DBusError(.failed, "the bus did not tell the Unix user of \(call.callerName)")
                 }
-                let id = try domain { () throws(ActivityError) in
+                return try domain { () throws(ActivityError) in
                     try endpoint.coordinator.beginTimed(label: label, seconds: seconds, caller: call.callerName,
-                                                       user: user, userOf: endpoint.unixUser(of:))
+                                                       user: user, userOf: endpoint.unixUser(of:)).rawValue
                 }
-                return call.makeReturn(with: id.rawValue)
             },
-            MethodDeclaration("End", inputs: [.init("id", "u")]) {
-                endpoint, call throws(DBusError) in
-                var arguments = call.arguments()
-                let id = ActivityID(rawValue: try arguments.read(UInt32.self))
+            MethodDeclaration(ServiceMembers.end) { endpoint, call, rawID throws(DBusError) in
+                let id = ActivityID(rawValue: rawID)
                 do throws(ActivityError) {
                     try endpoint.coordinator.end(id, caller: call.callerName) { endpoint.unixUser(of: call.callerName) }
                 } catch {
                     throw endpoint.refusedEnd(of: id, by: call.callerName, error)
                 }
-                return call.makeReturn()
+                return NoValue()
             },
-            MethodDeclaration("Cancel", outputs: [.init("count", "u")]) {
-                endpoint, call throws(DBusError) in
-                let ended = endpoint.coordinator.cancel(caller: call.callerName)
-                return call.makeReturn(with: UInt32(ended))
+            MethodDeclaration(ServiceMembers.cancel) { endpoint, call throws(DBusError) in
+                UInt32(endpoint.coordinator.cancel(caller: call.callerName))
             },
-            MethodDeclaration("Reset", outputs: [.init("count", "u")]) {
-                endpoint, call throws(DBusError) in
+            MethodDeclaration(ServiceMembers.reset) { endpoint, call throws(DBusError) in
                 // The system bus's policy already refuses Reset to everyone but root; this is the second line, for
                 // a policy that is missing or wrong. On a session bus every caller is the service's own user.
                 guard let user = endpoint.unixUser(of: call.callerName), user == 0 || user == endpoint.ownUser else {
@@ -61,77 +47,53 @@ extension ActivityEndpoint {
                 }
                 let ended = endpoint.coordinator.reset()
                 endpoint.logger.notice("\(call.callerName) reset the service, ending \(ended) activities")
-                return call.makeReturn(with: UInt32(ended))
+                return UInt32(ended)
             },
-            MethodDeclaration("ListActivities", outputs: [.init("activities", [ActivityRecord].dbusSignature)]) {
-                endpoint, call throws(DBusError) in
-                call.makeReturn(with: endpoint.coordinator.tracker.all.map(ActivityRecord.init)
-                    + endpoint.systemActivities)
+            MethodDeclaration(ServiceMembers.listActivities) { endpoint, _ throws(DBusError) in
+                endpoint.coordinator.tracker.all.map(ActivityRecord.init) + endpoint.systemActivities
             },
-            MethodDeclaration("SetProgress", inputs: [.init("id", "u"), .init("percent", "u")]) {
-                endpoint, call throws(DBusError) in
-                var arguments = call.arguments()
-                let id = ActivityID(rawValue: try arguments.read(UInt32.self))
-                let percent = try arguments.read(UInt32.self)
+            MethodDeclaration(ServiceMembers.setProgress) { endpoint, call, id, percent throws(DBusError) in
                 try domain { () throws(ActivityError) in
-                    try endpoint.coordinator.setProgress(id, percent: percent, caller: call.callerName,
-                                                         userOf: endpoint.unixUser(of:))
+                    try endpoint.coordinator.setProgress(ActivityID(rawValue: id), percent: percent,
+                                                         caller: call.callerName, userOf: endpoint.unixUser(of:))
                 }
-                return call.makeReturn()
+                return NoValue()
             },
-            MethodDeclaration("SetTransfer", inputs: [.init("id", "u"), .init("done", "t"), .init("total", "t")]) {
-                endpoint, call throws(DBusError) in
-                var arguments = call.arguments()
-                let id = ActivityID(rawValue: try arguments.read(UInt32.self))
-                let done = try arguments.read(UInt64.self)
-                let total = try arguments.read(UInt64.self)
+            MethodDeclaration(ServiceMembers.setTransfer) { endpoint, call, id, done, total throws(DBusError) in
                 try domain { () throws(ActivityError) in
-                    try endpoint.coordinator.setTransfer(id, done: done, total: total, caller: call.callerName,
-                                                         userOf: endpoint.unixUser(of:))
+                    try endpoint.coordinator.setTransfer(ActivityID(rawValue: id), done: done, total: total,
+                                                         caller: call.callerName, userOf: endpoint.unixUser(of:))
                 }
-                return call.makeReturn()
+                return NoValue()
             },
-            MethodDeclaration("SetCancellable", inputs: [.init("id", "u"), .init("cancellable", "b")]) {
-                endpoint, call throws(DBusError) in
-                var arguments = call.arguments()
-                let id = ActivityID(rawValue: try arguments.read(UInt32.self))
-                let cancellable = try arguments.read(Bool.self)
+            MethodDeclaration(ServiceMembers.setCancellable) { endpoint, call, id, cancellable throws(DBusError) in
                 try domain { () throws(ActivityError) in
-                    try endpoint.coordinator.setCancellable(id, cancellable, caller: call.callerName,
-                                                            userOf: endpoint.unixUser(of:))
+                    try endpoint.coordinator.setCancellable(ActivityID(rawValue: id), cancellable,
+                                                            caller: call.callerName, userOf: endpoint.unixUser(of:))
                 }
-                return call.makeReturn()
+                return NoValue()
             },
-            MethodDeclaration("RequestCancel", inputs: [.init("id", "u")]) {
-                endpoint, call throws(DBusError) in
-                var arguments = call.arguments()
-                let id = ActivityID(rawValue: try arguments.read(UInt32.self))
+            MethodDeclaration(ServiceMembers.requestCancel) { endpoint, call, rawID throws(DBusError) in
+                let id = ActivityID(rawValue: rawID)
                 let receiver = try domain { () throws(ActivityError) in
                     try endpoint.coordinator.requestCancel(id, caller: call.callerName, serviceUser: endpoint.ownUser,
                                                            userOf: endpoint.unixUser(of:))
                 }
                 endpoint.askToCancel(id, receiver: receiver, askedBy: call.callerName)
-                return call.makeReturn()
+                return NoValue()
             },
-            MethodDeclaration("GetActivities", outputs: [.init("activities", [ActivityDetails].dbusSignature)]) {
-                endpoint, call throws(DBusError) in
-                call.makeReturn(with: endpoint.allDetails())
+            MethodDeclaration(ServiceMembers.getActivities) { endpoint, _ throws(DBusError) in
+                endpoint.allDetails()
             },
         ],
         properties: [
-            PropertyDeclaration(ServiceNames.Property.visible, Bool.self, announcesChanges: true) {
-                $0.coordinator.isVisible
-            },
-            PropertyDeclaration(ServiceNames.Property.activeCount, UInt32.self, announcesChanges: true) {
-                $0.coordinator.activeCount
-            },
+            PropertyDeclaration(ServiceMembers.visible, announcesChanges: true) { $0.coordinator.isVisible },
+            PropertyDeclaration(ServiceMembers.activeCount, announcesChanges: true) { $0.coordinator.activeCount },
         ],
         signals: [
-            SignalDeclaration(ServiceNames.visibilityChanged, arguments: [.init("visible", "b")]),
-            SignalDeclaration(ServiceNames.activitiesChanged, arguments: [
-                .init("changed", [ActivityDetails].dbusSignature), .init("ended", "au"),
-            ]),
-            SignalDeclaration(ServiceNames.cancelRequested, arguments: [.init("id", "u")]),
+            SignalDeclaration(ServiceMembers.visibilityChanged),
+            SignalDeclaration(ServiceMembers.activitiesChanged),
+            SignalDeclaration(ServiceMembers.cancelRequested),
         ]
     )
 }

@@ -30,9 +30,9 @@ final class SystemServiceFollower {
             ownerChanged(to: "")
         }
         try connection.followOwner(of: ServiceNames.busName) { [unowned self] newOwner in ownerChanged(to: newOwner) }
-        for member: MemberName in ["VisibilityChanged", "PropertiesChanged"] {
-            try connection.subscribe(to: MatchRule(sender: ServiceNames.busName, path: ServiceNames.objectPath,
-                                                   member: member)) { [unowned self] _ in askForActivities() }
+        for rule in [ServiceMembers.visibilityChanged.rule(sender: ServiceNames.busName, path: ServiceNames.objectPath),
+                     StandardInterface.propertiesChanged.rule(sender: ServiceNames.busName, path: ServiceNames.objectPath)] {
+            try connection.subscribe(to: rule) { [unowned self] _ in askForActivities() }
         }
         // Whoever owns the name now; from here on, NameOwnerChanged tells.
         ownerChanged(to: (try? connection.nameOwner(of: ServiceNames.busName)) ?? "")
@@ -59,8 +59,7 @@ final class SystemServiceFollower {
         }
         isAsking = true
         let asked = owner
-        let call = Message.methodCall(destination: destination, path: ServiceNames.objectPath,
-                                      interface: ServiceNames.interface, member: "ListActivities")
+        let call = ServiceMembers.listActivities.call(destination: destination, path: ServiceNames.objectPath)
         call.autoStart = false
         connection.send(call, timeout: .seconds(5)) { [unowned self] result in
             isAsking = false
@@ -71,7 +70,7 @@ final class SystemServiceFollower {
             }
             switch result {
             case .success(var reply):
-                if let records = try? reply.read([ActivityRecord].self) { onChange(records) }
+                if let records = try? ServiceMembers.listActivities.readReply(&reply) { onChange(records) }
             case .failure(let error):
                 logger.warning("the system service did not list its activities: \(error)")
             }

@@ -204,7 +204,7 @@ final class ActivityTray {
     /// Asks the activity's owner to stop it, for the menu or Plasma's job tracker; the menu reads "Stopping…" once
     /// the service says it asked.
     private func requestCancel(_ id: ActivityID) {
-        callService(.serviceCall("RequestCancel") { $0.append(id.rawValue) }) { [logger] result in
+        callService(ServiceMembers.requestCancel.serviceCall(id.rawValue)) { [logger] result in
             switch result {
             case .success: logger.notice("asked the owner of activity \(id) to stop it")
             case .failure(let error): logger.warning("could not ask for activity \(id) to stop: \(error)")
@@ -223,10 +223,10 @@ final class ActivityTray {
     }
 
     private func endAll() {
-        callService(.serviceCall("Reset")) { [logger] result in
+        callService(ServiceMembers.reset.serviceCall()) { [logger] result in
             switch result {
-            case .success(var reply):
-                logger.notice("ended every activity (\((try? reply.read(UInt32.self)) ?? 0)) from the menu")
+            case .success(let ended):
+                logger.notice("ended every activity (\(ended)) from the menu")
             case .failure(let error):
                 logger.warning("could not end every activity: \(error)")
             }
@@ -234,9 +234,8 @@ final class ActivityTray {
     }
 
     /// Calls the service from the loop, which goes on serving hosts meanwhile; never starts it.
-    private func callService(_ call: Message, then: @escaping (Result<MessageReader, DBusError>) -> Void) {
-        call.autoStart = false
-        connection.send(call, onReply: then)
+    private func callService<Reply>(_ call: ServiceCall<Reply>, then: @escaping (Result<Reply, DBusError>) -> Void) {
+        connection.send(call.withoutAutoStart(), onReply: then)
     }
 
     // MARK: Notifications

@@ -103,17 +103,17 @@ extension Integration {
                 _ = try $0.property("Colour", as: String.self)
             }
             let set = try busctl(bus, "set-property", busName.rawValue, objectPath.rawValue,
-                                 interfaceName.rawValue, ServiceNames.Property.visible, "b", "true")
+                                 interfaceName.rawValue, ServiceMembers.visible.name, "b", "true")
             #expect(!set.succeeded)
             #expect(set.stderr.contains("read-only"), "\(set)")
             let readOnly = try client.expectError("org.freedesktop.DBus.Error.PropertyReadOnly") {
                 _ = try $0.call("Set", interface: "org.freedesktop.DBus.Properties") { arguments in
                     arguments.append(interfaceName.rawValue)
-                    arguments.append(ServiceNames.Property.activeCount)
+                    arguments.append(ServiceMembers.activeCount.name)
                     arguments.append(Variant(UInt32(0)))
                 }
             }
-            #expect(readOnly.contains(ServiceNames.Property.activeCount))
+            #expect(readOnly.contains(ServiceMembers.activeCount.name))
             _ = try client.expectError("org.freedesktop.DBus.Error.UnknownProperty") {
                 _ = try $0.call("Set", interface: "org.freedesktop.DBus.Properties") { arguments in
                     arguments.append(interfaceName.rawValue)

@@ -164,7 +164,7 @@ extension Integration {
         }
 
         static func changeReport(_ message: Message) -> ActivityChangeReport? {
-            guard message.isSignal(interface: ServiceNames.interface, member: ServiceNames.activitiesChanged) else {
+            guard message.isSignal(interface: ServiceNames.interface, member: ServiceMembers.activitiesChanged.name) else {
                 return nil
             }
             var arguments = message.arguments()

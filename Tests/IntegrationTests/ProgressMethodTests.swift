@@ -85,7 +85,7 @@ extension Integration {
 
         @Test func aCancelRequestReachesTheReceiverAloneNotAListenerWithAMatchRule() throws {
             let listener = try SignalListener(bus)
-            try listener.connection.addMatch(MatchRule(member: ServiceNames.cancelRequested))
+            try listener.connection.addMatch(MatchRule(member: ServiceMembers.cancelRequested.name))
             let owner = try RawClient(bus)
             let id = try owner.begin("sync")
             try owner.setCancellable(id)
@@ -93,7 +93,7 @@ extension Integration {
             _ = try asker.call("RequestCancel") { $0.append(id) }
             #expect(try owner.awaitCancelRequest() == id)
             try listener.settle()
-            #expect(!listener.history.contains { $0.member == ServiceNames.cancelRequested.rawValue },
+            #expect(!listener.history.contains { $0.member == ServiceMembers.cancelRequested.name.rawValue },
                     "a unicast signal goes to its destination only")
             #expect(try asker.awaitCancelRequest(timeout: .zero) == nil)
         }
@@ -118,7 +118,7 @@ extension Integration {
             while shown.mapValues(\.percent) != expected || shown[lease]?.isCancellable != false
                     || shown[lease] == nil, ContinuousClock.now < deadline {
                 guard let signal = try widget.next(timeout: ContinuousClock.now.duration(to: deadline), {
-                    $0.isSignal(interface: ServiceNames.interface, member: ServiceNames.activitiesChanged)
+                    $0.isSignal(interface: ServiceNames.interface, member: ServiceMembers.activitiesChanged.name)
                 }) else { break }
                 var arguments = signal.arguments()
                 let report = try ActivityChangeReport(reading: &arguments)

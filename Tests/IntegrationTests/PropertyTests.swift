@@ -15,13 +15,13 @@ extension Integration {
         }
 
         @Test func realClientsReadTheProperties() throws {
-            let idle = try gdbusCall(bus, "org.freedesktop.DBus.Properties.Get", "org.example.NetworkActivity", ServiceNames.Property.visible)
+            let idle = try gdbusCall(bus, "org.freedesktop.DBus.Properties.Get", "org.example.NetworkActivity", ServiceMembers.visible.name)
             #expect(idle.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "(<false>,)", "\(idle)")
             let client = try RawClient(bus)
             _ = try client.begin()
             _ = try client.begin()
             let count = try busctl(bus, "get-property", busName.rawValue, objectPath.rawValue, interfaceName.rawValue,
-                                   ServiceNames.Property.activeCount)
+                                   ServiceMembers.activeCount.name)
             #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "u 2", "\(count)")
             let all = try busctl(bus, "call", busName.rawValue, objectPath.rawValue, "org.freedesktop.DBus.Properties",
                                  "GetAll", "s", interfaceName.rawValue)
@@ -43,23 +43,23 @@ extension Integration {
             #expect(listener.history.map { $0.member ?? "" }.filter { $0 != "ActivitiesChanged" } ==
                 ["VisibilityChanged", "PropertiesChanged", "VisibilityChanged", "PropertiesChanged"])
             let changes = listener.propertyChanges
-            #expect(try changes[0][ServiceNames.Property.visible]?.decode(Bool.self) == true)
-            #expect(try changes[0][ServiceNames.Property.activeCount]?.decode(UInt32.self) == 1)
-            #expect(try changes[1][ServiceNames.Property.visible]?.decode(Bool.self) == false)
-            #expect(try changes[1][ServiceNames.Property.activeCount]?.decode(UInt32.self) == 0)
+            #expect(try changes[0][ServiceMembers.visible.name]?.decode(Bool.self) == true)
+            #expect(try changes[0][ServiceMembers.activeCount.name]?.decode(UInt32.self) == 1)
+            #expect(try changes[1][ServiceMembers.visible.name]?.decode(Bool.self) == false)
+            #expect(try changes[1][ServiceMembers.activeCount.name]?.decode(UInt32.self) == 0)
         }
 
         /// Awaits the `PropertiesChanged` that reports `count`, then returns the count-only emissions seen.
         private func countOnlyEmissions(until count: UInt32, _ listener: SignalListener) throws -> Int {
             let last = try listener.next { message in
                 message.member == "PropertiesChanged" && listener.propertyChanges.last.flatMap {
-                    try? $0[ServiceNames.Property.activeCount]?.decode(UInt32.self)
+                    try? $0[ServiceMembers.activeCount.name]?.decode(UInt32.self)
                 } == count
             }
             #expect(last != nil, "saw \(listener.propertyChanges.count) PropertiesChanged without reaching \(count)")
             try listener.settle()
-            #expect(listener.propertyChanges.allSatisfy { $0[ServiceNames.Property.activeCount] != nil })
-            return listener.propertyChanges.filter { $0[ServiceNames.Property.visible] == nil }.count
+            #expect(listener.propertyChanges.allSatisfy { $0[ServiceMembers.activeCount.name] != nil })
+            return listener.propertyChanges.filter { $0[ServiceMembers.visible.name] == nil }.count
         }
 
         @Test func countChangesInOneTurnAreSentOnce() throws {

@@ -85,7 +85,7 @@ extension Integration {
             for _ in 0..<20_000 { try stuck.writeWithoutReading(begin.copy()) }
             // Past its limit of 1,024, the rest were refused; all 20,000 answers wait unread.
             let full = try listener.next(timeout: .seconds(60)) { signal in
-                signal.member == "PropertiesChanged" && listener.propertyChanges.last?[ServiceNames.Property.activeCount]
+                signal.member == "PropertiesChanged" && listener.propertyChanges.last?[ServiceMembers.activeCount.name]
                     .flatMap { try? $0.decode(UInt32.self) } == 1024
             }
             #expect(full != nil, "\(listener.propertyChanges)")

@@ -14,7 +14,7 @@ extension Integration {
             var arguments = message.arguments()
             arguments.skip()
             let changed = (try? arguments.read([String: ReceivedVariant].self)) ?? [:]
-            return (try? changed[ServiceNames.Property.activeCount]?.decode(UInt32.self)) == count
+            return (try? changed[ServiceMembers.activeCount.name]?.decode(UInt32.self)) == count
         }
         guard announced != nil else { throw TestFailure("ActiveCount \(count) was not announced") }
     }
@@ -75,7 +75,7 @@ extension Integration {
             var reset = try user.call("Reset")
             #expect(try reset.read(UInt32.self) == 0)
             #expect(try user.activeCount == 1)
-            #expect(try user.property(ServiceNames.Property.visible, as: Bool.self))
+            #expect(try user.property(ServiceMembers.visible.name, as: Bool.self))
 
             // Ended on the system bus, it leaves the session's count.
             try root.end(update)

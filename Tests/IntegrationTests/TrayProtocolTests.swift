@@ -72,6 +72,19 @@ extension Integration {
             _ = scene
         }
 
+        /// The live item and its menu answer `Introspect` with their interface files, byte for byte.
+        @Test func theItemAndItsMenuIntrospectAsTheirFiles() throws {
+            let scene = try TrayScene()
+            _ = try scene.client.begin("mail")
+            try scene.watcher.awaitCall("RegisterStatusNotifierItem")
+            for (path, file) in [("/StatusNotifierItem", "org.kde.StatusNotifierItem.xml"),
+                                 ("/MenuBar", "com.canonical.dbusmenu.xml")] {
+                let contract = try String(contentsOf: Paths.dbusFolder.appendingPathComponent(file), encoding: .utf8)
+                #expect(try scene.tray.introspect(ObjectPath(path)) == contract, "\(path)")
+            }
+            _ = scene
+        }
+
         @Test func registersAgainWhenTheWatcherRestartsAndWaitsQuietlyWithoutOne() throws {
             let bus = try PrivateBus()
             let service = try DaemonProcess(bus: bus)

@@ -49,12 +49,12 @@ struct ActivityEndpointTests {
             return try reply.read(ReceivedVariant.self).decode(Value.self)
         }
 
-        var activeCount: UInt32 { get throws { try property(ServiceNames.Property.activeCount, as: UInt32.self) } }
+        var activeCount: UInt32 { get throws { try property(ServiceMembers.activeCount.name, as: UInt32.self) } }
 
         /// The `VisibilityChanged` values among the signals sent since the last call or `clear()`.
         var visibilitySignals: [Bool] {
             bus.signals.compactMap { signal in
-                guard signal.isSignal(interface: ServiceNames.interface, member: ServiceNames.visibilityChanged)
+                guard signal.isSignal(interface: ServiceNames.interface, member: ServiceMembers.visibilityChanged.name)
                 else { return nil }
                 var arguments = signal.arguments()
                 return try? arguments.read(Bool.self)
@@ -78,7 +78,7 @@ struct ActivityEndpointTests {
         let id = try scene.begin()
         #expect(id > 0)
         #expect(scene.visibilitySignals == [true])
-        #expect(scene.changedProperties == [[ServiceNames.Property.activeCount, ServiceNames.Property.visible]])
+        #expect(scene.changedProperties == [[ServiceMembers.activeCount.name, ServiceMembers.visible.name]])
         #expect(scene.bus.sent.last?.type == .methodReturn)
 
         _ = try scene.begin("sync", from: ":1.2")
@@ -87,7 +87,7 @@ struct ActivityEndpointTests {
         scene.bus.clear()
         scene.clock.advance(by: .seconds(1))
         _ = scene.endpoint.endTurn()
-        #expect(scene.changedProperties == [[ServiceNames.Property.activeCount]])
+        #expect(scene.changedProperties == [[ServiceMembers.activeCount.name]])
     }
 
     @Test func endOfTheLastActivityHidesAndEndingTwiceIsUnknownActivity() throws {
@@ -195,15 +195,15 @@ struct ActivityEndpointTests {
     @Test func theCountAndVisibilityAreReadOnlyProperties() throws {
         let scene = Scene()
         _ = try scene.begin()
-        #expect(try scene.property(ServiceNames.Property.visible, as: Bool.self))
+        #expect(try scene.property(ServiceMembers.visible.name, as: Bool.self))
         var all = try scene.reply("GetAll", interface: StandardInterface.properties) {
             $0.append(ServiceNames.interface.rawValue)
         }.arguments()
         #expect(try all.read([String: ReceivedVariant].self).keys.sorted()
-                == [ServiceNames.Property.activeCount, ServiceNames.Property.visible])
+                == [ServiceMembers.activeCount.name, ServiceMembers.visible.name])
         #expect(try scene.reply("Set", interface: StandardInterface.properties) {
             $0.append(ServiceNames.interface.rawValue)
-            $0.append(ServiceNames.Property.activeCount)
+            $0.append(ServiceMembers.activeCount.name)
             $0.append(Variant(UInt32(0)))
         }.errorName == ErrorName.propertyReadOnly.rawValue)
         #expect(try scene.activeCount == 1)

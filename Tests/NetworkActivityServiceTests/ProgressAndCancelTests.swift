@@ -38,7 +38,7 @@ struct ProgressAndCancelTests {
     /// The `ActivitiesChanged` signals among what was sent since the last call or `clear()`.
     static func changeReports(_ scene: Scene) throws -> [ActivityChangeReport] {
         try scene.bus.signals.filter {
-            $0.isSignal(interface: ServiceNames.interface, member: ServiceNames.activitiesChanged)
+            $0.isSignal(interface: ServiceNames.interface, member: ServiceMembers.activitiesChanged.name)
         }.map { signal in
             var arguments = signal.arguments()
             return try ActivityChangeReport(reading: &arguments)
@@ -91,7 +91,7 @@ struct ProgressAndCancelTests {
         #expect(try Self.details(scene)[0].isCancelRequested == false)
 
         let sent = scene.bus.call(scene.object, ServiceNames.interface, "RequestCancel", from: ":1.2") { $0.append(id) }
-        let requests = sent.filter { $0.isSignal(interface: ServiceNames.interface, member: ServiceNames.cancelRequested) }
+        let requests = sent.filter { $0.isSignal(interface: ServiceNames.interface, member: ServiceMembers.cancelRequested.name) }
         #expect(requests.count == 1)
         #expect(requests.first?.destination == ":1.1", "a unicast signal, to the owner alone")
         var arguments = try #require(requests.first).arguments()

@@ -22,10 +22,29 @@ public final class RawClient {
     /// The connection's unique name, which owns what it begins.
     public var name: String { connection.uniqueName }
 
-    /// Calls `member` of the service's object and waits for the answer.
+    /// Makes a call of the service as its declaration builds it, and reads the answer as declared.
+    public func call<Reply>(_ call: ServiceCall<Reply>) throws(DBusError) -> Reply {
+        var reply = try answer(to: call.message)
+        return try call.readReply(&reply)
+    }
+
+    /// Calls `member` of the service's object with any arguments, as they are on the wire (for calls the
+    /// declarations would not build: wrong types, unknown members), and waits for the answer.
     public func call(_ member: MemberName, interface: InterfaceName = ServiceNames.interface,
                      _ arguments: (inout MessageWriter) -> Void = { _ in }) throws(DBusError) -> MessageReader {
-        let call = Message.serviceCall(member, interface: interface, arguments: arguments)
+        try answer(to: Self.message(member, interface: interface, arguments))
+    }
+
+    /// A call of `member` of the service's object, with any arguments.
+    public static func message(_ member: MemberName, interface: InterfaceName = ServiceNames.interface,
+                               _ arguments: (inout MessageWriter) -> Void = { _ in }) -> Message {
+        let call = Message.methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath,
+                                      interface: interface, member: member)
+        call.appendArguments(arguments)
+        return call
+    }
+
+    private func answer(to call: Message) throws(DBusError) -> MessageReader {
         guard observer != nil else { return try connection.call(call, timeout: Self.timeout).arguments() }
         let answer: Message
         do {
@@ -43,55 +62,46 @@ public final class RawClient {
     public static let timeout: Duration = .seconds(10)
 
     public func begin(_ label: String = "test") throws(DBusError) -> UInt32 {
-        var reply = try call("Begin") { $0.append(label) }
-        return try reply.read(UInt32.self)
+        try call(ServiceMembers.begin.serviceCall(label))
     }
 
     public func beginTimed(_ label: String = "test", seconds: UInt32) throws(DBusError) -> UInt32 {
-        var reply = try call("BeginWithTimeout") { $0.append(label); $0.append(seconds) }
-        return try reply.read(UInt32.self)
+        try call(ServiceMembers.beginWithTimeout.serviceCall(label, seconds))
     }
 
     public func end(_ id: UInt32) throws(DBusError) {
-        _ = try call("End") { $0.append(id) }
+        _ = try call(ServiceMembers.end.serviceCall(id))
     }
 
     public func cancel() throws(DBusError) -> UInt32 {
-        var reply = try call("Cancel")
-        return try reply.read(UInt32.self)
+        try call(ServiceMembers.cancel.serviceCall())
     }
 
     /// A property of the service's interface, by `Properties.Get`.
     public func property<Value: DBusDecodable>(_ name: String, as type: Value.Type) throws(DBusError) -> Value {
-        var reply = try call("Get", interface: StandardInterface.properties) {
-            $0.append(ServiceNames.interface.rawValue)
-            $0.append(name)
-        }
-        return try reply.read(ReceivedVariant.self).decode(Value.self)
+        try call(StandardInterface.get.serviceCall(ServiceNames.interface.rawValue, name)).decode(Value.self)
     }
 
     public var activeCount: UInt32 {
-        get throws { try property(ServiceNames.Property.activeCount, as: UInt32.self) }
+        get throws { try property(ServiceMembers.activeCount.name, as: UInt32.self) }
     }
 
     public var visible: Bool {
-        get throws { try property(ServiceNames.Property.visible, as: Bool.self) }
+        get throws { try property(ServiceMembers.visible.name, as: Bool.self) }
     }
 
     /// `ListActivities`.
     public func list() throws(DBusError) -> [ActivityRecord] {
-        var reply = try call("ListActivities")
-        return try reply.read([ActivityRecord].self)
+        try call(ServiceMembers.listActivities.serviceCall())
     }
 
     /// `GetActivities`.
     public func details() throws(DBusError) -> [ActivityDetails] {
-        var reply = try call("GetActivities")
-        return try reply.read([ActivityDetails].self)
+        try call(ServiceMembers.getActivities.serviceCall())
     }
 
     public func setCancellable(_ id: UInt32, _ cancellable: Bool = true) throws(DBusError) {
-        _ = try call("SetCancellable") { $0.append(id); $0.append(cancellable) }
+        _ = try call(ServiceMembers.setCancellable.serviceCall(id, cancellable))
     }
 
     /// Waits for a signal that `matches` among the messages this connection receives; nil when none comes.
@@ -105,18 +115,20 @@ public final class RawClient {
 
     /// Waits for `CancelRequested`; returns its id, nil when none comes.
     public func awaitCancelRequest(timeout: Duration = RawClient.timeout) throws -> UInt32? {
-        let request = try awaitSignal(timeout: timeout) {
-            $0.isSignal(interface: ServiceNames.interface, member: ServiceNames.cancelRequested)
-        }
-        var arguments = request?.arguments()
-        return try arguments?.read(UInt32.self)
+        let request = try awaitSignal(timeout: timeout) { ServiceMembers.cancelRequested.matches($0) }
+        return try request.map(ServiceMembers.cancelRequested.read)
     }
 
     // MARK: Calls that do not wait
 
     /// Sends a call of `member` and writes it out; returns its serial, for `awaitReply(to:)`.
     public func send(_ member: MemberName, _ arguments: (inout MessageWriter) -> Void = { _ in }) -> UInt32 {
-        send(.serviceCall(member, arguments: arguments))
+        send(Self.message(member, arguments))
+    }
+
+    /// Sends a call of the service as its declaration builds it and writes it out; returns its serial.
+    public func send<Reply>(_ call: ServiceCall<Reply>) -> UInt32 {
+        send(call.message)
     }
 
     /// Sends any message as it is and writes it out; returns its serial.

@@ -33,7 +33,7 @@ public final class SignalListener {
     /// Makes sure every signal the service sent before now has arrived: a Peer.Ping round trip from this
     /// connection, since the bus keeps the order of one sender's messages to one receiver.
     public func settle() throws {
-        _ = try connection.call(.serviceCall("Ping", interface: StandardInterface.peer), timeout: .seconds(10))
+        _ = try connection.call(StandardInterface.ping.serviceCall(), timeout: .seconds(10))
         while let message = try connection.nextMessage(timeout: .zero) {
             if message.type == .signal, message.path == ServiceNames.objectPath.rawValue { history.append(message) }
         }
@@ -54,7 +54,7 @@ public final class SignalListener {
 
 /// The value of a `VisibilityChanged` signal; nil for any other message.
 public func visibility(of message: Message) -> Bool? {
-    guard message.isSignal(interface: ServiceNames.interface, member: ServiceNames.visibilityChanged) else { return nil }
+    guard message.isSignal(interface: ServiceNames.interface, member: ServiceMembers.visibilityChanged.name) else { return nil }
     var reader = message.arguments()
     return try? reader.read(Bool.self)
 }

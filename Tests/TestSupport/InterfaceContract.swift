@@ -46,6 +46,13 @@ public enum InterfaceContract {
                           contractOnly: contract.subtracting(declared).sorted(), declaredMembers: declared.count)
     }
 
+    /// What `object` answers to `Introspect`, served in memory.
+    public static func introspect(_ object: ServedObject, on bus: InMemoryBus) throws -> String {
+        var reply = try bus.reply(object, StandardInterface.introspectable, StandardInterface.introspect.name)
+            .arguments()
+        return try reply.read(String.self)
+    }
+
     /// The lines that only one side has, and how many members the declaration has.
     public struct Comparison {
         public let declaredOnly: [String]

@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import NetworkActivityInterface
 import ServiceHarness
 import Synchronization
 
@@ -47,7 +48,7 @@ struct BusyTrayMeasurement {
             for id in ids {
                 // About 3 MB/s each: the service's rate and percent move with every report.
                 let done = UInt64(round) * 3_000_000 / UInt64(updatesPerSecond)
-                _ = try client.call("SetTransfer") { $0.append(id); $0.append(done); $0.append(total) }
+                _ = try client.call(ServiceMembers.setTransfer.serviceCall(id, done, total))
             }
             peakTray = max(peakTray, try trayFigures.residentKiB)
             peakTrayAnonymous = max(peakTrayAnonymous, try trayFigures.anonymousResidentKiB)
@@ -107,7 +108,7 @@ private final class PanelStandIn: @unchecked Sendable {
         }
         for rule in [MatchRule(interface: "com.canonical.dbusmenu", member: "LayoutUpdated"),
                      MatchRule(interface: "org.kde.StatusNotifierItem", member: "NewToolTip"),
-                     MatchRule(interface: "org.example.NetworkActivity", member: "ActivitiesChanged")] {
+                     ServiceMembers.activitiesChanged.rule()] {
             try connection.addMatch(rule)
         }
         let shared = shared
@@ -125,7 +126,8 @@ private final class PanelStandIn: @unchecked Sendable {
                     }
                 case (.signal, "LayoutUpdated"): shared.counts.withLock { $0.layoutUpdated += 1 }
                 case (.signal, "NewToolTip"): shared.counts.withLock { $0.newToolTip += 1 }
-                case (.signal, "ActivitiesChanged"): shared.counts.withLock { $0.activitiesChanged += 1 }
+                case (.signal, ServiceMembers.activitiesChanged.memberName):
+                    shared.counts.withLock { $0.activitiesChanged += 1 }
                 default: break
                 }
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NetworkActivityInterface
 import ServiceHarness
 
 /// The programs people run most, as whole processes: `netactivity begin`, `end` and `run -- true` against the
@@ -63,7 +64,7 @@ struct ClientsCommand: ParsableCommand {
             samples["dbus_send_run_true_peak_rss_kb", default: []].append(
                 Double(try script().map { try spawner.peakResidentKiB($0) }.max() ?? 0))
             // What the begins left behind, so that every run finds the service as the first did.
-            _ = try client.call("Reset")
+            _ = try client.call(ServiceMembers.reset.serviceCall())
         }
         var figures = samples.mapValues(median)
 
@@ -83,7 +84,7 @@ struct ClientsCommand: ParsableCommand {
         Thread.sleep(forTimeInterval: 1)
         figures["tray_50_activities_rss_kb"] = Double(try trayFigures.residentKiB)
         for process in [watch, tray] { kill(process, SIGTERM) }
-        _ = try client.call("Reset")
+        _ = try client.call(ServiceMembers.reset.serviceCall())
         figures.merge(try BusyTrayMeasurement(bus: bus, client: client, spawner: spawner, activities: 50,
                                               updatesPerSecond: 10, seconds: busy).run()) { $1 }
         _ = service

@@ -67,26 +67,33 @@ struct FuzzCall: CustomStringConvertible {
 
 /// Random calls, most of them close to valid ones, so that they reach the service's checks.
 struct FuzzCallMaker {
+    /// Every method the object answers, from the declarations; the model (`FuzzModel`) says what each should do
+    /// from the README's rules, by its name on the wire.
     static let members: [(InterfaceName, MemberName, signature: String)] = [
-        (ServiceNames.interface, "Begin", "s"), (ServiceNames.interface, "BeginWithTimeout", "su"),
-        (ServiceNames.interface, "End", "u"), (ServiceNames.interface, "Cancel", ""),
-        (ServiceNames.interface, "Reset", ""), (ServiceNames.interface, "ListActivities", ""),
-        (ServiceNames.interface, "SetProgress", "uu"), (ServiceNames.interface, "SetTransfer", "utt"),
-        (ServiceNames.interface, "SetCancellable", "ub"), (ServiceNames.interface, "RequestCancel", "u"),
-        (ServiceNames.interface, "GetActivities", ""),
-        (StandardInterface.properties, "Get", "ss"), (StandardInterface.properties, "GetAll", "s"),
-        (StandardInterface.properties, "Set", "ssv"), (StandardInterface.introspectable, "Introspect", ""),
-        (StandardInterface.peer, "Ping", ""), (StandardInterface.peer, "GetMachineId", ""),
+        declared(ServiceMembers.begin), declared(ServiceMembers.beginWithTimeout), declared(ServiceMembers.end),
+        declared(ServiceMembers.cancel), declared(ServiceMembers.reset), declared(ServiceMembers.listActivities),
+        declared(ServiceMembers.setProgress), declared(ServiceMembers.setTransfer),
+        declared(ServiceMembers.setCancellable), declared(ServiceMembers.requestCancel),
+        declared(ServiceMembers.getActivities), declared(StandardInterface.get), declared(StandardInterface.getAll),
+        declared(StandardInterface.set), declared(StandardInterface.introspect), declared(StandardInterface.ping),
+        // Answered by libdbus, and declared nowhere here.
+        (StandardInterface.peer, "GetMachineId", ""),
     ]
+
+    private static func declared<each Input, Output>(_ method: Method<repeat each Input, Output>)
+        -> (InterfaceName, MemberName, signature: String)
+    {
+        (method.interface, method.name, method.inputSignature)
+    }
     static let otherPaths: [ObjectPath] = ["/", "/org", "/org/example", "/org/example/NetworkActivity/child", "/x"]
     static let otherInterfaces: [InterfaceName] = ["org.example.Nothing", "org.freedesktop.DBus.ObjectManager",
                                                   "org.example.NetworkActivity.Error"]
-    static let otherMembers: [MemberName] = ["Begun", "begin", "Frobnicate", "End2", ServiceNames.visibilityChanged, MemberName(stringLiteral: ServiceNames.Property.visible)]
+    static let otherMembers: [MemberName] = ["Begun", "begin", "Frobnicate", "End2", ServiceMembers.visibilityChanged.name, MemberName(stringLiteral: ServiceMembers.visible.name)]
 
     static let strings: [String] = [
         "", "mail", "ünïcödé ✉", "<b>&amp;</b>", "\"quoted\" \\ back", "\u{202E}rtl", "tab\there", "bell\u{7}",
         "del\u{7F}", "c1\u{85}", String(repeating: "x", count: 256), String(repeating: "é", count: 129),
-        String(repeating: "y", count: 257), String(repeating: "z", count: 100_000), ServiceNames.Property.visible, ServiceNames.Property.activeCount,
+        String(repeating: "y", count: 257), String(repeating: "z", count: 100_000), ServiceMembers.visible.name, ServiceMembers.activeCount.name,
         "org.example.NetworkActivity", "org.freedesktop.DBus.Properties", "/org/example/NetworkActivity",
     ]
 

@@ -152,7 +152,7 @@ struct Fuzzer {
     /// Sends a Ping after the batch and collects every reply until the Ping's: the service answers one
     /// connection's calls in order, so all replies to the batch have come by then.
     private func repliesUpToPing(on connection: Connection) throws -> [UInt32: Message] {
-        let ping = connection.send(.serviceCall("Ping", interface: StandardInterface.peer))
+        let ping = connection.send(StandardInterface.ping.serviceCall().message)
         var replies: [UInt32: Message] = [:]
         let deadline = ContinuousClock.now + .seconds(10)
         while let message = try connection.nextMessage(timeout: ContinuousClock.now.duration(to: deadline)) {

@@ -107,7 +107,7 @@ struct FuzzModel {
         case ("Introspect", _, _): return .success(.introspection)
         case ("Get", .string(let interface), .string(let name)), ("Set", .string(let interface), .string(let name)):
             guard ["", ServiceNames.interface.rawValue].contains(interface) else { return .failure([.unknownInterface]) }
-            guard [ServiceNames.Property.visible, ServiceNames.Property.activeCount].contains(name) else { return .failure([.unknownProperty]) }
+            guard [ServiceMembers.visible.name, ServiceMembers.activeCount.name].contains(name) else { return .failure([.unknownProperty]) }
             return member == "Get" ? .success(.property(name)) : .failure([.propertyReadOnly])
         case ("GetAll", .string(let interface), _):
             guard ["", ServiceNames.interface.rawValue].contains(interface) else { return .failure([.unknownInterface]) }
@@ -182,10 +182,10 @@ struct FuzzModel {
                 guard var reader else { return nil }
                 let values: [String: ReceivedVariant] = name == nil ? try reader.read()
                     : [name!: try reader.read(ReceivedVariant.self)]
-                if let count = try values[ServiceNames.Property.activeCount]?.decode(UInt32.self), Int(count) != self.count {
+                if let count = try values[ServiceMembers.activeCount.name]?.decode(UInt32.self), Int(count) != self.count {
                     return "ActiveCount is \(count), expected \(self.count)"
                 }
-                if let visible = try values[ServiceNames.Property.visible]?.decode(Bool.self), visible != (self.count > 0) {
+                if let visible = try values[ServiceMembers.visible.name]?.decode(Bool.self), visible != (self.count > 0) {
                     return "Visible is \(visible) with \(self.count) activities"
                 }
             case .introspection:

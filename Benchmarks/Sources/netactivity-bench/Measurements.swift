@@ -133,11 +133,11 @@ struct Measurements {
     func pairsBesideUnreadReplies(calls: Int) throws -> PairFigures {
         let stuck = try bus.connect()
         let probe = try ServiceProbe(bus)
-        let begin = Message.serviceCall("Begin") { $0.append("unread") }
+        let begin = ServiceMembers.begin.serviceCall("unread").message
         // The stuck connection never reads, so its replies pile up in the bus.
         for _ in 0..<max(calls - 2, 0) { try stuck.writeWithoutReading(begin.copy()) }
-        try stuck.writeWithoutReading(.serviceCall("Cancel"))
-        try stuck.writeWithoutReading(.serviceCall("Begin") { $0.append("unread-last") })
+        try stuck.writeWithoutReading(ServiceMembers.cancel.serviceCall().message)
+        try stuck.writeWithoutReading(ServiceMembers.begin.serviceCall("unread-last").message)
         // Its last call leaves one activity of that label alone: once it is listed, every call has been handled.
         try probe.await("the unread calls handled", timeout: .seconds(60)) {
             try probe.activities.contains { $0.label == "unread-last" }
@@ -157,13 +157,13 @@ struct Measurements {
         var off: [Duration] = []
         for _ in 0..<cycles {
             let begun = ContinuousClock.now
-            let begin = client.send("Begin") { $0.append(Self.label) }
+            let begin = client.send(ServiceMembers.begin.serviceCall(Self.label))
             try listener.awaitVisibility(true, timeout: .seconds(30))
             on.append(begun.duration(to: .now))
             var reply = try client.awaitReply(to: begin)
-            let activity = try reply.read(UInt32.self)
+            let activity = try ServiceMembers.begin.readReply(&reply)
             let ended = ContinuousClock.now
-            let end = client.send("End") { $0.append(activity) }
+            let end = client.send(ServiceMembers.end.serviceCall(activity))
             try listener.awaitVisibility(false, timeout: .seconds(30))
             off.append(ended.duration(to: .now))
             _ = try client.awaitReply(to: end)
@@ -199,13 +199,11 @@ struct Measurements {
         let started = ContinuousClock.now
         let run = try concurrently(connections: connections, setUp: { caller in try caller.begin(Self.label) }) {
             caller, id in
-            _ = try caller.call("SetProgress") { $0.append(id); $0.append(UInt32.random(in: 0...100)) }
+            _ = try caller.call(ServiceMembers.setProgress.serviceCall(id, UInt32.random(in: 0...100)))
         }
         let elapsed = started.duration(to: .now)
         try listener.settle()
-        let signals = listener.history.count {
-            $0.isSignal(interface: ServiceNames.interface, member: ServiceNames.activitiesChanged)
-        }
+        let signals = listener.history.count { ServiceMembers.activitiesChanged.matches($0) }
         return (run.callsPerSecond, run.cpuPerCall, Double(signals) / elapsed.seconds)
     }
 

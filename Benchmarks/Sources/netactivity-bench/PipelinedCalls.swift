@@ -19,17 +19,17 @@ extension Connection {
 
     /// Begins `count` activities at once and returns their ids.
     func beginActivities(_ count: Int, label: String) throws -> [UInt32] {
-        let calls = (0..<count).map { _ in Message.serviceCall("Begin") { $0.append(label) } }
+        let calls = (0..<count).map { _ in ServiceMembers.begin.serviceCall(label).message }
         return try pipelined(calls).map { reply in
             if let error = reply.error { throw error }
             var reader = reply.arguments()
-            return try reader.read(UInt32.self)
+            return try ServiceMembers.begin.readReply(&reader)
         }
     }
 
     /// Ends the activities `ids` at once.
     func endActivities(_ ids: [UInt32]) throws {
-        let calls = ids.map { id in Message.serviceCall("End") { $0.append(id) } }
+        let calls = ids.map { id in ServiceMembers.end.serviceCall(id).message }
         for reply in try pipelined(calls) {
             if let error = reply.error { throw error }
         }

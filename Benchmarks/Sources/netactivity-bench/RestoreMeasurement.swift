@@ -33,9 +33,9 @@ enum RestoreMeasurement {
         // The holders stay on the bus until the new instance has answered, which it does once it has taken over.
         let (second, answered, restored) = try withExtendedLifetime(holders) {
             let second = try DaemonProcess(bus: bus, arguments: daemonArguments, executable: executable)
-            var reply = try holders[0].call(.serviceCall("ListActivities"), timeout: .seconds(60)).arguments()
+            let listed = try holders[0].call(ServiceMembers.listActivities.serviceCall(), timeout: .seconds(60))
             let answered = second.spawnedAt.duration(to: .now)
-            return (second, answered, try reply.read([ActivityRecord].self).count)
+            return (second, answered, listed.count)
         }
         return RestoreFigures(nameOwned: second.startUpTime, firstAnswer: answered, restored: restored,
                               residentKiB: try second.residentKiB)

@@ -15,9 +15,8 @@ final class ServiceProbe {
 
     init(_ bus: PrivateBus) throws {
         client = try RawClient(bus)
-        try client.connection.addMatch(MatchRule(sender: ServiceNames.busName, path: ServiceNames.objectPath,
-                                                 interface: ServiceNames.interface,
-                                                 member: ServiceNames.visibilityChanged))
+        try client.connection.addMatch(ServiceMembers.visibilityChanged.rule(sender: ServiceNames.busName,
+                                                                             path: ServiceNames.objectPath))
         client.observer = { [unowned self] message in note(message) }
     }
 
@@ -61,7 +60,7 @@ final class ServiceProbe {
     /// The time the service takes to answer `Peer.Ping`, which libdbus answers on the service's own loop.
     func pingTime() throws -> Duration {
         let started = ContinuousClock.now
-        _ = try client.call("Ping", interface: StandardInterface.peer)
+        _ = try client.call(StandardInterface.ping.serviceCall())
         return started.duration(to: .now)
     }
 }

@@ -100,12 +100,10 @@ struct StressClient {
         let label = "c\(index)-\(labels)\(Self.decorations.randomElement(using: &random)!)"
         emit(seconds.map { "calling timed \($0) \(label)" } ?? "calling begin \(label)")
         let (sent, sentWall) = (UInt64(MonotonicTime.now.microseconds), SystemClock.wallClockMicroseconds())
-        let reply = call(seconds == nil ? "Begin" : "BeginWithTimeout") {
-            $0.append(label)
-            if let seconds { $0.append(seconds) }
-        }
+        let reply = call(seconds.map { ServiceMembers.beginWithTimeout.serviceCall(label, $0) }
+                         ?? ServiceMembers.begin.serviceCall(label))
         let (replied, repliedWall) = (UInt64(MonotonicTime.now.microseconds), SystemClock.wallClockMicroseconds())
-        guard case .success(var reader) = reply, let id = try? reader.read(UInt32.self) else {
+        guard case .success(let id) = reply else {
             if case .failure(.unanswered) = reply { maybeHeld += 1 }
             return
         }
@@ -122,7 +120,7 @@ struct StressClient {
         let id = isBound ? bound.remove(at: index) : timed[index - bound.count].id
         emit("calling end \(id)")
         let sent = UInt64(MonotonicTime.now.microseconds)
-        let result = callResult("End") { $0.append(id) }
+        let result = callResult(ServiceMembers.end.serviceCall(id))
         // The service handled the call between these two moments.
         let replied = UInt64(MonotonicTime.now.microseconds)
         if case .failure(let error) = result, error.isUnanswered {
@@ -157,7 +155,7 @@ struct StressClient {
         let (id, isTimed) = index < bound.count ? (bound[index], false) : (timed[index - bound.count].id, true)
         let percent = UInt32.random(in: 0...110, using: &random)
         emit("calling progress \(id) \(percent)")
-        switch callResult("SetProgress", { $0.append(id); $0.append(percent) }) {
+        switch callResult(ServiceMembers.setProgress.serviceCall(id, percent)) {
         case .failure(let error) where error.isUnanswered: unanswered()
         case .success where percent <= 100: emit("progressed \(id) \(percent)")
         case .failure(let error) where percent > 100 && error.name == .invalidArgs: emit("refused \(id)")
@@ -172,7 +170,7 @@ struct StressClient {
     private mutating func makeCancellable(_ index: Int) {
         let (id, isTimed) = index < bound.count ? (bound[index], false) : (timed[index - bound.count].id, true)
         emit("calling cancellable \(id)")
-        switch callResult("SetCancellable", { $0.append(id); $0.append(true) }) {
+        switch callResult(ServiceMembers.setCancellable.serviceCall(id, true)) {
         case .failure(let error) where error.isUnanswered: unanswered()
         case .success: emit("refused \(id)")
         case .failure(let error) where isTimed && error.name == .unknownActivity: emit("refused \(id)")
@@ -182,12 +180,12 @@ struct StressClient {
 
     private mutating func cancel() {
         emit("calling cancel")
-        let reply = call("Cancel", { _ in })
+        let reply = call(ServiceMembers.cancel.serviceCall())
         defer {
             bound.removeAll()
             timed.removeAll()
         }
-        guard case .success(var reader) = reply, let count = try? reader.read(UInt32.self) else {
+        guard case .success(let count) = reply else {
             if case .failure(.unanswered) = reply { maybeHeld += bound.count + timed.count }
             return
         }
@@ -209,16 +207,14 @@ struct StressClient {
         case failed
     }
 
-    private mutating func call(_ member: MemberName, _ arguments: (inout MessageWriter) -> Void)
-        -> Result<MessageReader, CallFailure>
-    {
-        switch callResult(member, arguments) {
-        case .success(let reader): return .success(reader)
+    private mutating func call<Reply>(_ serviceCall: ServiceCall<Reply>) -> Result<Reply, CallFailure> {
+        switch callResult(serviceCall) {
+        case .success(let reply): return .success(reply)
         case .failure(let error) where error.isUnanswered:
             unanswered()
             return .failure(.unanswered)
         case .failure(let error):
-            emit("failed \(member) \(error)")
+            emit("failed \(serviceCall.message.member ?? "") \(error)")
             return .failure(.failed)
         }
     }
@@ -229,14 +225,10 @@ struct StressClient {
         usleep(20_000)
     }
 
-    private mutating func callResult(
-        _ member: MemberName, _ arguments: (inout MessageWriter) -> Void
-    ) -> Result<MessageReader, DBusError> {
+    private mutating func callResult<Reply>(_ serviceCall: ServiceCall<Reply>) -> Result<Reply, DBusError> {
         calls += 1
         do {
-            return .success(try connection.call(destination: ServiceNames.busName, path: ServiceNames.objectPath,
-                                                interface: ServiceNames.interface, member: member,
-                                                arguments: arguments))
+            return .success(try connection.call(serviceCall, timeout: .seconds(25)))
         } catch {
             return .failure(error)
         }

@@ -118,7 +118,7 @@ final class ServiceScene {
 
     /// Follows the indicator through the signals sent.
     private func record(_ sent: [Message]) {
-        for signal in sent where signal.isSignal(interface: ServiceNames.interface, member: ServiceNames.visibilityChanged) {
+        for signal in sent where signal.isSignal(interface: ServiceNames.interface, member: ServiceMembers.visibilityChanged.name) {
             var arguments = signal.arguments()
             guard let visible = try? arguments.read(Bool.self) else {
                 fuzzCheck(false, "VisibilityChanged without a boolean")
@@ -146,7 +146,7 @@ final class ServiceScene {
 
     /// What a caller is told of the activities, after the input: three calls each take longer than most events.
     private func checkAnswers() {
-        var count = ask("Get") { $0.append(ServiceNames.interface.rawValue); $0.append(ServiceNames.Property.activeCount) }
+        var count = ask("Get") { $0.append(ServiceNames.interface.rawValue); $0.append(ServiceMembers.activeCount.name) }
         fuzzCheck((try? count.read(ReceivedVariant.self).decode(UInt32.self)) == UInt32(held), "the ActiveCount property")
         var listed = ask("ListActivities")
         let records = try? listed.read([ActivityRecord].self)

@@ -32,6 +32,13 @@ final class TrayProcess {
         try item.call(member, interface: interface, arguments)
     }
 
+    /// What `Introspect` of the object at `path` returns, asked of the item's connection.
+    func introspect(_ path: ObjectPath) throws -> String {
+        var reply = try item.call(StandardInterface.introspect.name, interface: StandardInterface.introspectable,
+                                  at: path)
+        return try reply.read(String.self)
+    }
+
     func properties() throws -> [String: ReceivedVariant] { try item.properties() }
     func property(_ name: String) throws -> ReceivedVariant { try item.property(name) }
     var isInTray: Bool { get throws { try item.isInTray } }
@@ -47,9 +54,9 @@ final class ItemProbe {
         probe = try Connection(bus: .address(bus.address))
     }
 
-    func call(_ member: MemberName, interface: InterfaceName, _ arguments: (inout MessageWriter) -> Void = { _ in })
-        throws(DBusError) -> MessageReader {
-        try probe.call(destination: try BusName(itemName), path: TrayProcess.itemPath, interface: interface,
+    func call(_ member: MemberName, interface: InterfaceName, at path: ObjectPath = TrayProcess.itemPath,
+              _ arguments: (inout MessageWriter) -> Void = { _ in }) throws(DBusError) -> MessageReader {
+        try probe.call(destination: try BusName(itemName), path: path, interface: interface,
                        member: member, timeout: .seconds(10), arguments: arguments)
     }
 

@@ -1,0 +1,52 @@
+public import DBusKit
+
+/// Every member of `org.example.NetworkActivity`, declared once, as `dbus/org.example.NetworkActivity.xml`
+/// defines it: the service binds its handlers to these (`ServiceContractTests` compares them with the XML), and
+/// every client builds its calls and reads their replies with them (`ServiceCall`).
+public enum ServiceMembers {
+    private static let interface = ServiceNames.interface
+
+    // MARK: Activities
+
+    public static let begin = Method("Begin", of: interface, Argument<String>("label"), output: Argument<UInt32>("id"))
+    public static let beginWithTimeout = Method(
+        "BeginWithTimeout", of: interface, Argument<String>("label"), Argument<UInt32>("seconds"),
+        output: Argument<UInt32>("id"))
+    public static let end = Method("End", of: interface, Argument<UInt32>("id"))
+    public static let cancel = Method("Cancel", of: interface, output: Argument<UInt32>("count"))
+    public static let reset = Method("Reset", of: interface, output: Argument<UInt32>("count"))
+    public static let listActivities = Method(
+        "ListActivities", of: interface, output: Argument<[ActivityRecord]>("activities"))
+
+    // MARK: Progress and stop
+
+    public static let setProgress = Method(
+        "SetProgress", of: interface, Argument<UInt32>("id"), Argument<UInt32>("percent"))
+    public static let setTransfer = Method(
+        "SetTransfer", of: interface, Argument<UInt32>("id"), Argument<UInt64>("done"), Argument<UInt64>("total"))
+    public static let setCancellable = Method(
+        "SetCancellable", of: interface, Argument<UInt32>("id"), Argument<Bool>("cancellable"))
+    public static let requestCancel = Method("RequestCancel", of: interface, Argument<UInt32>("id"))
+    public static let getActivities = Method(
+        "GetActivities", of: interface, output: Argument<[ActivityDetails]>("activities"))
+
+    // MARK: Signals and properties
+
+    /// Sent once per change of `Visible`.
+    public static let visibilityChanged = Signal("VisibilityChanged", of: interface, Argument<Bool>("visible"))
+    /// At most once per 50 ms: every record begun or changed since the last, and the ids ended.
+    public static let activitiesChanged = Signal(
+        "ActivitiesChanged", of: interface, Argument<[ActivityDetails]>("changed"), Argument<[UInt32]>("ended"))
+    /// Sent to the connection that will stop the activity alone.
+    public static let cancelRequested = Signal("CancelRequested", of: interface, Argument<UInt32>("id"))
+    /// Whether the indicator should show now.
+    public static let visible = Property<Bool>("Visible", of: interface)
+    /// How many activities are active.
+    public static let activeCount = Property<UInt32>("ActiveCount", of: interface)
+
+    /// Every member above, for the contract test's count.
+    public static let all: [any InterfaceMember] = [
+        begin, beginWithTimeout, end, cancel, reset, listActivities, setProgress, setTransfer, setCancellable,
+        requestCancel, getActivities, visibilityChanged, activitiesChanged, cancelRequested, visible, activeCount,
+    ]
+}
