@@ -3,7 +3,7 @@ import PackageDescription
 
 // netactivity's benchmark and its stress, memory and fuzz tools (docs/performance.md, docs/reliability.md): a package
 // of its own, as swift-nio and swift-collections keep theirs, so that nothing that depends on netactivity builds it.
-// It measures the programs of the release build (`bash dbus/build-release.sh`, from the repository's top folder).
+// It measures the programs of the release build (`bash packaging/build-release.sh`, from the repository's top folder).
 
 // A package depended on by path is known by its folder's name, which is whatever the checkout is called.
 let netactivity = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "netactivity")

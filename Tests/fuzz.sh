@@ -22,10 +22,17 @@ done
 work="${FUZZ_WORK:-$PWD/.build-fuzz/corpus}"
 
 # One product at a time: built for libFuzzer, the programs that are not fuzz targets would not link.
+# A build that fails stops the script: the binary of an earlier build would be fuzzed in its place.
 for target in "${targets[@]}"; do
-  swift build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xlinker --export-dynamic \
-    --product "$target" 2>&1 | grep -Ev "^\[|Cannot export local symbol" || true
-  [ -x ".build-fuzz/debug/$target" ] || { echo "fuzz.sh: $target did not build" >&2; exit 1; }
+  log=$(mktemp)
+  if ! swift build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xlinker --export-dynamic \
+       --product "$target" >"$log" 2>&1; then
+    grep -Ev "^\[|Cannot export local symbol" "$log" >&2 || true
+    rm -f "$log"
+    echo "fuzz.sh: $target did not build" >&2
+    exit 1
+  fi
+  rm -f "$log"
 done
 
 for target in "${targets[@]}"; do

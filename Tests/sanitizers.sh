@@ -12,16 +12,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 kind="${1:-}"
 [ $# -gt 0 ] && shift
+# Every program writes its report here and reads the suppressions from here, those the tests run as another user
+# (nobody, in the waybar host) included: the checkout may be a private folder they cannot enter.
 reports="$(mktemp -d)"
+support="$(mktemp -d)"
+chmod 1777 "$reports"
+chmod 755 "$support"
+cp Tests/Sanitizers/leaks.supp Tests/Sanitizers/races.supp "$support/"
+chmod 644 "$support"/*.supp
 case "$kind" in
   address)
     scratch=.build-asan
     export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1:abort_on_error=0"
-    export LSAN_OPTIONS="suppressions=$PWD/Tests/Sanitizers/leaks.supp:print_suppressions=0"
+    export LSAN_OPTIONS="suppressions=$support/leaks.supp:print_suppressions=0"
     ;;
   thread)
     scratch=.build-tsan
-    export TSAN_OPTIONS="log_path=$reports/tsan:suppressions=$PWD/Tests/Sanitizers/races.supp:print_suppressions=0"
+    export TSAN_OPTIONS="log_path=$reports/tsan:suppressions=$support/races.supp:print_suppressions=0"
     ;;
   *)
     echo "usage: bash Tests/sanitizers.sh address|thread [swift test arguments]" >&2
@@ -33,7 +40,7 @@ export NETACTIVITY_SANITIZER="$kind"
 # The Swift runtime's crash report would run inside the sanitizer's own.
 export SWIFT_BACKTRACE=enable=no
 
-bash Tests/install-tools.sh
+[ "${NETACTIVITY_TOOLS_INSTALLED:-}" = 1 ] || bash Tests/install-tools.sh
 swift build --package-path Benchmarks
 flags=(--scratch-path "$scratch" -Xswiftc "-sanitize=$kind" --disable-xctest)
 status=0
@@ -55,5 +62,5 @@ if compgen -G "$reports/*" > /dev/null; then
   echo "sanitizers.sh: the $kind sanitizer reported the above" >&2
   status=1
 fi
-rm -rf "$reports"
+rm -rf "$reports" "$support"
 exit "$status"

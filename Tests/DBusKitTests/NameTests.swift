@@ -1,3 +1,4 @@
+import ServiceHarness
 import Testing
 import DBusKit
 
@@ -51,7 +52,7 @@ struct NameTests {
     @Test func noStringThatPassesValidationMakesLibdbusAbort() {
         // Segments joined as names are, from characters that are allowed in some kinds and not in others.
         let alphabet = Array("_-a1Zé \u{0}\u{7}*/.:")
-        var random = SystemRandomNumberGenerator()
+        var random = SeededGenerator.forTest("noStringThatPassesValidationMakesLibdbusAbort")
         func segment() -> String {
             String((0..<Int.random(in: 0...3, using: &random)).map { _ in
                 random.next() % 4 == 0 ? alphabet.randomElement(using: &random)! : "abc".randomElement(using: &random)!

@@ -6,7 +6,7 @@ import Testing
 
 extension Integration {
     /// The examples of docs/clients.md, one per language desktop programs are written in, each built with the
-    /// system's compilers and generators from the interface XML that `dbus/install.sh` installs, then run against
+    /// system's compilers and generators from the interface XML that `packaging/install.sh` installs, then run against
     /// the real daemon: begin with a label, report progress, stop when asked, end; and without the service, one
     /// warning and the work done all the same.
     @Suite("docs/clients.md: the examples in every language")
@@ -83,7 +83,8 @@ extension Integration {
                         mkdir -p .cargo
                         printf '%s\\n' '[source.crates-io]' 'replace-with = "debian"' '[source.debian]' \
                             'directory = "/usr/share/cargo/registry"' > .cargo/config.toml
-                        PATH="$HOME/.cargo/bin:$PATH" cargo build --offline --quiet
+                        PATH="$HOME/.cargo/bin:$PATH" CARGO_TARGET_DIR='\(Self.cargoTarget.path)' \
+                            cargo build --offline --quiet
                         """
                 }
                 let copy = try runTool("/bin/cp", ["-r", examples.path + "/.", folder.path], bus: nil)
@@ -91,8 +92,8 @@ extension Integration {
                 let built = try runTool("/bin/bash", ["-euc", "cd '\(folder.path)'\n" + script], bus: nil,
                                         environment: ["HOME": NSHomeDirectory()], timeout: .seconds(600))
                 guard built.succeeded else { throw TestFailure("\(language.rawValue) did not build: \(built)") }
-                command = [folder.appendingPathComponent(
-                    language == .rust ? "target/debug/backup-zbus" : language.command).path]
+                command = [language == .rust ? Self.cargoTarget.appendingPathComponent("debug/backup-zbus").path
+                    : folder.appendingPathComponent(language.command).path]
             }
 
             func run(_ bus: PrivateBus, steps: Int) throws -> ToolResult {
@@ -106,6 +107,10 @@ extension Integration {
             }
 
             deinit { try? FileManager.default.removeItem(at: folder) }
+
+            /// Where cargo builds the Rust example: kept between runs in the build folder, since building zbus's
+            /// crates takes a minute and they do not change.
+            static let cargoTarget = BuiltProducts.folder.deletingLastPathComponent().appendingPathComponent("cargo-zbus")
         }
 
         @Test(arguments: Language.allCases)

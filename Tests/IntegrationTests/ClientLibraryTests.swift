@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 extension Integration {
-    @Suite("The NetworkActivityClient library")
+    @Suite("The NetworkActivityClient library", .serialized)
     struct ClientLibraryTests {
         let bus: PrivateBus
         let service: DaemonProcess

@@ -4,7 +4,7 @@ import ServiceHarness
 import Testing
 
 extension Integration {
-    /// netactivity's completions as `dbus/install.sh` installs them, in real bash, fish and zsh: `end` completes
+    /// netactivity's completions as `packaging/install.sh` installs them, in real bash, fish and zsh: `end` completes
     /// the ids of the timed activities, which are the ones it can end, and never starts the service to find them.
     @Suite("Shell completion")
     struct CompletionTests {

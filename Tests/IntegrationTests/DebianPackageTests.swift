@@ -5,7 +5,7 @@ import ProgramSupport
 import Testing
 
 extension Integration {
-    /// The package that `dbus/build-deb.sh` builds: lintian finds no error in it, and unpacked into a throwaway
+    /// The package that `packaging/build-deb.sh` builds: lintian finds no error in it, and unpacked into a throwaway
     /// root its own files start the service through D-Bus activation.
     @Suite("The Debian package")
     struct DebianPackageTests {
@@ -53,16 +53,20 @@ extension Integration {
             "usr/share/doc/netactivity/copyright", "usr/share/doc/netactivity/changelog.gz",
         ]
 
-        /// Runs the script as a person would, with the toolchain on `PATH`; returns the package it printed.
+        /// Runs the script as a person would, with the toolchain on `PATH`, on the release that `Tests/run.sh` built;
+        /// returns the package it printed.
         private func build(into folder: URL) throws -> URL {
             let environment = ProcessInfo.processInfo.environment
-            // A build folder of its own: the `swift test` that runs this holds the lock of `.build`.
-            let scratch = Paths.repository.appendingPathComponent(".build-deb").path
-            let result = try runTool("/bin/bash", [Paths.dbusFolder.appendingPathComponent("build-deb.sh").path,
-                                                   "--scratch-path", scratch],
-                                     bus: nil, environment: ["OUTPUT": folder.path, "PATH": environment["PATH"] ?? "",
-                                                             "HOME": environment["HOME"] ?? "/root"],
-                                     timeout: .seconds(1800))
+            var settings = ["OUTPUT": folder.path, "PATH": environment["PATH"] ?? "", "HOME": environment["HOME"] ?? "/root"]
+            var arguments = [Paths.packagingFolder.appendingPathComponent("build-deb.sh").path]
+            if let release = Paths.releaseProducts {
+                settings["PRODUCTS"] = release.path
+            } else {
+                // Started without Tests/run.sh: a release build of its own, in a folder of its own, since the
+                // `swift test` that runs this holds the lock of `.build`.
+                arguments += ["--scratch-path", Paths.repository.appendingPathComponent(".build-deb").path]
+            }
+            let result = try runTool("/bin/bash", arguments, bus: nil, environment: settings, timeout: .seconds(1800))
             try #require(result.succeeded, "\(result)")
             let path = try #require(result.stdout.split(separator: "\n").last.map(String.init))
             return URL(fileURLWithPath: path)

@@ -77,6 +77,7 @@ extension Integration {
             #expect(try countOnlyEmissions(until: 51, listener) < 10)
         }
 
+        /// However long the calls take: a slower machine only allows more emissions.
         @Test func countChangesAcrossTurnsAreSentAtMostEvery50Milliseconds() throws {
             let listener = try SignalListener(bus)
             let client = try RawClient(bus)
@@ -88,7 +89,6 @@ extension Integration {
             // One per started 50 ms of calls, plus the trailing one that carries the final value.
             let allowed = Int(elapsed / .milliseconds(50)) + 2
             #expect(emissions <= allowed, "\(emissions) emissions in \(elapsed)")
-            #expect(emissions < 40)
         }
     }
 

@@ -24,7 +24,8 @@ extension Integration {
 
         /// The same with the service killed (SIGKILL) five times at random moments and started again on its state
         /// directory: every activity whose Begin was answered and whose owner is still there is taken over, with its
-        /// id; the clients' calls that the killed service left unanswered may have happened or not.
+        /// id; the clients' calls that the killed service left unanswered may have happened or not (whether a kill
+        /// lands in the middle of a call is the machine's timing, not something to expect).
         @Test func aServiceKilledFiveTimesUnderLoadLosesNothingAnswered() throws {
             let run = try bench(["stress", "--clients", "20", "--seconds", "10", "--restarts", "5", "--seed", "2",
                                  "--json"], timeout: .seconds(120))
@@ -32,7 +33,7 @@ extension Integration {
             let figures = try #require(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Int], "\(run)")
             #expect(figures["mismatches"] == 0, "\(run.stderr)")
             #expect(figures["service_restarts"] == 5, "\(figures)")
-            #expect((figures["unanswered"] ?? 0) > 0, "the kills came while clients were calling: \(figures)")
+            #expect(figures["unanswered"] != nil, "\(figures)")
             #expect((figures["calls"] ?? 0) > 1000, "\(figures)")
         }
 

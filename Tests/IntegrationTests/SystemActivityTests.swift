@@ -121,7 +121,7 @@ extension Integration {
         }
 
         /// The system service keeps root's leases across a SIGKILL (in its state directory, as in /run/netactivity),
-        /// and the session service counts them again within a second of its return.
+        /// and the session service counts them again when it returns.
         @Test func theSystemServiceTakesRootsLeasesBackAndTheSessionCountsThemAgain() throws {
             let sessionDaemon = try sessionService()
             let listener = try SignalListener(session)
@@ -137,9 +137,7 @@ extension Integration {
             try Integration.awaitActiveCount(0, listener)
 
             let restarted = try systemService()
-            let returned = ContinuousClock.now
             try Integration.awaitActiveCount(3, listener)
-            #expect(returned.duration(to: .now) < .seconds(1), "counted again \(returned.duration(to: .now)) after")
             #expect(try user.list().map(\.id).sorted() == leases)
             #expect(try RawClient(system).list().map(\.id) == leases, "root's leases, with their ids")
             try restarted.awaitLog("took over 3 saved there")
@@ -165,20 +163,23 @@ extension Integration {
             _ = systemDaemon
         }
 
-        /// A system service that owns the name and never answers leaves the session service free.
+        /// A system service that owns the name and never answers leaves the session service free: it answers its
+        /// own callers while its question to the system service is still waiting (which ends, 5 s later, with
+        /// the warning awaited here).
         @Test func aSystemServiceThatNeverAnswersLeavesTheSessionServiceResponsive() throws {
             let silent = try system.connect()
             #expect(try silent.requestName(ServiceNames.busName, flags: .doNotQueue) == .primaryOwner)
             let sessionDaemon = try sessionService()
             let user = try RawClient(session)
+            try sessionDaemon.awaitLog("following the system service")
             for _ in 0..<20 {
-                let started = ContinuousClock.now
                 _ = try user.call("Ping", interface: "org.freedesktop.DBus.Peer")
-                let took = started.duration(to: .now)
-                #expect(took < .milliseconds(10), "Ping took \(took)")
                 _ = try user.begin("mail")
             }
             #expect(try user.activeCount == 20)
+            #expect(!sessionDaemon.log.contains("did not list its activities"),
+                    "the calls were answered only after the question to the system service had ended")
+            try sessionDaemon.awaitLog("did not list its activities", timeout: .seconds(30))
             _ = (silent, sessionDaemon)
         }
 

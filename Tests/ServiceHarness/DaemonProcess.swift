@@ -103,7 +103,7 @@ public final class DaemonProcess {
     deinit {
         if process.isRunning {
             process.terminate()
-            if !waitForExit(process, timeout: .seconds(3)) { kill(process.processIdentifier, SIGKILL) }
+            if !waitForExit(process, timeout: .seconds(10)) { kill(process.processIdentifier, SIGKILL) }
         }
     }
 }

@@ -18,7 +18,7 @@ struct ClientsCommand: ParsableCommand {
             netactivity watch and netactivity-tray start, and once they have settled, their resident memory and the \
             CPU ticks they use in --idle seconds; last the tray's memory with 50 activities in its tooltip. Pin it \
             with taskset to compare runs. The programs are the release build's (.build/release under the \
-            folder it runs from, or NETACTIVITY_PROGRAMS): bash dbus/build-release.sh.
+            folder it runs from, or NETACTIVITY_PROGRAMS): bash packaging/build-release.sh.
             """)
 
     @Option(help: ArgumentHelp("The netactivityd to run (default: the release build's).", valueName: "path"))

@@ -2,7 +2,7 @@ import Foundation
 import ServiceHarness
 
 /// Where the programs measured are: `NETACTIVITY_PROGRAMS`, or the release build of the repository the benchmark
-/// runs from (`.build/release`, which `bash dbus/build-release.sh` makes).
+/// runs from (`.build/release`, which `bash packaging/build-release.sh` makes).
 enum MeasuredPrograms {
     static let folder = URL(fileURLWithPath: ProcessInfo.processInfo.environment["NETACTIVITY_PROGRAMS"]
                                 ?? ".build/release")
@@ -18,7 +18,7 @@ enum DaemonExecutable {
     static func find(_ named: String?) throws -> URL {
         let executable = named.map(URL.init(fileURLWithPath:)) ?? MeasuredPrograms.program("netactivityd")
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw BenchFailure("no netactivityd at \(executable.path): build it first (bash dbus/build-release.sh), "
+            throw BenchFailure("no netactivityd at \(executable.path): build it first (bash packaging/build-release.sh), "
                                + "or name one with --daemon")
         }
         return executable

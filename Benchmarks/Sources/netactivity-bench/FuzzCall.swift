@@ -1,3 +1,4 @@
+import ServiceHarness
 import DBusKit
 import NetworkActivityInterface
 

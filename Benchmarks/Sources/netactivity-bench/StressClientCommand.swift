@@ -1,3 +1,4 @@
+import ServiceHarness
 import ArgumentParser
 import DBusKit
 import Foundation

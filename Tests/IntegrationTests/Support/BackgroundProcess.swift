@@ -2,7 +2,7 @@ import Foundation
 import ServiceHarness
 
 /// A command left running while the test goes on (`netactivity watch`, `netactivity run`), its stdout read
-/// line by line with deadlines. Killed when the value goes away.
+/// line by line with deadlines. Stopped when the value goes away.
 final class BackgroundProcess {
     let process: Process
     private let output: FileHandle
@@ -108,11 +108,14 @@ final class BackgroundProcess {
         return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     }
 
-    /// The whole process group, which Foundation gives each child: a command run through `sh -c` is the shell's
-    /// child, and the shell's exit alone would leave it running.
+    /// Stops the whole process group, which Foundation gives each child (a command run through `sh -c` is the
+    /// shell's child, and the shell's exit alone would leave it running): SIGTERM first, so that a program exits
+    /// as it would on a desktop, and a sanitized one writes its report (docs/testing.md, "Sanitizers"); SIGKILL
+    /// only if it is still running after a deadline.
     deinit {
         if process.isRunning {
-            kill(-process.processIdentifier, SIGKILL)
+            kill(-process.processIdentifier, SIGTERM)
+            if !waitForExit(process, timeout: .seconds(10)) { kill(-process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
     }

@@ -14,6 +14,13 @@ enum Paths {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static let dbusFolder = repository.appendingPathComponent("dbus")
+    /// The scripts that build, package, install and run.
+    static let packagingFolder = repository.appendingPathComponent("packaging")
+
+    /// The release build's programs, when `Tests/run.sh` has built them (`packaging/build-release.sh`), for the
+    /// tests that package or install a release; nil when the suite was started some other way.
+    static let releaseProducts = ProcessInfo.processInfo.environment["NETACTIVITY_RELEASE"]
+        .map { URL(fileURLWithPath: $0) }
 
     /// The benchmark, a package of its own, which `Tests/run.sh` builds before the tests run.
     static let bench = repository.appendingPathComponent("Benchmarks/.build/debug/netactivity-bench")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs netactivityd, the netactivity command, the netactivity-tray icon, their D-Bus and systemd files, their
-# manual pages and netactivity's shell completions. dbus/build-deb.sh stages the Debian package with it.
+# manual pages and netactivity's shell completions. packaging/build-deb.sh stages the Debian package with it.
 #   PREFIX    where to install (default /usr/local)
 #   DESTDIR   staging root for packaging (default none)
 #   PRODUCTS  the build folder to install from (default .build/release, built if the programs are missing)
@@ -13,7 +13,7 @@ DESTDIR=${DESTDIR:-}
 PRODUCTS=${PRODUCTS:-.build/release}
 programs=(netactivityd netactivity netactivity-tray)
 for program in "${programs[@]}"; do
-  [ -x "$PRODUCTS/$program" ] || PRODUCTS=$(bash dbus/build-release.sh)
+  [ -x "$PRODUCTS/$program" ] || PRODUCTS=$(bash packaging/build-release.sh)
 done
 root="$DESTDIR$PREFIX"
 fill() { sed "s|@bindir@|$PREFIX/bin|g" "$1"; }

@@ -11,7 +11,7 @@ if ! pkg-config --exists dbus-1 2>/dev/null || ! command -v dbus-daemon >/dev/nu
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libdbus-1-dev pkg-config dbus-daemon dbus-bin
 fi
-products=$(bash dbus/build-release.sh)
+products=$(bash packaging/build-release.sh)
 
 if [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] &&
    timeout 5 dbus-send --session --dest=org.freedesktop.DBus --print-reply / org.freedesktop.DBus.GetId >/dev/null 2>&1
