@@ -32,8 +32,9 @@ let package = Package(
         // The bus binding: a safe Swift layer over libdbus (names, messages, the connection and its loop, objects
         // served from declarations, calls that tasks await). Knows nothing of activities.
         .target(name: "DBusKit", dependencies: ["CDBus", "ProgramSupport"]),
-        // The contract of org.example.NetworkActivity on the bus: names, error names, records and calls, shared by
-        // the service and its clients.
+        // The contract of org.example.NetworkActivity on the bus: its members declared once (`ServiceMembers`), the
+        // names, error names, records, and the calls built from the declarations, shared by the service and its
+        // clients.
         .target(name: "NetworkActivityInterface", dependencies: ["DBusKit"]),
         // The domain: activities, owners, deadlines, limits and the visibility policy. No C, no D-Bus.
         .target(
@@ -47,7 +48,7 @@ let package = Package(
             resources: [.embedInCode("org.example.NetworkActivity.xml")]
         ),
         // The Swift programs' way to the service: activity tokens, scopes and a state monitor.
-        .target(name: "NetworkActivityClient", dependencies: ["CDBus", "DBusKit", "NetworkActivityInterface", "ProgramSupport"]),
+        .target(name: "NetworkActivityClient", dependencies: ["DBusKit", "NetworkActivityInterface", "ProgramSupport"]),
         // What the desktop shows: the indicator's look and the words for the client library's activities, the
         // StatusNotifierItem with its menu, and notifications. Calls no service of its own.
         .target(

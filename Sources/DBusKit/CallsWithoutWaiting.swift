@@ -11,15 +11,9 @@ extension Connection {
         _ message: Message, timeout: Duration = .seconds(25),
         onReply: @escaping (Result<MessageReader, DBusError>) -> Void
     ) {
-        let serial = send(message)
-        // The loop dispatches on this thread only after this returns, so the reply cannot come first.
-        router.awaitReply(to: serial, until: MonotonicTime.now + timeout) { result in
-            switch result {
-            case .success(let reply):
-                if let error = reply.error { onReply(.failure(error)) } else { onReply(.success(reply.arguments())) }
-            case .failure(let error):
-                onReply(.failure(error))
-            }
+        assertOnLoopThread()
+        if !awaited.send(message, on: raw, timeout: timeout, for: ReplyHandler(onReply)) {
+            onReply(.failure(DBusError(.disconnected, "the connection to the bus is closed")))
         }
     }
 }

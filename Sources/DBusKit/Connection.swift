@@ -26,6 +26,9 @@ public final class Connection {
 
     package let raw: OpaquePointer
     let router: MessageRouter
+    /// The calls whose replies the connection awaits, sent from any thread; the loop that runs it watches their
+    /// timer.
+    package let awaited = AwaitedReplies()
     /// Messages sent by `writeWithoutReading`, which numbers them itself.
     var writtenWithoutReading: UInt32 = 0
     /// How many blocking calls have been made: each may have read messages into the queue, which the event loop
@@ -40,7 +43,7 @@ public final class Connection {
     /// by `dbus_bus_register`). Exit-on-disconnect is off: a lost bus is reported by `EventLoop.run()`.
     public init(bus: Bus) throws(DBusError) {
         raw = try openConnection(to: bus)
-        router = MessageRouter()
+        router = MessageRouter(awaiting: awaited)
         // The registration uses the connection, so the handle must be released if it fails: from here on
         // deinit owns it.
         router.install(on: raw)

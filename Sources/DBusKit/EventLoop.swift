@@ -5,9 +5,9 @@ import Musl
 #endif
 
 /// Runs a connection on the calling thread, and any more the program adds (a service on the session bus that
-/// follows one on the system bus): a single `poll()` over their sockets and any other descriptors the program
-/// adds, then dispatch, then sleep until the next message or the next deadline. Nothing wakes it otherwise, so an
-/// idle program uses no CPU.
+/// follows one on the system bus): a single `poll()` over their sockets, the timers of the replies they await
+/// (`AwaitedReplies`) and any other descriptors the program adds, then dispatch, then sleep until the next message
+/// or the next deadline. Nothing wakes it otherwise, so an idle program uses no CPU.
 public final class EventLoop {
     /// A connection the loop runs, with the descriptors libdbus asks it to watch.
     private final class RunConnection {
@@ -26,10 +26,9 @@ public final class EventLoop {
             connection.router.disconnectHandler = { [unowned self] in disconnected = true }
         }
 
-        /// Dispatches every message queued; returns how long until a reply the loop awaits is overdue.
-        func dispatch() -> Duration? {
+        /// Dispatches every message queued.
+        func dispatch() {
             connection.dispatchAll()
-            return connection.router.expireOverdueReplies()
         }
 
         /// libdbus queues `Disconnected` once it finds the connection closed, and a dispatch delivers it: asking
@@ -82,21 +81,23 @@ public final class EventLoop {
         var polledWatches: [OpaquePointer] = []
         /// For each polled watch, the index of its connection in `connections`.
         var polledOwners: [Int] = []
+        /// The connections whose awaited replies' timers are polled, after the watches.
+        var polledTimers: [AwaitedReplies] = []
         // Every turn works through methods of the connections and indices of the sources: each value read out
         // of an array or a class's property to be used is retained and released around the use.
         let own = connections[0]
         while true {
             // Blocking calls made by handlers may have queued messages; they are dispatched before any sleep.
             // The loop's own connection through `own`: read out of `connections`, it would be retained and released.
-            var sleepLimit = own.dispatch()
-            if connections.count > 1 { sleepLimit = earlier(sleepLimit, dispatchAddedConnections()) }
+            own.dispatch()
+            if connections.count > 1 { dispatchAddedConnections() }
             guard !own.isLost else {
                 throw DBusError(.disconnected, "the connection to the bus was lost")
             }
             // The loop takes no connection lock from here until it sleeps, so what the end of the turn wakes (a
             // task awaiting its reply) does not wait for one.
             let blockingCallsBefore = own.connection.blockingCalls
-            sleepLimit = earlier(endOfTurn(), sleepLimit)
+            let sleepLimit = endOfTurn()
             guard isRunning else { return }
             // A blocking call at the end of the turn (a question to the bus) may have queued what arrived meanwhile.
             if own.connection.blockingCalls != blockingCallsBefore { continue }
@@ -114,6 +115,10 @@ public final class EventLoop {
                     run.watches.collect(into: &descriptors, polled: &polledWatches)
                     while polledOwners.count < polledWatches.count { polledOwners.append(index) }
                 }
+                polledTimers = connections.map(\.connection.awaited)
+                for timers in polledTimers {
+                    descriptors.append(pollfd(fd: timers.fileDescriptor, events: Int16(POLLIN), revents: 0))
+                }
                 for index in sources.indices {
                     descriptors.append(pollfd(fd: sources[index].fd, events: Int16(POLLIN), revents: 0))
                 }
@@ -128,7 +133,11 @@ public final class EventLoop {
             for (index, watch) in polledWatches.enumerated() where descriptors[index].revents != 0 {
                 connections[polledOwners[index]].watches.handle(watch, revents: descriptors[index].revents)
             }
-            for index in sources.indices where descriptors[polledWatches.count + index].revents != 0 {
+            for (index, timers) in polledTimers.enumerated() where descriptors[polledWatches.count + index].revents != 0 {
+                timers.expireOverdue()
+            }
+            let sourcesStart = polledWatches.count + polledTimers.count
+            for index in sources.indices where descriptors[sourcesStart + index].revents != 0 {
                 sources[index].onReadable()
             }
         }
@@ -137,13 +146,11 @@ public final class EventLoop {
     // The added connections' part of a turn is apart from `run`, where most turns would step over its code: a
     // service without a system bus has none.
 
-    /// Dispatches what the added connections queued; returns the earliest sleep limit of theirs.
-    private func dispatchAddedConnections() -> Duration? {
-        var sleepLimit: Duration?
+    /// Dispatches what the added connections queued.
+    private func dispatchAddedConnections() {
         for index in connections.indices.dropFirst() {
-            sleepLimit = earlier(sleepLimit, connections[index].dispatch())
+            connections[index].dispatch()
         }
-        return sleepLimit
     }
 
     /// Whether a watch of an added connection changed since the last turn; takes every change.
@@ -159,17 +166,12 @@ public final class EventLoop {
     private func dropLostConnections() {
         for run in connections.dropFirst() where run.isLost {
             run.disconnected = true
+            // Nothing will answer what it awaited.
+            run.connection.awaited.closeAll()
             run.onDisconnect?()
         }
         let before = connections.count
         connections.removeAll { $0.onDisconnect != nil && $0.disconnected }
         if connections.count != before { pollSetIsStale = true }
     }
-}
-
-/// The shorter of two optional sleep limits, where nil means no limit.
-private func earlier(_ first: Duration?, _ second: Duration?) -> Duration? {
-    guard let first else { return second }
-    guard let second else { return first }
-    return min(first, second)
 }

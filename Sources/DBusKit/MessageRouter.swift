@@ -2,7 +2,7 @@ internal import CDBus
 import ProgramSupport
 
 /// Routes incoming method calls to the objects registered at their paths, signals to subscriptions and replies to
-/// the calls that wait for them, and notices the end of the connection. One per connection, installed as a libdbus
+/// the calls that wait for them (`AwaitedReplies`), and notices the end of the connection. One per connection, installed as a libdbus
 /// filter (`dbus_connection_add_filter`) that holds it retained until libdbus frees the filter with the connection.
 ///
 /// Calls reach their object here, by one comparison of the path, rather than through libdbus's object tree,
@@ -11,8 +11,13 @@ final class MessageRouter {
     /// Held here: the connection keeps what it serves.
     private var objects: [ServedObject] = []
     private var subscriptions: [(rule: MatchRule, handler: (Message) -> Void)] = []
-    private var pendingReplies = ReplyWaits<(Result<Message, DBusError>) -> Void>()
+    /// The calls the connection awaits the replies to.
+    private let awaited: AwaitedReplies
     var disconnectHandler: (() -> Void)?
+
+    init(awaiting awaited: AwaitedReplies) {
+        self.awaited = awaited
+    }
 
     func install(on connection: OpaquePointer) {
         let box = Unmanaged.passRetained(self).toOpaque()
@@ -29,30 +34,6 @@ final class MessageRouter {
         objects.append(object)
     }
 
-    /// Routes the reply to `serial` to `handler`, or, past `deadline`, calls it with `NoReply` and forgets it.
-    func awaitReply(to serial: UInt32, until deadline: MonotonicTime,
-                    handler: @escaping (Result<Message, DBusError>) -> Void) {
-        pendingReplies.insert(handler, for: serial, until: deadline)
-    }
-
-    /// Ends the waits that are past their deadline, each handler getting `NoReply`; returns how long until the
-    /// next deadline, nil when no reply is awaited.
-    func expireOverdueReplies() -> Duration? {
-        // Asked every turn of the loop, mostly with nothing awaited: the work is apart, so that such a turn costs
-        // one check.
-        pendingReplies.isEmpty ? nil : expireOverdueAwaitedReplies()
-    }
-
-    @inline(never)
-    private func expireOverdueAwaitedReplies() -> Duration? {
-        let now = MonotonicTime.now
-        let (overdue, next) = pendingReplies.removeOverdue(at: now)
-        for handler in overdue {
-            handler(.failure(.noReplyInTime))
-        }
-        return next.map { now.duration(to: $0) }
-    }
-
     fileprivate func routeCall(_ raw: OpaquePointer) -> CallDisposition {
         guard let index = objects.firstIndex(where: { dbus_message_has_path(raw, $0.path.rawValue) != 0 }) else {
             return .notHandled
@@ -60,11 +41,9 @@ final class MessageRouter {
         return objects[index].handle(Message(borrowing: raw))
     }
 
-    /// Whether the reply answered a call sent with `Connection.send(_:onReply:)`.
+    /// Whether the reply answered a call that this connection awaits (`AwaitedReplies`).
     fileprivate func routeReply(_ raw: OpaquePointer) -> Bool {
-        guard let handler = pendingReplies.remove(dbus_message_get_reply_serial(raw)) else { return false }
-        handler(.success(Message(borrowing: raw)))
-        return true
+        awaited.deliver(raw)
     }
 
     fileprivate func routeSignal(_ message: Message) {

@@ -1,4 +1,5 @@
 import CDBus
+import ProgramSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -61,9 +62,9 @@ struct ChildProcess {
     func awaitExit(within timeout: Duration) -> Bool {
         guard let exitDescriptor else { return false }
         var descriptor = pollfd(fd: exitDescriptor, events: Int16(POLLIN), revents: 0)
-        let deadline = ContinuousClock.now + timeout
+        let deadline = MonotonicTime.now + timeout
         while true {
-            let left = ContinuousClock.now.duration(to: deadline)
+            let left = MonotonicTime.now.duration(to: deadline)
             let milliseconds = Int32(clamping: max(0, left.components.seconds * 1000
                 + left.components.attoseconds / 1_000_000_000_000_000))
             let ready = poll(&descriptor, 1, milliseconds)

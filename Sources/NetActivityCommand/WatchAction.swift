@@ -1,4 +1,5 @@
 import ArgumentParser
+import DBusKit
 import NetworkActivityClient
 
 /// What `watch` does once its command line is read, by swift-argument-parser's `WatchCommand` or by
@@ -9,6 +10,8 @@ struct WatchAction: Equatable {
     var showIdle: Bool
 
     func run() async throws(ExitCode) {
+        // A panel that stops its module, or a person's Ctrl-C, ends it as a program that finished.
+        TerminationSignals.exitWhenOneComes()
         let client = try await reportingFailure { () async throws(NetworkActivityError) in
             try NetworkActivityClient(bus: bus)
         }

@@ -14,7 +14,7 @@ public import ProgramSupport
 /// asked for (`userOf`) and its activities counted against it, and each new caller's user is asked for at its
 /// first Begin. A timed activity always counts against its creator, whose user is known when it begins.
 public struct ActivityTracker {
-    private struct Entry {
+    struct Entry {
         var activity: TrackedActivity
         /// The neighbours in the owner's list. Followed only while the owner is connected: when it leaves, its
         /// timed activities stay, listed nowhere.
@@ -28,7 +28,7 @@ public struct ActivityTracker {
     /// A connected caller's list of the activities it has begun and that are live, bound and timed: what its
     /// Cancel ends and its limit counts. It stays, empty, until the caller leaves the bus, so that a caller beginning
     /// and ending one activity after another finds it in place.
-    private struct CallerList {
+    struct CallerList {
         var newest: ActivityID?
         var count = 0
         var user = CallerUser.pending
@@ -56,7 +56,7 @@ public struct ActivityTracker {
     }
 
     /// What is known of the Unix user behind a caller.
-    private enum CallerUser {
+    enum CallerUser {
         /// Not asked yet.
         case pending
         case known(UInt32)
@@ -65,19 +65,21 @@ public struct ActivityTracker {
     }
 
     public let limits: ActivityLimits
-    private var activities: [ActivityID: Entry] = [:]
-    private var callers: [String: CallerList] = [:]
-    private typealias CallerIndex = Dictionary<String, CallerList>.Index
+    var activities: [ActivityID: Entry] = [:]
+    var callers: [String: CallerList] = [:]
+    typealias CallerIndex = Dictionary<String, CallerList>.Index
     /// Live activities per Unix user, of the users that are known.
-    private var userCounts: [UInt32: Int] = [:]
+    var userCounts: [UInt32: Int] = [:]
     /// Bound activities whose caller's user is pending, of all callers.
-    private var pendingTotal = 0
-    private var expiries = ExpiryQueue()
-    private var labels = LabelPool()
-    private var lastID: UInt32 = 0
+    var pendingTotal = 0
+    var expiries = ExpiryQueue()
+    var labels = LabelPool()
+    var lastID: UInt32 = 0
     /// Progress and cancel receivers, of the activities that have them.
     /// Kept by the extension in `ActivityTracker+Progress.swift`.
     var extras = ActivityExtrasTable()
+    // The stored state is internal rather than private for the extensions in `ActivityTracker+Progress.swift` and
+    // `State/ActivityTracker+Restore.swift`; nothing else in the module touches it.
 
     public init(limits: ActivityLimits = ActivityLimits()) {
         self.limits = limits
@@ -163,59 +165,8 @@ public struct ActivityTracker {
         return id
     }
 
-    /// Takes over an activity that an earlier instance of the service saved, as it was, when it is still within
-    /// the limits and, for a timed one, its deadline is ahead of `now`. A bound activity is taken only while its
-    /// owner is on the bus (`ownerIsPresent`); a timed one whose owner is not is listed under no caller, since a
-    /// bus started since may have given its owner's name to another program. Restore in the order of ids.
-    /// Returns whether it was taken.
-    public mutating func restore(_ saved: SavedActivity, ownerIsPresent: Bool, at now: Timestamp) -> Bool {
-        guard activities.count < limits.total, activities[saved.id] == nil,
-              ownerIsPresent || saved.lease != nil else { return false }
-        var expiry: TrackedActivity.Expiry?
-        if let lease = saved.lease {
-            guard lease.wallClockDeadline > now.wallClock else { return false }
-            let remaining = min(lease.wallClockDeadline - now.wallClock, UInt64(limits.maximumTimeoutSeconds) * 1_000_000)
-            expiry = TrackedActivity.Expiry(
-                deadline: now.monotonic.advanced(byMicroseconds: Int64(remaining)),
-                wallClockDeadline: lease.wallClockDeadline, creatorUser: lease.creatorUser)
-            userCounts[lease.creatorUser, default: 0] += 1
-        }
-        let activity = TrackedActivity(id: saved.id, owner: saved.owner, label: labels.intern(saved.label),
-                                       startedAt: saved.startedAt, expiry: expiry)
-        if ownerIsPresent {
-            let index = callerIndex(saved.owner) ?? insertCaller(saved.owner)
-            if let lease = saved.lease, case .pending = callers.values[index].user {
-                attribute(at: index, to: lease.creatorUser)
-            }
-            // A bound one counts as at a Begin: pending until its owner's user is asked for.
-            var pending = false
-            if expiry == nil {
-                switch callers.values[index].user {
-                case .pending: pending = true
-                case .known(let user): userCounts[user, default: 0] += 1
-                case .unknowable: break
-                }
-            }
-            if pending { pendingTotal += 1 }
-            let older = callers.values[index].push(saved.id, pending: pending)
-            if let older { activities[older]?.newer = saved.id }
-            activities[saved.id] = Entry(activity: activity, older: older)
-        } else {
-            activities[saved.id] = Entry(activity: activity, isListed: false)
-        }
-        if let expiry { expiries.insert(saved.id, deadline: expiry.deadline) }
-        extras.restore(saved, at: now.monotonic)
-        lastID = max(lastID, saved.id.rawValue)
-        return true
-    }
-
-    /// Hands out no id up to `id`: an earlier instance of the service did.
-    public mutating func skipIDs(through id: UInt32) {
-        lastID = max(lastID, id)
-    }
-
     /// Adds `caller`, new, with an empty list; returns where it is in `callers`.
-    private mutating func insertCaller(_ caller: String) -> CallerIndex {
+    mutating func insertCaller(_ caller: String) -> CallerIndex {
         callers[caller] = CallerList()
         return callers.index(forKey: caller)!
     }
@@ -284,7 +235,7 @@ public struct ActivityTracker {
     }
 
     /// The user of the caller at `index` is `user` from now on; its pending bound activities count against it.
-    private mutating func attribute(at index: CallerIndex, to user: UInt32) {
+    mutating func attribute(at index: CallerIndex, to user: UInt32) {
         let pending = callers.values[index].pendingBound
         if pending > 0 { userCounts[user, default: 0] += pending }
         pendingTotal -= pending
@@ -425,7 +376,7 @@ public struct ActivityTracker {
     }
 
     /// Where `caller` is in `callers`, if it is there.
-    private func callerIndex(_ caller: String) -> CallerIndex? {
+    func callerIndex(_ caller: String) -> CallerIndex? {
         callers.index(forKey: caller)
     }
 }

@@ -99,9 +99,16 @@ final class InFlightCall: Sendable {
         }
     }
 
-    /// On the loop's thread: the reply, or `NoReply` once the deadline passed, which the task gets at the end of the
-    /// loop's turn (`TurnEndResumes`).
-    func reply(with outcome: Outcome) {
+}
+
+extension InFlightCall: ReplyWaiter {
+    /// On the loop's thread: the reply, or `NoReply` once the deadline passed, or `Disconnected`, which the task
+    /// gets at the end of the loop's turn (`TurnEndResumes`).
+    func replyArrived(_ result: Result<Message, DBusError>) {
+        let outcome: Outcome = switch result {
+        case .success(let reply): reply.error.map { .failure(.bus($0)) } ?? .success(HandedReply(reply))
+        case .failure(let error): .failure(.bus(error))
+        }
         resumes.finish(self, with: outcome)
     }
 }

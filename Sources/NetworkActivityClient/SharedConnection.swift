@@ -1,5 +1,4 @@
 internal import DBusKit
-internal import CDBus
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -10,16 +9,15 @@ import Musl
 /// A connection that every thread and task may share, served by an event loop on a thread of its own.
 ///
 /// A call is sent from the caller's thread (libdbus locks the connection for that) and suspends its task until the
-/// loop's thread dispatches the reply, so no thread waits for the bus; the loop fires its timeout too. Work that needs the `Connection` itself (subscribing to signals) is handed to the loop's thread. The
-/// thread ends when the connection is released or the bus goes away.
+/// loop's thread dispatches the reply, so no thread waits for the bus; the loop fires its timeout too (the
+/// connection's `AwaitedReplies`, in DBusKit). Work that needs the `Connection` itself (subscribing to signals) is
+/// handed to the loop's thread. The thread ends when the connection is released or the bus goes away.
 final class SharedConnection: Sendable {
-    /// Used off the loop's thread only through libdbus's calls that take the connection's lock: sending, and the
-    /// unique name.
-    private let raw: UnsafeSendable<OpaquePointer>
+    /// What this thread and the tasks' may do while the loop runs the connection: send, and tell its name.
+    private let shared: ConnectionFromOtherThreads
     /// Touched only on the loop's thread, through `onLoop`, and released with this object.
     private let served: UnsafeSendable<(connection: Connection, loop: EventLoop)>
     private let jobs = LoopJobs()
-    private let awaited = AwaitedReplies()
     private let resumes = TurnEndResumes()
     /// Touched only on the loop's thread: what runs at the end of each of its turns (`onEachTurnEnd`).
     private let turnEndHooks = UnsafeSendable(TurnEndHooks())
@@ -31,11 +29,10 @@ final class SharedConnection: Sendable {
     /// `Disconnected`.
     init(bus: Connection.Bus, onLoss: @escaping @Sendable () -> Void = {}) throws(DBusKit.DBusError) {
         let connection = try Connection(bus: bus)
-        raw = UnsafeSendable(connection.raw)
+        shared = connection.fromOtherThreads
+        let awaited = connection.awaited
         let ended = loopEnded
-        awaited.install(on: connection.raw)
         let loop = EventLoop(connection: connection)
-        loop.watch(fileDescriptor: awaited.fileDescriptor) { [awaited] in awaited.expireOverdue() }
         loop.watch(fileDescriptor: jobs.fileDescriptor) { [jobs] in jobs.runQueued() }
         loop.endOfTurn = { [resumes, turnEndHooks] in
             resumes.resumeHeld()
@@ -43,8 +40,8 @@ final class SharedConnection: Sendable {
             return nil
         }
         served = UnsafeSendable((connection, loop))
-        let body = LoopThreadBody { [resumes, awaited, jobs, turnEndHooks] in
-            _ = cdbus_name_this_thread("dbus-shared")
+        let body = LoopThreadBody { [resumes, jobs, turnEndHooks] in
+            nameCurrentThread("dbus-shared")
             resumes.bindToCurrentThread()
             // The loop ends when it is stopped or the bus is lost; either way nothing more is sent.
             let lost = (try? loop.run()) == nil
@@ -52,9 +49,10 @@ final class SharedConnection: Sendable {
             // Nothing runs on this thread any more: what waits to, and holds this object, would hold it for ever.
             jobs.close()
             turnEndHooks.value.removeAll()
-            // A loop that ends on a lost bus ends in the middle of its turn, with replies it may hold still.
-            resumes.resumeHeld()
+            // Every call still awaited ends as Disconnected; a loop that ends on a lost bus ends in the middle of
+            // its turn, with replies it may hold still, and those outcomes are held too until this.
             awaited.closeAll()
+            resumes.resumeHeld()
             if lost { onLoss() }
         }
         let started = pthread_create(&thread, nil, runLoopThread, Unmanaged.passRetained(body).toOpaque())
@@ -71,7 +69,7 @@ final class SharedConnection: Sendable {
     }
 
     /// This connection's unique name on the bus, such as `:1.42`.
-    var uniqueName: String { uniqueBusName(of: raw.value) }
+    var uniqueName: String { shared.uniqueName }
 
     /// Whether the loop still runs: false once the bus has gone away.
     var isOpen: Bool { !loopEnded.isRaised }
@@ -90,7 +88,7 @@ final class SharedConnection: Sendable {
         await withTaskCancellationHandler {
             await withUnsafeContinuation { continuation in
                 guard call.start(continuation) else { return }
-                if !awaited.send(message, on: raw.value, for: call, timeout: timeout) {
+                if !shared.send(message, timeout: timeout, for: call) {
                     call.finish(.failure(.bus(DBusKit.DBusError(.disconnected, "the connection to the bus is closed"))))
                 }
             }
@@ -104,9 +102,7 @@ final class SharedConnection: Sendable {
     /// the peer before any later call of this connection.
     func sendWithoutReply(_ message: Message) {
         guard isOpen else { return }
-        message.expectsReply = false
-        _ = DBusKit.send(message, on: raw.value)
-        dbus_connection_flush(raw.value)
+        shared.sendWithoutReply(message)
     }
 
     /// On the loop's thread: runs `hook` at the end of each of the loop's turns, until `removeTurnEndHook`.

@@ -30,7 +30,11 @@ public final class NetworkActivityService {
     public init(configuration: ServiceConfiguration, logger: Logger) throws(ServiceError) {
         self.configuration = configuration
         self.logger = logger
-        signals = try TerminationSignals()
+        do {
+            signals = try TerminationSignals()
+        } catch {
+            throw .system(error.message)
+        }
         let connection: Connection
         do {
             connection = try Connection(bus: configuration.bus)

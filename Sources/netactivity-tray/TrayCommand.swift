@@ -23,12 +23,19 @@ enum TrayCommand {
         }
     }
 
-    /// Runs until the bus goes away, which it throws.
+    /// Runs until SIGTERM or SIGINT, after which it returns, or until the bus goes away, which it throws.
     private static func run(_ options: TrayOptions, logger: Logger) throws {
+        // Before the connection: libdbus may start no thread, but nothing here should inherit the signals unblocked.
+        let signals = try TerminationSignals()
         // One connection and one thread: the tray follows the service and serves its objects on this loop, and
         // shows each state at the end of the loop's turn, with its timers.
         let connection = try Connection(bus: .session)
         let loop = EventLoop(connection: connection)
+        loop.watch(fileDescriptor: signals.fileDescriptor) { [unowned loop] in
+            guard let signal = signals.take() else { return }
+            logger.info("stopping on signal \(signal)")
+            loop.stop()
+        }
         let tray = try ActivityTray(connection: connection, idleMode: options.idle,
                                     notifyAfter: options.notifyAfter.map { .seconds($0) },
                                     showsPlasmaJobs: options.showsPlasmaJobs, logger: logger)
@@ -38,6 +45,5 @@ enum TrayCommand {
             return tray.fireDueTimers()
         }
         try loop.run()
-        throw DBusError(.disconnected, "the connection to the bus was lost")
     }
 }

@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 extension Integration {
-    @Suite("The NetworkActivityClient library", .serialized)
+    @Suite("The NetworkActivityClient library")
     struct ClientLibraryTests {
         let bus: PrivateBus
         let service: DaemonProcess

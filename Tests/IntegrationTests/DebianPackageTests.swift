@@ -7,7 +7,8 @@ import Testing
 extension Integration {
     /// The package that `packaging/build-deb.sh` builds: lintian finds no error in it, and unpacked into a throwaway
     /// root its own files start the service through D-Bus activation.
-    @Suite("The Debian package")
+    @Suite("The Debian package",
+           .enabled(if: geteuid() == 0, "needs root, to mount the package's /usr over the machine's in a namespace"))
     struct DebianPackageTests {
         @Test func lintianFindsNoErrorAndTheInstalledFilesStartTheService() throws {
             let work = try temporaryDirectory("deb")

@@ -95,14 +95,14 @@ close_screen() {
   rm -rf "$work"
 }
 
-# Runs "$@" with a new private session bus, as the user $session_user (root by default; sway refuses root, so its
-# session runs as nobody, which then owns $work). The bus is the machine's session configuration (so that it starts
+# Runs "$@" with a new private session bus, as the user $session_user (the tests' own by default; sway refuses root,
+# so as root its session runs as nobody, which then owns $work). The bus is the machine's session configuration (so that it starts
 # xfconfd, dconf or dunst when asked, as a desktop's bus does) on a socket of its own. Not dbus-run-session: a test
 # runner may start these scripts with SIGTERM blocked, which the bus would inherit and outlive its session by; this
 # bus is killed with SIGKILL, and the services it started leave with it.
 exec_session() {
   local as=()
-  if [ "${session_user:-root}" != root ]; then
+  if [ "${session_user:-root}" != root ] && [ "${session_user}" != "$(id -un)" ]; then
     chown -R "$session_user" "$work"
     as=(setpriv --reuid="$session_user" --regid="$(id -gn "$session_user")" --clear-groups)
   fi

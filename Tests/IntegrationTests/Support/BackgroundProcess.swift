@@ -20,7 +20,8 @@ final class BackgroundProcess {
          environment: [String: String] = [:], takesInput: Bool = false) throws {
         let pipe = Pipe()
         errorFile = try touch(bus.directory.appendingPathComponent("stderr-\(UUID().uuidString.prefix(6))"))
-        process = Process()
+        let process = Process()
+        self.process = process
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ["PATH": path, "DBUS_SESSION_BUS_ADDRESS": bus.address]
@@ -31,8 +32,8 @@ final class BackgroundProcess {
         let input = Pipe()
         process.standardInput = takesInput ? input : FileHandle.nullDevice
         self.input = takesInput ? input.fileHandleForWriting : nil
-        try process.run()
         output = pipe.fileHandleForReading
+        try withSignalsUnblocked { try process.run() }
         try? pipe.fileHandleForWriting.close()
     }
 

@@ -31,7 +31,7 @@ func runTool(_ tool: String, _ arguments: [String], bus: PrivateBus?, environmen
     process.standardOutput = try FileHandle(forWritingTo: stdout)
     process.standardError = try FileHandle(forWritingTo: stderr)
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try withSignalsUnblocked { try process.run() }
     guard waitForExit(process, timeout: timeout) else {
         process.terminate()
         throw TestFailure("\(tool) \(arguments) did not finish within \(timeout)")

@@ -1,8 +1,8 @@
 # waybar 0.9 under sway 1.7, sway nested in the virtual X screen so that xdotool's clicks reach it: waybar's `tray`
 # module (with its own StatusNotifierWatcher) and, beside it, the README's `custom/netactivity` module, verbatim.
-# sway refuses to run as root: the session runs as nobody.
+# sway refuses to run as root: the session runs as nobody when the tests run as root, else as their own user.
 host_tools="sway waybar"
-session_user=nobody
+session_user=$([ "$(id -u)" = 0 ] && echo nobody || id -un)
 screen_size=1024x400x24
 panel_region=512x32+512+0
 module_region=512x32+0+0

@@ -1,3 +1,4 @@
+import ProgramSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -128,10 +129,10 @@ final class StateDirectory {
 
     /// Waits for the lock that an instance holds while it uses the directory, checking every 10 ms.
     private func lock(timeout: Duration) throws(StateDirectoryError) {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = MonotonicTime.now + timeout
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else { throw .system("cannot lock \(path)", errno) }
-            guard ContinuousClock.now < deadline else {
+            guard MonotonicTime.now < deadline else {
                 throw .refused("another netactivityd keeps its state in \(path): its lock was held for \(timeout)")
             }
             var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
