@@ -41,11 +41,22 @@ struct ChildProcess {
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
 
+        // Held back from the moment the child exists until the handler that passes them on is in place: one that
+        // came in between (a Ctrl-C as the command starts) would otherwise end this process and leave the child.
+        var forwarded = sigset_t()
+        sigemptyset(&forwarded)
+        for signal in Self.forwardedSignals { sigaddset(&forwarded, signal) }
+        var before = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &forwarded, &before)
+
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
         let result = posix_spawnp(&child, arguments[0], nil, &attributes, argv, environ)
-        guard result == 0 else { throw SpawnFailure(command: arguments[0], errorNumber: result) }
+        guard result == 0 else {
+            pthread_sigmask(SIG_SETMASK, &before, nil)
+            throw SpawnFailure(command: arguments[0], errorNumber: result)
+        }
         processID = child
         let pidfd = cdbus_pidfd_open(child)
         exitDescriptor = pidfd >= 0 ? pidfd : nil
