@@ -12,7 +12,8 @@ shift
 # With job control on, bash starts the two as jobs of their own rather than with SIGINT and SIGQUIT ignored, which
 # the programs the tests start would inherit (and the tests of `netactivity run` check that it passes them on).
 set -m
-long="ClientExampleTests|ReliabilityTests|BenchmarkTests"
+# The sanitizer runs, which leave the client examples out, name more (LONG_SUITES).
+long="${LONG_SUITES:-ClientExampleTests|ReliabilityTests|BenchmarkTests}"
 "$tests" --testing-library swift-testing "$@" --filter "$long" &
 first=$!
 "$tests" --testing-library swift-testing "$@" --skip "$long" &

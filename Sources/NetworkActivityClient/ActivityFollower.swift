@@ -40,8 +40,11 @@ final class ActivityFollower {
         guard !isStopped, !owner.isEmpty else { return }
         isReading = true
         let asked = owner
-        connection.send(ServiceCall.activities.withoutAutoStart()) { [weak self] result in
-            guard let self, !isStopped, asked == owner else { return }
+        // The reply holds the follower (which holds its connection unowned) until it comes, rather than a weak
+        // reference: a weak reference's side table is kept only by the object's own reference count, which
+        // LeakSanitizer cannot read, so a program that exits with the follower alive was reported as leaking it.
+        connection.send(ServiceCall.activities.withoutAutoStart()) { [self] result in
+            guard !isStopped, asked == owner else { return }
             isReading = false
             guard case .success(let statuses) = result else { return }
             activities = Dictionary(statuses.map { ($0.id, $0) }, uniquingKeysWith: { $1 })

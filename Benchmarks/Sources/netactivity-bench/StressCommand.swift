@@ -16,8 +16,8 @@ struct StressCommand: ParsableCommand {
             exits by itself or is killed with SIGKILL, on average after --lifetime seconds each way, and is \
             replaced. Then every client stops, and ActiveCount and ListActivities must equal the ledger kept from \
             the clients' reports; then every client exits or is killed, and once every deadline has passed the \
-            service must hold nothing, Visible must equal the last VisibilityChanged seen, and the service must \
-            answer within 10 ms. With --restarts, the service is also killed with SIGKILL that many times at random \
+            service must hold nothing and Visible must equal the last VisibilityChanged seen; how fast it then \
+            answers is measured, and with --answer-limit must be within that. With --restarts, the service is also killed with SIGKILL that many times at random \
             moments and started again on its state directory: it must take over every activity whose call was \
             answered and whose owner is still there. Exits 1 if anything differs.
             """)
@@ -30,10 +30,12 @@ struct StressCommand: ParsableCommand {
     @Option(help: "Mean seconds until a client exits by itself, and until it is killed.") var lifetime: Double = 4
     @Option(help: "Times the service is killed (SIGKILL) at a random moment and started again.") var restarts = 0
     @Option(help: "The seed of every random choice; the same seed makes the same choices.") var seed: UInt64 = 1
+    @Option(help: ArgumentHelp("A mismatch when the daemon's final answer (median of 5 pings) takes longer: a \
+        measurement's bound, which a test on a busy machine leaves off.", valueName: "milliseconds"))
+    var answerLimit: Double?
     @Flag(help: "Print the figures as JSON.") var json = false
 
     static let maxTimeout: UInt64 = 3
-    static let answerLimit = Duration.milliseconds(10)
 
     func validate() throws {
         guard clients >= 1, clients <= 5000 else { throw ValidationError("--clients takes 1 to 5000.") }
@@ -62,7 +64,7 @@ struct StressCommand: ParsableCommand {
         try run.compareDetailsWithLedger()
         try run.awaitNothingLeft()
         try run.compareWithLedger()
-        let answer = try run.checkAnswers(limit: Self.answerLimit)
+        let answer = try run.checkAnswers(limit: answerLimit.map { .microseconds(Int64($0 * 1000)) })
 
         var figures = run.figures
         figures["peak_rss_kib"] = try service.peakResidentKiB
@@ -263,10 +265,10 @@ struct StressRun {
         }
     }
 
-    /// The median of five `Ping` round trips, a mismatch above `limit`.
-    mutating func checkAnswers(limit: Duration) throws -> Duration {
+    /// The median of five `Ping` round trips, a mismatch above `limit` when there is one.
+    mutating func checkAnswers(limit: Duration?) throws -> Duration {
         let times = try (0..<5).map { _ in try probe.pingTime() }.sorted()
-        if times[2] > limit { ledger.mismatch("the daemon answered in \(times[2]), more than \(limit)") }
+        if let limit, times[2] > limit { ledger.mismatch("the daemon answered in \(times[2]), more than \(limit)") }
         return times[2]
     }
 }
