@@ -30,8 +30,9 @@ struct StressCommand: ParsableCommand {
     @Option(help: "Mean seconds until a client exits by itself, and until it is killed.") var lifetime: Double = 4
     @Option(help: "Times the service is killed (SIGKILL) at a random moment and started again.") var restarts = 0
     @Option(help: "The seed of every random choice; the same seed makes the same choices.") var seed: UInt64 = 1
-    @Option(help: ArgumentHelp("A mismatch when the daemon's final answer (median of 5 pings) takes longer: a \
-        measurement's bound, which a test on a busy machine leaves off.", valueName: "milliseconds"))
+    @Option(help: ArgumentHelp(
+        "A mismatch when the daemon's final answer (median of 5 pings) takes longer: a measurement's bound, which a "
+            + "test on a busy machine leaves off.", valueName: "milliseconds"))
     var answerLimit: Double?
     @Flag(help: "Print the figures as JSON.") var json = false
 
