@@ -55,9 +55,9 @@ final class ActivityFollower {
     /// Applies `ActivitiesChanged`, unless a read is on its way.
     func apply(_ signal: Message) {
         guard !isStopped, !isReading else { return }
-        guard let (changedRecords, endedIDs) = try? ServiceMembers.activitiesChanged.read(signal) else { return }
-        let changed = changedRecords.map { ActivityStatus($0) }
-        let ended = endedIDs.map { ActivityID(rawValue: $0) }
+        guard let report = try? ActivityChangeReport(signal) else { return }
+        let changed = report.changed.map { ActivityStatus($0) }
+        let ended = report.ended.map { ActivityID(rawValue: $0) }
         for id in ended { activities[id] = nil }
         for status in changed { activities[status.id] = status }
         update(ActivityUpdate(activities: activities.values.sorted { $0.id < $1.id }, changed: changed, ended: ended))

@@ -142,8 +142,9 @@ public struct ActivityChangeReport: Sendable, Equatable {
         self.ended = ended
     }
 
-    /// Reads the signal's arguments.
-    public init(reading reader: inout MessageReader) throws(DBusError) {
-        self.init(changed: try reader.read([ActivityDetails].self), ended: try reader.read([UInt32].self))
+    /// Reads the signal's arguments, as its declaration has them.
+    public init(_ signal: Message) throws(DBusError) {
+        let (changed, ended) = try ServiceMembers.activitiesChanged.read(signal)
+        self.init(changed: changed, ended: ended)
     }
 }

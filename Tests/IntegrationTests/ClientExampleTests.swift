@@ -169,11 +169,8 @@ extension Integration {
         }
 
         static func changeReport(_ message: Message) -> ActivityChangeReport? {
-            guard message.isSignal(interface: ServiceNames.interface, member: ServiceMembers.activitiesChanged.name) else {
-                return nil
-            }
-            var arguments = message.arguments()
-            return try? ActivityChangeReport(reading: &arguments)
+            guard ServiceMembers.activitiesChanged.matches(message) else { return nil }
+            return try? ActivityChangeReport(message)
         }
     }
 }

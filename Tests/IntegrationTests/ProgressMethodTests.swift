@@ -118,10 +118,9 @@ extension Integration {
             while shown.mapValues(\.percent) != expected || shown[lease]?.isCancellable != false
                     || shown[lease] == nil, ContinuousClock.now < deadline {
                 guard let signal = try widget.next(timeout: ContinuousClock.now.duration(to: deadline), {
-                    $0.isSignal(interface: ServiceNames.interface, member: ServiceMembers.activitiesChanged.name)
+                    ServiceMembers.activitiesChanged.matches($0)
                 }) else { break }
-                var arguments = signal.arguments()
-                let report = try ActivityChangeReport(reading: &arguments)
+                let report = try ActivityChangeReport(signal)
                 for status in report.changed { shown[status.id] = status }
                 for id in report.ended { shown[id] = nil }
             }

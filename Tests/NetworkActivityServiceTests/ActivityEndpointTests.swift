@@ -54,7 +54,7 @@ struct ActivityEndpointTests {
         /// The `VisibilityChanged` values among the signals sent since the last call or `clear()`.
         var visibilitySignals: [Bool] {
             bus.signals.compactMap { signal in
-                guard signal.isSignal(interface: ServiceNames.interface, member: ServiceMembers.visibilityChanged.name)
+                guard ServiceMembers.visibilityChanged.matches(signal)
                 else { return nil }
                 var arguments = signal.arguments()
                 return try? arguments.read(Bool.self)

@@ -37,11 +37,8 @@ struct ProgressAndCancelTests {
 
     /// The `ActivitiesChanged` signals among what was sent since the last call or `clear()`.
     static func changeReports(_ scene: Scene) throws -> [ActivityChangeReport] {
-        try scene.bus.signals.filter {
-            $0.isSignal(interface: ServiceNames.interface, member: ServiceMembers.activitiesChanged.name)
-        }.map { signal in
-            var arguments = signal.arguments()
-            return try ActivityChangeReport(reading: &arguments)
+        try scene.bus.signals.filter { ServiceMembers.activitiesChanged.matches($0) }.map { signal in
+            try ActivityChangeReport(signal)
         }
     }
 
@@ -91,7 +88,7 @@ struct ProgressAndCancelTests {
         #expect(try Self.details(scene)[0].isCancelRequested == false)
 
         let sent = scene.bus.call(scene.object, ServiceNames.interface, "RequestCancel", from: ":1.2") { $0.append(id) }
-        let requests = sent.filter { $0.isSignal(interface: ServiceNames.interface, member: ServiceMembers.cancelRequested.name) }
+        let requests = sent.filter { ServiceMembers.cancelRequested.matches($0) }
         #expect(requests.count == 1)
         #expect(requests.first?.destination == ":1.1", "a unicast signal, to the owner alone")
         var arguments = try #require(requests.first).arguments()

@@ -54,7 +54,7 @@ public final class SignalListener {
 
 /// The value of a `VisibilityChanged` signal; nil for any other message.
 public func visibility(of message: Message) -> Bool? {
-    guard message.isSignal(interface: ServiceNames.interface, member: ServiceMembers.visibilityChanged.name) else { return nil }
+    guard ServiceMembers.visibilityChanged.matches(message) else { return nil }
     var reader = message.arguments()
     return try? reader.read(Bool.self)
 }

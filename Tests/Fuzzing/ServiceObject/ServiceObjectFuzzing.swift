@@ -118,7 +118,7 @@ final class ServiceScene {
 
     /// Follows the indicator through the signals sent.
     private func record(_ sent: [Message]) {
-        for signal in sent where signal.isSignal(interface: ServiceNames.interface, member: ServiceMembers.visibilityChanged.name) {
+        for signal in sent where ServiceMembers.visibilityChanged.matches(signal) {
             var arguments = signal.arguments()
             guard let visible = try? arguments.read(Bool.self) else {
                 fuzzCheck(false, "VisibilityChanged without a boolean")
