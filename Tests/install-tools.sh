@@ -14,6 +14,8 @@
 #   qdbusxml2cpp, moc and headers, zbus and its crates as Debian packages them, and cargo where rustup's is not;
 #   the Flatpak check: xdg-dbus-proxy.
 set -euo pipefail
+# A normal user's PATH on Debian leaves out the sbin folders, where runuser and a few others live.
+PATH="$PATH:/usr/sbin:/sbin"
 
 missing=()
 pkg-config --exists dbus-1 2>/dev/null || missing+=(libdbus-1-dev pkg-config)

@@ -1,7 +1,7 @@
 import ProgramSupport
 
-/// The waits for replies to calls a connection sent, by the calls' serials, each until its deadline: the loop's
-/// own (`MessageRouter`) and those of the tasks sharing a connection (`AwaitedReplies`).
+/// The waits for replies to calls a connection sent, by the calls' serials, each until its deadline: the table that
+/// `AwaitedReplies` keeps under its lock.
 package struct ReplyWaits<Waiter> {
     private var waits: [UInt32: (deadline: MonotonicTime, waiter: Waiter)] = [:]
 
