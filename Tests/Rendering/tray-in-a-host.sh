@@ -111,15 +111,17 @@ if [ "${1:-}" = --inside ]; then
     read -r menu_w menu_h _ _ <<<"$menu"
     [ "$menu_h" -ge 60 ] && [ "$menu_w" -ge 100 ]
   }
+  # The menu is shown, the screen settles, and it is still there.
+  menu_stays() { within 15 menu_shown && within 30 screen_still && menu_shown; }
   # lxqt-panel, with another copy of this suite showing its own panel at the same moment, was seen to close the menu
-  # 100 ms after asking for its layout and saying "opened" (twice in two runs side by side; never alone): a person
-  # clicks again, and so does this test, once, saying so.
-  if ! within 15 menu_shown; then
-    echo "no menu after the first right click; clicking again" >&2
+  # 100 to 130 ms after asking for its layout and saying "opened" (twice in two runs side by side, and once in
+  # another, after the menu had been drawn; never alone): a person clicks again, and so does this test, once,
+  # saying so.
+  if ! menu_stays; then
+    echo "no menu stayed open after the first right click; clicking again" >&2
     xdotool mousemove "$click_x" "$click_y" click 3
-    within 15 menu_shown || fail "no menu opened on two right clicks at $click_x,$click_y"
+    menu_stays || fail "no menu stayed open on two right clicks at $click_x,$click_y"
   fi
-  within 30 screen_still || fail "the screen did not settle with the menu open"
   shot menu.png
   echo "menu drawn: $(changed_box active.png "$menu_region")"
   icon_pixels=$(icon_patch menu.png "$menu_region")
