@@ -18,7 +18,7 @@ if [ "${1:-}" = --inside ]; then
   host_start
   within 90 host_ready || { echo "the host did not come up" >&2; exit 1; }
   within 30 screen_still
-  shot before.png
+  shot before.miff
   dbus-monitor --session "path=/MenuBar" >monitor.log 2>&1 &
   "$products/netactivityd" --show-delay 0 --hide-delay 0 --min-visible 0 2>netactivityd.log &
   "$products/netactivity-tray" 2>tray.log &
@@ -36,7 +36,7 @@ while time.time() - start < float(sys.argv[1]):
         service.SetTransfer(id, dbus.UInt64(rounds * 300000), dbus.UInt64(10**9))
     time.sleep(max(0, start + rounds * 0.1 - time.time()))
 PY
-  icon_shown() { box=$(changed_box before.png "$panel_region"); [ -n "$box" ]; }
+  icon_shown() { box=$(changed_box before.miff "$panel_region"); [ -n "$box" ]; }
   within 20 icon_shown || { echo "no icon" >&2; exit 1; }
   read -r icon_w icon_h icon_x icon_y <<<"$box"
   # The host's processes: the panel and what it started (xfce's plugin wrapper).
@@ -59,7 +59,7 @@ PY
           what, host * 100 / hz / seconds, tray * 100 / hz / seconds, layouts, seconds }'
   }
   xdotool mousemove $((icon_x + icon_w / 2)) $((icon_y + icon_h / 2)) click 3
-  menu_shown() { [ -n "$(changed_box before.png "$menu_region")" ]; }
+  menu_shown() { [ -n "$(changed_box before.miff "$menu_region")" ]; }
   within 15 menu_shown || { echo "no menu" >&2; exit 1; }
   measure "menu open"
   xdotool key Escape

@@ -45,8 +45,8 @@ CONF
   "$products/netactivityd" --show-delay 0 --hide-delay 0 --min-visible 0 2>netactivityd.log &
   within 10 "$products/netactivity" status >/dev/null || fail "the service did not start"
   within 10 screen_still
-  shot before.png
-  drawn() { [ -n "$(changed_box before.png 800x400+0+0)" ]; }
+  shot before.miff
+  drawn() { [ -n "$(changed_box before.miff 800x400+0+0)" ]; }
 
   # A command that fails: a critical notification, which names it, its time and its status.
   status=0
@@ -59,8 +59,8 @@ CONF
   grep -A14 '"nightly sync failed"' monitor.log | grep -q 'byte 2' || fail "the failure is not critical"
   within 10 drawn || fail "dunst drew no notification"
   within 5 screen_still
-  echo "run --notify: shown, $(changed_box before.png 800x400+0+0)"
-  shot run.png
+  echo "run --notify: shown, $(changed_box before.miff 800x400+0+0)"
+  shot run.miff
 
   # The tray: every activity announced when it ends (how long one must last is the tray's own tests' business,
   # on a clock they move).
@@ -68,7 +68,7 @@ CONF
   tray_pid=$!
   dunstctl close-all
   within 10 screen_still
-  shot before.png
+  shot before.miff
   id=$("$products/netactivity" begin --label backup --timeout 600)
   # The tray must have seen the activity before it ends: its item's tooltip, served on one of the tray's
   # connections, names it.
@@ -86,8 +86,8 @@ CONF
   within 10 notified '"backup finished after ' || fail "no Notify call from the tray: $(cat monitor.log)"
   within 10 drawn || fail "dunst drew no notification for the tray"
   within 5 screen_still
-  echo "tray --notify-after: shown, $(changed_box before.png 800x400+0+0)"
-  convert run.png -crop 460x90+340+0 +repage notification.png
+  echo "tray --notify-after: shown, $(changed_box before.miff 800x400+0+0)"
+  convert run.miff -crop 460x90+340+0 +repage notification.png
   echo "PASS notifications"
   exit 0
 fi

@@ -45,13 +45,13 @@ if [ "${1:-}" = --inside ]; then
       bar_drawn() { drawn_at 400 16; }
       within 20 bar_drawn || fail "polybar did not draw its bar"
       within 10 screen_still
-      shot before.png
+      shot before.miff
       id=$("$products/netactivity" begin --label mail --timeout 600)
-      shown() { [ -n "$(changed_box before.png 800x32+0+0)" ]; }
+      shown() { [ -n "$(changed_box before.miff 800x32+0+0)" ]; }
       within 10 shown || fail "the module did not show while active"
-      echo "shown while active: $(changed_box before.png 800x32+0+0)"
+      echo "shown while active: $(changed_box before.miff 800x32+0+0)"
       "$products/netactivity" end "$id"
-      hidden() { [ -z "$(changed_box before.png 800x32+0+0)" ]; }
+      hidden() { [ -z "$(changed_box before.miff 800x32+0+0)" ]; }
       within 10 hidden || fail "the module did not hide when idle"
       echo "hidden when idle"
       ;;

@@ -38,7 +38,9 @@ if [ "${1:-}" = --inside ]; then
     if [ -n "${menu_icon_grey:-}" ]; then
       mask=(-fuzz 0.5% -fill black +opaque "$menu_icon_grey" -fill white -opaque "$menu_icon_grey")
     else
-      mask=(-fx 'g - max(r, b) > 0.25')
+      # g - max(r, b) > 25 %, from the channels: -fx would say the same in 5 s on GNOME's menu, not 0.1 s.
+      mask=(-alpha off -separate \( -clone 0,2 -compose lighten -composite \) -delete 0,2 -compose minus_src -composite
+            -threshold 25%)
     fi
     convert "$1" -crop "$2" +repage "${mask[@]}" -colorspace gray -threshold 50% \
       -define connected-components:verbose=true -connected-components 8 null: 2>/dev/null \
@@ -56,14 +58,14 @@ if [ "${1:-}" = --inside ]; then
   fail() {
     echo "FAIL ($host): $*" >&2
     for log in "$work"/*.log; do echo "--- $log" >&2; tail -15 "$log" >&2; done
-    shot "$work/failed.png"
+    shot "$work/failed.miff"
     exit 1
   }
 
   host_start
   within 90 host_ready || fail "the host's StatusNotifierWatcher did not come up with a host registered"
   within 30 screen_still || fail "the screen did not settle"
-  shot before.png
+  shot before.miff
   dbus-monitor --session "path=/MenuBar" >monitor.log 2>&1 &
   [ -z "${TRAY_DIAGNOSE:-}" ] || dbus-monitor --session >bus.log 2>&1 &
   "$products/netactivityd" --show-delay 0 --hide-delay 0 --min-visible 0 2>netactivityd.log &
@@ -88,7 +90,7 @@ if [ "${1:-}" = --inside ]; then
     wait "$run_pid" || status=$?
     [ "$status" = 143 ] || fail "the run stopped by $1 exited with $status, not 143: $(cat run.log)"
   }
-  icon_shown() { box=$(changed_box before.png "$panel_region"); [ -n "$box" ]; }
+  icon_shown() { box=$(changed_box before.miff "$panel_region"); [ -n "$box" ]; }
   within 20 icon_shown || fail "no icon appeared in the panel ($panel_region)"
   host_active_check || fail "$host_active_problem"
   progress_reported() { "$products/netactivity" status --json | grep -q '"percent":45.*"rate_bytes_per_second"'; }
@@ -99,14 +101,14 @@ if [ "${1:-}" = --inside ]; then
   icon_shown || fail "the icon did not stay"
   read -r icon_w icon_h icon_x icon_y <<<"$box"
   echo "icon drawn: ${icon_w}x${icon_h} at $icon_x,$icon_y"
-  shot active.png
+  shot active.miff
 
   click_x=$((icon_x + icon_w / 2)) click_y=$((icon_y + icon_h / 2))
   xdotool mousemove "$click_x" "$click_y" click 3
   menu_shown() {
     grep -q "member=GetLayout" monitor.log || return 1
     local menu
-    menu=$(changed_box active.png "$menu_region")
+    menu=$(changed_box active.miff "$menu_region")
     [ -n "$menu" ] || return 1
     read -r menu_w menu_h _ _ <<<"$menu"
     [ "$menu_h" -ge 60 ] && [ "$menu_w" -ge 100 ]
@@ -125,23 +127,23 @@ if [ "${1:-}" = --inside ]; then
   # A host reads a row's icon name and loads the icon after it drew the row: GNOME Shell, with the tray slowed by
   # AddressSanitizer, was seen to settle on a menu without it once. The icon is awaited, with a deadline.
   menu_icon_drawn() {
-    shot menu.png
-    icon_pixels=$(icon_patch menu.png "$menu_region")
+    shot menu.miff
+    icon_pixels=$(icon_patch menu.miff "$menu_region")
     [ "$icon_pixels" -ge 100 ]
   }
   within 10 menu_icon_drawn || true
-  echo "menu drawn: $(changed_box active.png "$menu_region")"
+  echo "menu drawn: $(changed_box active.miff "$menu_region")"
   echo "the application's icon in the menu: a patch of $icon_pixels pixels"
   [ "$icon_pixels" -ge 100 ] || fail "the menu drew no icon of the backup's application (largest patch: $icon_pixels)"
   # The session may run as another user: the shot is copied out after it.
-  convert menu.png -crop "$shot_region" +repage "tray-$host.png"
-  menu_closed() { [ -z "$(changed_box active.png "$menu_region")" ]; }
+  convert menu.miff -crop "$shot_region" +repage "tray-$host.png"
+  menu_closed() { [ -z "$(changed_box active.miff "$menu_region")" ]; }
   if [ -n "${stop_from_menu:-}" ]; then
     # The first row a person can choose is Stop, under the backup: the keyboard highlights it, which shows where
     # it is drawn, and the pointer clicks it there.
     xdotool key Down
     within 15 screen_still || fail "the screen did not settle after Down"
-    highlighted() { stop_row=$(changed_box menu.png "$menu_region"); [ -n "$stop_row" ]; }
+    highlighted() { stop_row=$(changed_box menu.miff "$menu_region"); [ -n "$stop_row" ]; }
     within 5 highlighted || fail "no row was highlighted in the menu"
     read -r row_w row_h row_x row_y <<<"$stop_row"
     xdotool mousemove $((row_x + row_w / 2)) $((row_y + row_h / 2)) click 1
@@ -165,8 +167,8 @@ if [ "${1:-}" = --inside ]; then
       --method org.freedesktop.DBus.ListNames | grep -o "org.kde.StatusNotifierItem-[0-9-]*" \
       | sed 's/$/ still owned/' || echo "no item owns its name"
   }
-  icon_gone() { [ -z "$(changed_box before.png "$panel_region")" ]; }
-  within 15 icon_gone || fail "the icon stayed after every activity ended: $(changed_box before.png "$panel_region")"
+  icon_gone() { [ -z "$(changed_box before.miff "$panel_region")" ]; }
+  within 15 icon_gone || fail "the icon stayed after every activity ended: $(changed_box before.miff "$panel_region")"
   echo "icon gone after the activities ended"
   host_idle_check || fail "$host_idle_problem"
 
@@ -228,7 +230,7 @@ if [ -n "$shots" ]; then
   done
   # On failure, every shot of the run, to see what the host drew.
   if [ "$status" != 0 ] || [ -n "${TRAY_DIAGNOSE:-}" ]; then
-    mkdir -p "$shots/failed-$host" && cp "$work"/*.png "$work"/*.log "$shots/failed-$host/" 2>/dev/null || true
+    mkdir -p "$shots/failed-$host" && cp "$work"/*.png "$work"/*.miff "$work"/*.log "$shots/failed-$host/" 2>/dev/null || true
     echo "saved the shots in $shots/failed-$host" >&2
   fi
 fi

@@ -30,12 +30,12 @@ host_stop() { kill -KILL "$panel_pid" "$kded_pid" 2>/dev/null; }
 host_job_check() {
   local popup fill stop
   job_drawn() {
-    popup=$(changed_box before.png 1280x740+0+0)
+    popup=$(changed_box before.miff 1280x740+0+0)
     [ -n "$popup" ] || return 1
     read -r popup_w popup_h popup_x popup_y <<<"$popup"
-    convert now.png -crop "${popup_w}x${popup_h}+${popup_x}+${popup_y}" +repage job.png
+    convert now.miff -crop "${popup_w}x${popup_h}+${popup_x}+${popup_y}" +repage job.miff
     # The stop button: a dark blob that fills its square box, 10 to 24 pixels wide.
-    stop=$(convert job.png -colorspace gray -threshold 30% -negate -define connected-components:verbose=true \
+    stop=$(convert job.miff -colorspace gray -threshold 30% -negate -define connected-components:verbose=true \
              -define connected-components:area-threshold=50 -connected-components 8 null: 2>/dev/null \
            | awk '$5 ~ /gray\(255\)/ { split($2, g, /[x+]/); if (g[1] == g[2] && g[1] >= 10 && g[1] <= 24 \
                    && $4 == g[1] * g[2]) { print g[1], g[3], g[4]; exit } }')
@@ -46,12 +46,12 @@ host_job_check() {
   read -r stop_size stop_x stop_y <<<"$stop"
   local row=$((stop_y + stop_size / 2))
   # Along the stop button's row: the bar's filled part (Breeze's light highlight) and its track (light grey).
-  fill=$(convert job.png -crop "${stop_x}x1+0+$row" +repage txt:- \
+  fill=$(convert job.miff -crop "${stop_x}x1+0+$row" +repage txt:- \
          | awk '/srgb\(156,213,242\)/ { f++ } /srgb\(227,227,229\)/ { t++ } END { if (f + t > 0) print int(100 * f / (f + t)) }')
   host_job_problem="Plasma's job bar is filled ${fill:-0} %, not about 45 %"
   [ -n "$fill" ] && [ "$fill" -ge 40 ] && [ "$fill" -le 50 ] || return 1
   echo "Plasma drew the job: ${popup_w}x${popup_h} at $popup_x,$popup_y, its bar filled $fill %"
-  convert now.png -crop 520x320+760+480 +repage "job-$host.png"
+  convert now.miff -crop 520x320+760+480 +repage "job-$host.png"
   xdotool mousemove $((popup_x + stop_x + stop_size / 2)) $((popup_y + row)) click 1
   await_run_stopped "Plasma's stop button"
   echo "stopped from Plasma's job tracker: the run exited with status 143"

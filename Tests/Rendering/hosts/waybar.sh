@@ -48,7 +48,7 @@ host_stop() { kill -KILL "$panel_pid" "$sway_pid" 2>/dev/null; }
 # The README's module shows the count while active and hides when idle.
 host_active_check() {
   host_active_problem="the README's waybar module did not show while active"
-  module_shown() { [ -n "$(changed_box before.png "$module_region")" ]; }
+  module_shown() { [ -n "$(changed_box before.miff "$module_region")" ]; }
   within 10 module_shown
 }
 # With the backup at 45 %, the module draws the overall percent after the count: its text is as wide as "⇅ 2 ·
@@ -58,7 +58,7 @@ host_progress_check() {
   count_only=$(convert -font DejaVu-Sans -pointsize 16 label:"⇅ 2" -trim -format %w info:)
   with_percent=$(convert -font DejaVu-Sans -pointsize 16 label:"⇅ 2 · 45 %" -trim -format %w info:)
   module_with_percent() {
-    box=$(changed_box before.png "$module_region")
+    box=$(changed_box before.miff "$module_region")
     [ -n "$box" ] && [ "${box%% *}" -ge $((with_percent * 8 / 10)) ] && [ "${box%% *}" -le $((with_percent * 13 / 10)) ]
   }
   within 10 module_with_percent || { host_progress_problem="waybar's module did not draw the percent: it is \
@@ -66,7 +66,7 @@ ${box%% *} px wide where \"⇅ 2\" is $count_only px and \"⇅ 2 · 45 %\" $with
   echo "waybar's module drew the percent: ${box%% *} px wide, as \"⇅ 2 · 45 %\" ($with_percent px; the count alone: $count_only px)"
 }
 host_idle_check() {
-  host_idle_problem="the README's waybar module did not hide when idle: $(changed_box before.png "$module_region")"
-  module_hidden() { [ -z "$(changed_box before.png "$module_region")" ]; }
+  host_idle_problem="the README's waybar module did not hide when idle: $(changed_box before.miff "$module_region")"
+  module_hidden() { [ -z "$(changed_box before.miff "$module_region")" ]; }
   within 10 module_hidden
 }
