@@ -4,10 +4,10 @@
 # Swift Testing. Arguments go to `swift test`, e.g. `bash Tests/run.sh --filter PanelConfigTests`; the package's
 # test, run that way, makes a release build of its own.
 #
-# A whole run runs the suite in two processes at once (the integration suites are serialized within a process, and
-# each test sees only what it starts), then the desktops on screen (HostRenderingTests) alone: GNOME's AppIndicator
-# extension, starting while the other tests load both cores, was seen to drop an item whose properties it had not
-# yet read (twice in ten runs; never with the machine to itself).
+# A whole run runs the suite in three processes at once (Tests/run-parts.sh: the integration suites are serialized
+# within a process, and each test sees only what it starts), then the desktops on screen (HostRenderingTests)
+# alone: GNOME's AppIndicator extension, starting while the other tests load both cores, was seen to drop an item
+# whose properties it had not yet read (twice in ten runs; never with the machine to itself).
 #
 # .ci/run, which has done these steps already, says so: NETACTIVITY_TOOLS_INSTALLED=1 skips the installer, and
 # NETACTIVITY_RELEASE (the release build's folder) the release build.
@@ -24,5 +24,5 @@ if [ -z "${NETACTIVITY_RELEASE:-}" ]; then
   export NETACTIVITY_RELEASE
 fi
 swift build --build-tests
-bash Tests/run-halves.sh "$(swift build --show-bin-path)/netactivityPackageTests.xctest" --skip HostRenderingTests
+bash Tests/run-parts.sh "$(swift build --show-bin-path)/netactivityPackageTests.xctest" --skip HostRenderingTests
 exec swift test --disable-xctest --skip-build --filter HostRenderingTests

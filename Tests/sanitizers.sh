@@ -55,8 +55,10 @@ if [ $# -gt 0 ]; then
 else
   swift build "${build[@]}" --build-tests
   bundle="$(swift build "${build[@]}" --show-bin-path)/netactivityPackageTests.xctest"
-  LONG_SUITES="ReliabilityTests|BenchmarkTests|TrayProtocolTests|CompletionTests" \
-    bash Tests/run-halves.sh "$bundle" --skip HostRenderingTests "${outside[@]}" || status=$?
+  # Two groups of suites that take about as long, sanitized, as all the others together.
+  TEST_GROUPS="ReliabilityTests|BenchmarkTests|CommandLineTests
+               TrayProtocolTests|CompletionTests|WatchCommandTests|RestartTests" \
+    bash Tests/run-parts.sh "$bundle" --skip HostRenderingTests "${outside[@]}" || status=$?
   # The desktops on screen run the tray alone on one thread, in hosts that are not ours and that give it their own
   # deadlines: ThreadSanitizer's slowdown would test those deadlines, not our threads (docs/testing.md).
   if [ "$kind" = address ]; then

@@ -9,6 +9,8 @@ module_region=512x32+0+0
 menu_region=1024x360+0+34
 shot_region=1024x200+0+0
 idle_spot="300 300"
+# waybar's tray menu takes no Escape.
+menu_closes_on_click=1
 
 host_start() {
   cat >sway.conf <<CONF
