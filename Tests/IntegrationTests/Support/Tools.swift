@@ -15,30 +15,53 @@ struct ToolResult: CustomStringConvertible {
 func runTool(_ tool: String, _ arguments: [String], bus: PrivateBus?, environment: [String: String] = [:],
              timeout: Duration = .seconds(20)) throws -> ToolResult
 {
-    let directory = try temporaryDirectory("tool")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let stdout = try touch(directory.appendingPathComponent("out"))
-    let stderr = try touch(directory.appendingPathComponent("err"))
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool.hasPrefix("/") ? tool : "/usr/bin/\(tool)")
-    process.arguments = arguments
-    process.environment = ["PATH": "/usr/bin:/bin"].merging(SanitizerOptions.environment) { $1 }
-    if let bus {
-        process.environment?["DBUS_SESSION_BUS_ADDRESS"] = bus.address
-        process.environment?["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
+    try StartedTool(tool, arguments, bus: bus, environment: environment).result(within: timeout)
+}
+
+/// A tool started as `runTool` starts it, whose result is awaited later: tools that run at the same time.
+final class StartedTool {
+    private let tool: String
+    private let arguments: [String]
+    private let process = Process()
+    private let directory: URL
+    private let stdout: URL
+    private let stderr: URL
+
+    init(_ tool: String, _ arguments: [String], bus: PrivateBus?, environment: [String: String] = [:]) throws {
+        self.tool = tool
+        self.arguments = arguments
+        directory = try temporaryDirectory("tool")
+        stdout = try touch(directory.appendingPathComponent("out"))
+        stderr = try touch(directory.appendingPathComponent("err"))
+        process.executableURL = URL(fileURLWithPath: tool.hasPrefix("/") ? tool : "/usr/bin/\(tool)")
+        process.arguments = arguments
+        process.environment = ["PATH": "/usr/bin:/bin"].merging(SanitizerOptions.environment) { $1 }
+        if let bus {
+            process.environment?["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+            process.environment?["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
+        }
+        process.environment?.merge(environment) { $1 }
+        process.standardOutput = try FileHandle(forWritingTo: stdout)
+        process.standardError = try FileHandle(forWritingTo: stderr)
+        process.standardInput = FileHandle.nullDevice
+        try withSignalsUnblocked { try process.run() }
     }
-    process.environment?.merge(environment) { $1 }
-    process.standardOutput = try FileHandle(forWritingTo: stdout)
-    process.standardError = try FileHandle(forWritingTo: stderr)
-    process.standardInput = FileHandle.nullDevice
-    try withSignalsUnblocked { try process.run() }
-    guard waitForExit(process, timeout: timeout) else {
-        process.terminate()
-        throw TestFailure("\(tool) \(arguments) did not finish within \(timeout)")
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(at: directory)
     }
-    return ToolResult(status: process.terminationStatus,
-                      stdout: try String(contentsOf: stdout, encoding: .utf8),
-                      stderr: try String(contentsOf: stderr, encoding: .utf8))
+
+    /// Waits for the tool to exit, for `timeout` from now at most.
+    func result(within timeout: Duration) throws -> ToolResult {
+        guard waitForExit(process, timeout: timeout) else {
+            process.terminate()
+            throw TestFailure("\(tool) \(arguments) did not finish within \(timeout)")
+        }
+        return ToolResult(status: process.terminationStatus,
+                          stdout: try String(contentsOf: stdout, encoding: .utf8),
+                          stderr: try String(contentsOf: stderr, encoding: .utf8))
+    }
 }
 
 /// `dbus-send --print-reply` to the service's object; `call` is `Interface.Member` or a bare member of the
