@@ -55,7 +55,7 @@ if [ $# -gt 0 ]; then
 else
   swift build "${build[@]}" --build-tests
   bundle="$(swift build "${build[@]}" --show-bin-path)/netactivityPackageTests.xctest"
-  # Two groups of suites that take about as long, sanitized, as all the others together.
+  # Two groups of suites, each taking about as long, sanitized, as all the others together.
   TEST_GROUPS="ReliabilityTests|BenchmarkTests|CommandLineTests
                TrayProtocolTests|CompletionTests|WatchCommandTests|RestartTests" \
     bash Tests/run-parts.sh "$bundle" --skip HostRenderingTests "${outside[@]}" || status=$?
