@@ -152,11 +152,14 @@ if [ "${1:-}" = --inside ]; then
     xdotool mousemove $idle_spot
     within 5 menu_closed || { xdotool key Escape; within 5 menu_closed; } || fail "the menu did not close"
   else
-    # Escape, or a click away from the menu where the host's menu does not take keys ($menu_closes_on_click).
-    [ -n "${menu_closes_on_click:-}" ] || xdotool key Escape
-    # Away from the icon, so that no tooltip shows.
-    xdotool mousemove $idle_spot
-    [ -z "${menu_closes_on_click:-}" ] || xdotool click 1
+    # Escape, or a click away from the menu where the host's menu takes no keys ($menu_closes_on_click); the
+    # pointer ends away from the icon, so that no tooltip shows.
+    if [ -n "${menu_closes_on_click:-}" ]; then
+      xdotool mousemove $idle_spot click 1
+    else
+      xdotool key Escape
+      xdotool mousemove $idle_spot
+    fi
     within 5 menu_closed || { xdotool click 1; within 5 menu_closed; } || fail "the menu did not close"
   fi
 
