@@ -37,6 +37,7 @@ struct BusyTrayMeasurement {
         Thread.sleep(forTimeInterval: 1)
 
         let before = (panel.counts, try trayFigures.cpuTicks, try watchFigures.cpuTicks, lineCount(watchOutput))
+        let windowStarted = Date()
         let total: UInt64 = 1_000_000_000
         let interval = 1.0 / Double(updatesPerSecond)
         let started = Date()
@@ -56,10 +57,12 @@ struct BusyTrayMeasurement {
             let next = started.addingTimeInterval(Double(round) * interval)
             Thread.sleep(forTimeInterval: max(0, next.timeIntervalSinceNow))
         }
-        let elapsed = Date().timeIntervalSince(started)
         // What was sent in the last moment reaches them within a pacing interval.
         Thread.sleep(forTimeInterval: 0.6)
         let after = (panel.counts, try trayFigures.cpuTicks, try watchFigures.cpuTicks, lineCount(watchOutput))
+        // Everything counted between the two readings is divided by the time between them, the settling included:
+        // dividing by the busy time alone would charge the tray the redraws of the settling as well.
+        let elapsed = Date().timeIntervalSince(windowStarted)
         let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
         func perSecond(_ count: Int) -> Double { Double(count) / elapsed }
         return [
