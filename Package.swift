@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "ProgramSupportTests", dependencies: ["ProgramSupport"]),
         .testTarget(
             name: "DesktopIndicatorTests",
-            dependencies: ["DBusKit", "DesktopIndicator", "NetworkActivityClient", "TestSupport"]
+            dependencies: ["DBusKit", "DesktopIndicator", "NetworkActivityClient", "ProgramSupport", "TestSupport"]
         ),
         // The command's own reading of its plain forms against swift-argument-parser's.
         .testTarget(

@@ -31,9 +31,10 @@ public struct ArgumentDeclaration: Sendable, Hashable {
 }
 
 /// A method: its name, its arguments in and out, and its handler, which is called only with arguments of the
-/// input signature and returns the reply (`call.makeReturn(with:)`); what it throws is sent as the error reply.
+/// input signature and returns the reply (`call.makeReturn(with:)`), or nil when it will answer later
+/// (`ServedObject.answer`); what it throws is sent as the error reply.
 public struct MethodDeclaration<Object: AnyObject>: Sendable {
-    public typealias Handler = @Sendable (Object, Message) throws(DBusError) -> Message
+    public typealias Handler = @Sendable (Object, Message) throws(DBusError) -> Message?
 
     public let name: MemberName
     public let inputs: [ArgumentDeclaration]
@@ -96,6 +97,31 @@ extension MethodDeclaration {
             var reader = call.arguments()
             let output = try handler(object, call, repeat try reader.read((each Input).self))
             return call.makeReturn(with: output)
+        }
+    }
+}
+
+/// How a method that asks another program before it can answer replies: now, with its reply's value, or later,
+/// through `ServedObject.answer(_:with:)` or `ServedObject.answer(_:failing:)`, once the other program has.
+public enum MethodAnswer<Output> {
+    case now(Output)
+    case later
+}
+
+extension MethodDeclaration {
+    /// The method `member` declares, served by `handler`, which may keep the call and answer it later.
+    @inlinable
+    public init<each Input: DBusDecodable & SendableMetatype, Output: DBusEncodable & SendableMetatype>(
+        _ member: Method<repeat each Input, Output>,
+        answeringLater handler: @escaping @Sendable (Object, Message, repeat each Input) throws(DBusError)
+            -> MethodAnswer<Output>
+    ) {
+        self.init(member.name, inputs: member.inputs, outputs: member.outputs) { object, call throws(DBusError) in
+            var reader = call.arguments()
+            switch try handler(object, call, repeat try reader.read((each Input).self)) {
+            case .now(let output): return call.makeReturn(with: output)
+            case .later: return nil
+            }
         }
     }
 }

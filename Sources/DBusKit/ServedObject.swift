@@ -50,7 +50,7 @@ public final class ServedObject {
 
     /// Answers a method call to this object, as the connection's router does for every call to its path.
     public func handle(_ call: Message) -> CallDisposition {
-        let reply: Message
+        let reply: Message?
         do throws(DBusError) {
             if let index = declaredMethod(of: call) {
                 guard dbus_message_has_signature(call.raw, methods[index].names.signature) != 0 else {
@@ -66,8 +66,18 @@ public final class ServedObject {
             reply = call.makeErrorReply(error)
         }
         beforeReply(object)
-        if call.expectsReply { send(reply) }
+        if let reply, call.expectsReply { send(reply) }
         return .handled
+    }
+
+    /// Answers a call whose handler said it would answer later (`MethodAnswer.later`).
+    public func answer<Value: DBusEncodable>(_ call: Message, with value: Value) {
+        if call.expectsReply { send(call.makeReturn(with: value)) }
+    }
+
+    /// Answers a call whose handler said it would answer later with an error.
+    public func answer(_ call: Message, failing error: DBusError) {
+        if call.expectsReply { send(call.makeErrorReply(error)) }
     }
 
     /// The index of the declared method `call` names: its interface's method of its member, or, when it names no
@@ -256,7 +266,7 @@ struct ServedInterface {
 @usableFromInline
 struct ServedMethod {
     @usableFromInline let names: MethodNames
-    @usableFromInline let handler: (AnyObject, Message) throws(DBusError) -> Message
+    @usableFromInline let handler: (AnyObject, Message) throws(DBusError) -> Message?
 
     @inlinable
     init<Object: AnyObject>(_ declaration: MethodDeclaration<Object>, of interface: InterfaceName) {
@@ -316,6 +326,18 @@ public enum StandardInterface {
     public static let propertiesChanged = Signal(
         "PropertiesChanged", of: properties, Argument<String>("interface_name"),
         Argument<[String: Variant]>("changed_properties"), Argument<[String]>("invalidated_properties"))
+    /// `PropertiesChanged`'s arguments as a receiver reads them, the new values as they came: what
+    /// `propertiesChanged` declares, with variants to read rather than to send.
+    public static func readPropertiesChanged(
+        _ signal: Message
+    ) throws(DBusError) -> (interface: String, changed: [String: ReceivedVariant], invalidated: [String]) {
+        guard signal.hasSignature(propertiesChanged.arguments.map(\.signature).joined()) else {
+            throw .wrongSignature(expected: "sa{sv}as", got: signal.signature)
+        }
+        var reader = signal.arguments()
+        return (try reader.read(String.self), try reader.read([String: ReceivedVariant].self),
+                try reader.read([String].self))
+    }
     public static let introspect = Method("Introspect", of: introspectable, output: Argument<String>("xml_data"))
     public static let ping = Method("Ping", of: peer)
 }

@@ -1,4 +1,5 @@
 public import NetworkActivityClient
+public import ProgramSupport
 
 /// One activity in a line, as the tray's menu and tooltip, its notifications and the panel modules' tooltips tell
 /// it: who and what it is, then how far it is.

@@ -1,5 +1,13 @@
 public import ProgramSupport
 
+/// Who is asked to stop an activity.
+public enum CancelReceiver: Sendable, Equatable {
+    /// The connection that said it would stop it, sent `CancelRequested`.
+    case connection(String)
+    /// The source whose work it is, through the source's own cancel.
+    case source(SourceActivity)
+}
+
 /// What listeners must be told after a change.
 public enum ActivityNotification: Sendable, Hashable {
     /// Properties whose values changed, together: nil means unchanged.
@@ -31,6 +39,9 @@ public struct TurnEnd: Sendable, Equatable {
 /// even when it came back to the value last announced (one activity began and another ended), since a listener
 /// that reads the activities at each announcement would otherwise go on showing the one that ended.
 ///
+/// Sources' activities (`ActivitySource`) count and show like this service's own, but are ended only by their
+/// source, and are not saved: after a restart, the source tells again what still runs.
+///
 /// What changed in each activity (begun, progress, cancellable, ended) is collected apart and announced at the end
 /// of a turn, at most once per `activitiesAnnouncementInterval`; with `savesChanges`, it is also kept for the state
 /// file until `writeUnsavedChanges` takes it, and `restore` takes over what an earlier instance saved.
@@ -50,6 +61,7 @@ public struct ActivityCoordinator {
     private var notifications: [ActivityNotification] = []
     /// The ids of the system service's live activities, as last heard.
     public private(set) var systemActivityIDs: Set<ActivityID> = []
+    private var sources = SourceActivities()
     private var activityChanges = ActivityChanges()
     private var lastActivitiesAnnouncement: MonotonicTime?
     /// Whether the changes of this service's own activities are kept until `writeUnsavedChanges` takes them,
@@ -66,8 +78,14 @@ public struct ActivityCoordinator {
     }
 
     public var isVisible: Bool { policy.isVisible }
-    /// This service's activities and the system service's.
-    public var activeCount: UInt32 { UInt32(tracker.count + systemActivityIDs.count) }
+    /// This service's activities, its sources' and the system service's.
+    public var activeCount: UInt32 { UInt32(tracker.count + sources.count + systemActivityIDs.count) }
+
+    /// A source's live activity with this id.
+    public func sourceActivity(_ id: ActivityID) -> SourceActivity? { sources[id] }
+
+    /// The sources' live activities, ordered by id.
+    public var allSourceActivities: [SourceActivity] { sources.activities.values.sorted { $0.id < $1.id } }
 
     // MARK: Requests
 
@@ -96,7 +114,7 @@ public struct ActivityCoordinator {
     public mutating func end(_ id: ActivityID, caller: String, callerUser: () -> UInt32?) throws(ActivityError) {
         do {
             _ = try tracker.end(id, caller: caller, callerUser: callerUser)
-        } catch .unknownActivity(let id) where systemActivityIDs.contains(id) {
+        } catch .unknownActivity(let id) where isOthers(id) {
             throw .notOwner(id)
         }
         ended(id)
@@ -134,15 +152,80 @@ public struct ActivityCoordinator {
         changed(id)
     }
 
-    /// Marks an activity as asked to stop; returns the connection to ask. See `ActivityTracker.requestCancel`.
+    /// Marks an activity as asked to stop; returns who to ask. See `ActivityTracker.requestCancel`; a source's
+    /// activity may be asked by its user, root and `serviceUser`, and its source decides.
     public mutating func requestCancel(
         _ id: ActivityID, caller: String, serviceUser: UInt32, userOf: (String) -> UInt32?
-    ) throws(ActivityError) -> String {
+    ) throws(ActivityError) -> CancelReceiver {
+        if let activity = sources[id] {
+            let callerUser = userOf(caller)
+            guard let callerUser, callerUser == 0 || callerUser == serviceUser || callerUser == activity.report.user
+            else { throw .notOwner(id) }
+            guard activity.report.isCancellable else { throw .notCancellable(id) }
+            if sources.setCancelRequested(id, true) { activityChanges.changed(id) }
+            return .source(activity)
+        }
         let receiver = try ownOnly(id) { (tracker: inout ActivityTracker) throws(ActivityError) in
             try tracker.requestCancel(id, caller: caller, serviceUser: serviceUser, userOf: userOf)
         }
         changed(id)
-        return receiver
+        return .connection(receiver)
+    }
+
+    // MARK: Sources
+
+    /// A source reports a piece of its work: it begins as an activity when new, and changes when the report
+    /// says something new. Throws, and changes nothing, when the work's user or the service is at its quota.
+    @discardableResult
+    public mutating func report(
+        _ report: SourceReport, of item: String, from source: ActivitySource
+    ) throws(ActivityError) -> ActivityID {
+        if let id = sources.id(of: item, from: source) {
+            if sources.update(id, with: report) { activityChanges.changed(id) }
+            return id
+        }
+        guard tracker.count + sources.count < tracker.limits.total else {
+            throw .totalLimitExceeded(limit: tracker.limits.total)
+        }
+        if let user = report.user, tracker.count(ofUser: user) + sources.count(ofUser: user) >= tracker.limits.perUser {
+            throw .userLimitExceeded(limit: tracker.limits.perUser)
+        }
+        let now = clock.now()
+        let id = try tracker.takeID()
+        sources.add(SourceActivity(id: id, source: source, item: item, startedAt: now.wallClock, report: report))
+        activityChanges.began(id)
+        changed(at: now.monotonic)
+        return id
+    }
+
+    /// A source's piece of work is no longer network work, or is gone; returns its id if it was an activity.
+    @discardableResult
+    public mutating func endSourceWork(_ item: String, from source: ActivitySource) -> ActivityID? {
+        guard let id = sources.id(of: item, from: source) else { return nil }
+        endSourceActivities([id])
+        return id
+    }
+
+    /// Ends the source's activities whose items `matching` accepts (all, when its program left the bus);
+    /// returns how many.
+    @discardableResult
+    public mutating func endSourceWork(
+        of source: ActivitySource, matching: (String) -> Bool = { _ in true }
+    ) -> Int {
+        let ids = sources.ids(of: source, matching: matching)
+        endSourceActivities(ids)
+        return ids.count
+    }
+
+    /// The source refused to stop the activity, or could not be asked: it is no longer marked as asked.
+    public mutating func cancelRefused(_ id: ActivityID) {
+        if sources.setCancelRequested(id, false) { activityChanges.changed(id) }
+    }
+
+    private mutating func endSourceActivities(_ ids: [ActivityID]) {
+        guard !ids.isEmpty else { return }
+        for id in ids where sources.remove(id) != nil { activityChanges.ended(id) }
+        changed(at: clock.monotonicNow())
     }
 
     /// One of this service's activities began.
@@ -169,9 +252,15 @@ public struct ActivityCoordinator {
     ) throws(ActivityError) -> Result {
         do {
             return try request(&tracker)
-        } catch .unknownActivity(let id) where systemActivityIDs.contains(id) {
+        } catch .unknownActivity(let id) where isOthers(id) {
             throw .notOwner(id)
         }
+    }
+
+    /// Whether the id is of an activity this service shows but callers do not own: a source's or the system
+    /// service's.
+    private func isOthers(_ id: ActivityID) -> Bool {
+        sources[id] != nil || systemActivityIDs.contains(id)
     }
 
     /// The system service's live activities are now `ids` (none when it is not running).
@@ -287,6 +376,7 @@ public struct ActivityCoordinator {
     public mutating func shutDown() {
         guard policy.isVisible else { return }
         _ = tracker.reset()
+        sources.removeAll()
         systemActivityIDs = []
         policy = VisibilityPolicy(delays: policy.delays)
         changedSinceAnnouncement = false
@@ -310,7 +400,8 @@ public struct ActivityCoordinator {
     }
 
     private mutating func settle(at now: MonotonicTime) {
-        guard let visible = policy.update(isBusy: tracker.count > 0 || !systemActivityIDs.isEmpty, at: now)
+        let isBusy = tracker.count > 0 || sources.count > 0 || !systemActivityIDs.isEmpty
+        guard let visible = policy.update(isBusy: isBusy, at: now)
         else { return }
         let count = activeCount
         let countChanged = count != announcedCount

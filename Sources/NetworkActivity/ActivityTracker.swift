@@ -165,6 +165,13 @@ public struct ActivityTracker {
         return id
     }
 
+    /// An id for an activity kept elsewhere (a source's), from the same sequence, so that no two share one.
+    mutating func takeID() throws(ActivityError) -> ActivityID {
+        guard lastID < UInt32.max else { throw .idsExhausted }
+        lastID += 1
+        return ActivityID(rawValue: lastID)
+    }
+
     /// Adds `caller`, new, with an empty list; returns where it is in `callers`.
     mutating func insertCaller(_ caller: String) -> CallerIndex {
         callers[caller] = CallerList()

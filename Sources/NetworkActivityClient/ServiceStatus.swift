@@ -46,12 +46,15 @@ public struct ActivityStatus: Sendable, Equatable {
     public var total: UInt64?
     /// Bytes per second, smoothed over the last few seconds, once its owner has reported amounts twice.
     public var rate: UInt64?
+    /// The program whose announcements the service followed to make it (`packagekit` for PackageKit's
+    /// downloads, `launcher` for an app's progress on its launcher); nil for an activity a caller began.
+    public var source: String?
 
     /// An activity with these values.
     public init(id: ActivityID, label: String, owner: String, ownerProcessID: UInt32?, application: String?,
                 startedAt: UInt64, deadline: UInt64?, user: UInt32? = nil, isSystem: Bool = false,
                 isCancellable: Bool = false, isCancelRequested: Bool = false, percent: UInt32? = nil,
-                done: UInt64? = nil, total: UInt64? = nil, rate: UInt64? = nil) {
+                done: UInt64? = nil, total: UInt64? = nil, rate: UInt64? = nil, source: String? = nil) {
         self.id = id
         self.label = label
         self.owner = owner
@@ -67,6 +70,7 @@ public struct ActivityStatus: Sendable, Equatable {
         self.done = done
         self.total = total
         self.rate = rate
+        self.source = source
     }
 
     /// How long it has been active at `time` (microseconds since the Unix epoch).
@@ -88,6 +92,6 @@ extension ActivityStatus {
                   startedAt: details.startedAt, deadline: details.deadline, user: details.user,
                   isSystem: details.isSystem, isCancellable: details.isCancellable,
                   isCancelRequested: details.isCancelRequested, percent: details.percent, done: details.done,
-                  total: details.total, rate: details.rate)
+                  total: details.total, rate: details.rate, source: details.source)
     }
 }

@@ -21,6 +21,7 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         public static let done = "done"
         public static let total = "total"
         public static let rate = "rate"
+        public static let source = "source"
     }
 
     public var id: UInt32
@@ -52,11 +53,14 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
     public var total: UInt64?
     /// Bytes per second, when known.
     public var rate: UInt64?
+    /// The program whose announcements the service followed to make it (`packagekit`, `launcher`); nil for an
+    /// activity a caller began.
+    public var source: String?
 
     public init(
         id: UInt32, label: String, owner: String, startedAt: UInt64, deadline: UInt64? = nil, user: UInt32,
         processID: UInt32? = nil, application: String? = nil, isSystem: Bool = false, isCancellable: Bool = false, isCancelRequested: Bool = false,
-        percent: UInt32? = nil, done: UInt64? = nil, total: UInt64? = nil, rate: UInt64? = nil
+        percent: UInt32? = nil, done: UInt64? = nil, total: UInt64? = nil, rate: UInt64? = nil, source: String? = nil
     ) {
         self.id = id
         self.label = label
@@ -73,6 +77,7 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         self.done = done
         self.total = total
         self.rate = rate
+        self.source = source
     }
 
     public func encode(to writer: inout MessageWriter) {
@@ -102,6 +107,7 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
                 if let done { entry(Key.done, done) }
                 if let total { entry(Key.total, total) }
                 if let rate { entry(Key.rate, rate) }
+                if let source { entry(Key.source, source) }
             }
         }
     }
@@ -126,7 +132,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
             isCancellable: try value(Key.cancellable, Bool.self) ?? false,
             isCancelRequested: try value(Key.cancelRequested, Bool.self) ?? false,
             percent: try value(Key.percent, UInt32.self), done: try value(Key.done, UInt64.self),
-            total: try value(Key.total, UInt64.self), rate: try value(Key.rate, UInt64.self))
+            total: try value(Key.total, UInt64.self), rate: try value(Key.rate, UInt64.self),
+            source: try value(Key.source, String.self))
     }
 }
 

@@ -24,6 +24,10 @@ final class ActivityEndpoint {
     private(set) var systemActivities: [ActivityRecord] = []
     /// Each distinct change signal, built once and sent as copies.
     private var changeSignals = SignalCache<ActivityNotification>()
+    /// Asks a source to stop a piece of its work (`RequestCancel` of a source's activity), and calls back on the
+    /// loop's thread with nil once the source agreed, or with the error it answered. Nil while no source that
+    /// takes such requests is followed.
+    var stopSourceWork: ((SourceActivity, @escaping (DBusError?) -> Void) -> Void)?
     /// Where changes are saved for the next instance, if anywhere.
     var stateKeeper: StateKeeper? {
         didSet { coordinator.savesChanges = stateKeeper != nil }
@@ -86,14 +90,25 @@ final class ActivityEndpoint {
         }
     }
 
-    /// Every activity as `GetActivities` gives it: this service's, ordered by id, then the system service's.
+    /// Every activity as `GetActivities` gives it: this service's callers', ordered by id, its sources', then the
+    /// system service's.
     func allDetails() -> [ActivityDetails] {
-        coordinator.tracker.all.map(status(of:)) + systemActivities.map(status(ofSystem:))
+        coordinator.tracker.all.map(status(of:)) + coordinator.allSourceActivities.map(status(ofSource:))
+            + systemActivities.map(status(ofSystem:))
+    }
+
+    /// Every activity as `ListActivities` gives it, in the same order.
+    func allRecords() -> [ActivityRecord] {
+        coordinator.tracker.all.map(ActivityRecord.init) + coordinator.allSourceActivities.map { activity in
+            ActivityRecord(id: activity.id.rawValue, owner: activity.report.owner, label: activity.report.label.text,
+                           startedAt: activity.startedAt, deadline: nil)
+        } + systemActivities
     }
 
     /// What `GetActivities` tells of a live activity; nil for one that has ended.
     private func status(of id: ActivityID) -> ActivityDetails? {
         if let activity = coordinator.tracker[id] { return status(of: activity) }
+        if let activity = coordinator.sourceActivity(id) { return status(ofSource: activity) }
         return systemActivities.first { $0.id == id.rawValue }.map(status(ofSystem:))
     }
 
@@ -108,6 +123,15 @@ final class ActivityEndpoint {
             processID: owner?.credentials.processID, application: owner?.application, isCancellable: extras.isCancellable,
             isCancelRequested: extras.isCancelRequested, percent: progress.percent, done: progress.done,
             total: progress.total, rate: progress.rate)
+    }
+
+    private func status(ofSource activity: SourceActivity) -> ActivityDetails {
+        let report = activity.report
+        return ActivityDetails(
+            id: activity.id.rawValue, label: report.label.text, owner: report.owner, startedAt: activity.startedAt,
+            user: report.user ?? UInt32.max, processID: report.processID, application: report.application,
+            isCancellable: report.isCancellable, isCancelRequested: activity.isCancelRequested,
+            percent: report.percent, rate: report.rate, source: activity.source.rawValue)
     }
 
     /// The system service's activities are root's, or its own user's: the record it listed does not say.
@@ -152,16 +176,47 @@ final class ActivityEndpoint {
         publishNotifications()
     }
 
-    /// Sends `CancelRequested` to the connection that said it would stop the activity, and to it alone.
-    func askToCancel(_ id: ActivityID, receiver: String, askedBy caller: String) {
-        guard let destination = try? BusName(receiver) else { return }
-        object.emit(object.makeSignal(ServiceMembers.cancelRequested, id.rawValue, to: destination))
-        logger.info("\(caller) asked \(receiver) to stop activity \(id)")
+    /// Asks who stops the activity: sends `CancelRequested` to the connection that said it would, and to it
+    /// alone, and answers the call at once; or asks its source, and answers the call with the source's answer.
+    func askToCancel(
+        _ id: ActivityID, receiver: CancelReceiver, call: Message
+    ) throws(DBusError) -> MethodAnswer<NoValue> {
+        let caller = call.callerName
+        switch receiver {
+        case .connection(let receiver):
+            guard let destination = try? BusName(receiver) else { return .now(NoValue()) }
+            object.emit(object.makeSignal(ServiceMembers.cancelRequested, id.rawValue, to: destination))
+            logger.info("\(caller) asked \(receiver) to stop activity \(id)")
+            return .now(NoValue())
+        case .source(let activity):
+            guard let stopSourceWork else {
+                coordinator.cancelRefused(id)
+                throw ActivityError.notCancellable(id).dbusError
+            }
+            logger.info("\(caller) asked \(activity.source.rawValue) to stop activity \(id) (\(activity.item))")
+            stopSourceWork(activity) { [weak self] error in
+                guard let self else { return }
+                if let error {
+                    logger.info("\(activity.source.rawValue) did not stop activity \(id): \(error.message)")
+                    coordinator.cancelRefused(id)
+                    object.answer(call, failing: error)
+                } else {
+                    object.answer(call, with: NoValue())
+                }
+                publishNotifications()
+            }
+            return .later
+        }
     }
 
     /// The Unix user behind a caller, asked of the bus once per caller.
     func unixUser(of caller: String) -> UInt32? {
         self.caller(caller)?.credentials.user
+    }
+
+    /// What the bus says of a connection, asked once per connection; nil once it has left.
+    func credentials(of caller: String) -> ConnectionCredentials? {
+        self.caller(caller)?.credentials
     }
 
     /// Who is behind a connection, asked of the bus and the system once per connection; nil once it has left.

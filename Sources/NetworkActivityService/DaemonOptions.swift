@@ -3,7 +3,7 @@ import Glibc
 #endif
 public import ProgramSupport
 import DBusKit
-import NetworkActivity
+public import NetworkActivity
 
 /// netactivityd's command line (`CommandLineOptions`, not swift-argument-parser: docs/performance.md). Here
 /// rather than in the program, so that a fuzz target can read command lines with it (docs/reliability.md).
@@ -21,6 +21,8 @@ public struct DaemonOptions {
     public var noSystem = false
     public var stateDirectory: String?
     public var logLevel: Logger.Level = .info
+    public var noSources: Set<ActivitySource> = []
+    public var launcherApps = LauncherEntries.browsers
 
     public init() {}
 
@@ -31,7 +33,9 @@ public struct DaemonOptions {
                                      minimumVisible: .seconds(minVisible)),
             limits: ActivityLimits(perCaller: maxPerCaller, perUser: maxPerUser, total: maxTotal,
                                    maximumTimeoutSeconds: maxTimeout),
-            replace: replace, followsSystemService: !system && !noSystem, state: stateLocation)
+            replace: replace, followsSystemService: !system && !noSystem, state: stateLocation,
+            sources: system ? [] : Set(ActivitySource.allCases).subtracting(noSources),
+            launcherApplications: launcherApps)
     }
 
     /// `--state-dir`; else the session's runtime directory, or the system's with `--system`. A bus given by
@@ -82,6 +86,12 @@ extension DaemonOptions {
         .flag("--no-system", help: "On the session bus, do not count the system bus's service's activities too.") {
             $0.noSystem = true
         },
+        .value("--no-source", "NAME", takes: "packagekit or launcher",
+               help: "Do not follow this source of activities: packagekit (PackageKit's downloads) or launcher (apps' progress on their launcher); may be given twice.",
+               parse: ActivitySource.init(rawValue:)) { $0.noSources.insert($1) },
+        .value("--launcher-apps", "IDS", takes: "desktop file ids, separated by commas",
+               help: "The apps whose progress on their launcher shows as activities (default: Chromium, Chrome, Brave, Edge and Vivaldi, as packages and Flatpaks).",
+               parse: parseDesktopIDs) { $0.launcherApps = $1 },
         .value("--state-dir", "DIR", takes: "a directory",
                help: "Keep the activities across restarts here (default $XDG_RUNTIME_DIR/netactivity, /run/netactivity with --system).",
                parse: { $0.isEmpty ? nil : $0 }) { $0.stateDirectory = $1 },
@@ -106,6 +116,11 @@ extension DaemonOptions {
 
 private func parseSeconds(_ text: String) -> Double? {
     Double(text).flatMap { (0...86_400).contains($0) ? $0 : nil }
+}
+
+private func parseDesktopIDs(_ text: String) -> [String]? {
+    let ids = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    return ids.allSatisfy { !$0.isEmpty && !$0.contains("/") && !$0.hasSuffix(".desktop") } ? ids : nil
 }
 
 private func parseCount(_ text: String) -> Int? {

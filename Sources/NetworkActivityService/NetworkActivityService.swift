@@ -18,8 +18,11 @@ public final class NetworkActivityService {
     private let endpoint: ActivityEndpoint
     private var memory = MemoryReturn()
     private var systemService: SystemServiceFollower?
-    /// Turns of the loop that end in a sleep before the system service is followed: one, when it is to be.
-    private var sleepsBeforeFollowingSystemService: Int?
+    private var packageKit: PackageKitSource?
+    private var launcherEntries: LauncherEntrySource?
+    /// Turns of the loop that end in a sleep before the system service and the sources are followed: one, when
+    /// any is to be.
+    private var sleepsBeforeFollowingOthers: Int?
     private var exitStatus: Int32 = 0
     /// Set when another instance took the name over: it takes the activities over too.
     private var isReplaced = false
@@ -57,19 +60,51 @@ public final class NetworkActivityService {
         try takeName()
         logger.info("owning \(ServiceNames.busName) as \(connection.uniqueName)")
         restoreState()
-        if configuration.followsSystemService { sleepsBeforeFollowingSystemService = 1 }
+        if configuration.followsSystemService || !configuration.sources.isEmpty { sleepsBeforeFollowingOthers = 1 }
     }
 
     /// After the loop's first sleep, which lets the callers that the bus woke when the name was taken (those D-Bus
     /// activation held, the waiters for the name) run first on a busy CPU, and answers what they sent first: they
-    /// wait for no system bus.
-    private func followSystemService() {
+    /// wait for no system bus. The system service and PackageKit share one connection to the system bus.
+    private func followOtherPrograms() {
+        if configuration.sources.contains(.launcher) {
+            do {
+                launcherEntries = try LauncherEntrySource(
+                    connection: connection, endpoint: endpoint,
+                    followedApplications: configuration.launcherApplications, clock: clock)
+            } catch {
+                logger.warning("following no launcher progress: \(error.message)")
+            }
+        }
+        let followsPackageKit = configuration.sources.contains(.packageKit)
+        guard configuration.followsSystemService || followsPackageKit else { return }
+        let system: Connection
         do {
-            systemService = try SystemServiceFollower(on: loop, logger: logger) { [unowned endpoint] records in
-                endpoint.followSystemActivities(records)
+            system = try Connection(bus: .system)
+        } catch {
+            logger.info("no system bus (\(error.message)); following neither the system service nor PackageKit")
+            return
+        }
+        loop.add(system) { [unowned self] in
+            logger.notice("lost the system bus; following neither the system service nor PackageKit any more")
+            systemService?.systemBusLost()
+            packageKit?.systemBusLost()
+        }
+        do {
+            if configuration.followsSystemService {
+                systemService = try SystemServiceFollower(connection: system, logger: logger) {
+                    [unowned endpoint] records in endpoint.followSystemActivities(records)
+                }
+            }
+            if followsPackageKit {
+                let packageKit = try PackageKitSource(connection: system, endpoint: endpoint)
+                self.packageKit = packageKit
+                endpoint.stopSourceWork = { [unowned packageKit] activity, answer in
+                    packageKit.stop(activity, answer: answer)
+                }
             }
         } catch {
-            logger.info("no system bus (\(error.message)); following no system activity")
+            logger.warning("the system bus refused a subscription: \(error.message)")
         }
     }
 
@@ -179,13 +214,13 @@ public final class NetworkActivityService {
         let turn = endpoint.endTurn()
         memory.noteActivities(Int(turn.activeCount))
         let untilDeadline = turn.nextDeadline.map { turn.now.duration(to: $0) }
-        guard let sleeps = sleepsBeforeFollowingSystemService else { return untilDeadline }
+        guard let sleeps = sleepsBeforeFollowingOthers else { return untilDeadline }
         guard sleeps == 0 else {
-            sleepsBeforeFollowingSystemService = sleeps - 1
+            sleepsBeforeFollowingOthers = sleeps - 1
             return min(untilDeadline ?? .milliseconds(1), .milliseconds(1))
         }
-        sleepsBeforeFollowingSystemService = nil
-        followSystemService()
+        sleepsBeforeFollowingOthers = nil
+        followOtherPrograms()
         return untilDeadline
     }
 
@@ -193,6 +228,7 @@ public final class NetworkActivityService {
     private func nameVanished(_ signal: Message) {
         var arguments = signal.arguments()
         guard let name = try? arguments.read(String.self), name.hasPrefix(":") else { return }
+        launcherEntries?.senderLeft(name)
         let ended = endpoint.callerLeft(name)
         if ended > 0 { logger.debug("\(name) left the bus; ended its \(ended) activities") }
     }

@@ -1,5 +1,5 @@
 import DBusKit
-import NetworkActivity
+public import NetworkActivity
 import NetworkActivityInterface
 
 /// Everything the daemon's flags decide.
@@ -14,11 +14,17 @@ public struct ServiceConfiguration: Sendable {
     public var followsSystemService: Bool
     /// Where the activities are kept across restarts.
     public var state: StateLocation
+    /// The programs whose announcements of their work are followed as activities: for a service on the session
+    /// bus.
+    public var sources: Set<ActivitySource>
+    /// The apps whose progress on their launcher is followed (`LauncherEntries`), by desktop file id.
+    public var launcherApplications: [String]
 
     public init(
         bus: Connection.Bus = .session, delays: VisibilityDelays = .standard, limits: ActivityLimits = ActivityLimits(),
         replace: Bool = false, followsSystemService: Bool = false,
-        state: StateLocation = .nowhere(reason: "no place was given")
+        state: StateLocation = .nowhere(reason: "no place was given"), sources: Set<ActivitySource> = [],
+        launcherApplications: [String] = LauncherEntries.browsers
     ) {
         self.bus = bus
         self.delays = delays
@@ -26,6 +32,8 @@ public struct ServiceConfiguration: Sendable {
         self.replace = replace
         self.followsSystemService = followsSystemService
         self.state = state
+        self.sources = sources
+        self.launcherApplications = launcherApplications
     }
 }
 

@@ -50,7 +50,7 @@ extension ActivityEndpoint {
                 return UInt32(ended)
             },
             MethodDeclaration(ServiceMembers.listActivities) { endpoint, _ throws(DBusError) in
-                endpoint.coordinator.tracker.all.map(ActivityRecord.init) + endpoint.systemActivities
+                endpoint.allRecords()
             },
             MethodDeclaration(ServiceMembers.setProgress) { endpoint, call, id, percent throws(DBusError) in
                 try domain { () throws(ActivityError) in
@@ -73,15 +73,14 @@ extension ActivityEndpoint {
                 }
                 return NoValue()
             },
-            MethodDeclaration(ServiceMembers.requestCancel) { endpoint, call, rawID throws(DBusError) in
+            MethodDeclaration(ServiceMembers.requestCancel, answeringLater: { endpoint, call, rawID throws(DBusError) in
                 let id = ActivityID(rawValue: rawID)
                 let receiver = try domain { () throws(ActivityError) in
                     try endpoint.coordinator.requestCancel(id, caller: call.callerName, serviceUser: endpoint.ownUser,
                                                            userOf: endpoint.unixUser(of:))
                 }
-                endpoint.askToCancel(id, receiver: receiver, askedBy: call.callerName)
-                return NoValue()
-            },
+                return try endpoint.askToCancel(id, receiver: receiver, call: call)
+            }),
             MethodDeclaration(ServiceMembers.getActivities) { endpoint, _ throws(DBusError) in
                 endpoint.allDetails()
             },

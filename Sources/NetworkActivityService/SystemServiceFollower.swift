@@ -20,15 +20,11 @@ final class SystemServiceFollower {
     private var isAsking = false
     private var askAgain = false
 
-    /// Connects to the system bus and starts following; throws when there is no system bus.
-    init(on loop: EventLoop, logger: Logger, onChange: @escaping ([ActivityRecord]) -> Void) throws(DBusError) {
-        connection = try Connection(bus: .system)
+    /// Starts following on `connection`, to the system bus.
+    init(connection: Connection, logger: Logger, onChange: @escaping ([ActivityRecord]) -> Void) throws(DBusError) {
+        self.connection = connection
         self.logger = logger
         self.onChange = onChange
-        loop.add(connection) { [unowned self] in
-            logger.notice("lost the system bus; following the system service no more")
-            ownerChanged(to: "")
-        }
         try connection.followOwner(of: ServiceNames.busName) { [unowned self] newOwner in ownerChanged(to: newOwner) }
         for rule in [ServiceMembers.visibilityChanged.rule(sender: ServiceNames.busName, path: ServiceNames.objectPath),
                      StandardInterface.propertiesChanged.rule(sender: ServiceNames.busName, path: ServiceNames.objectPath)] {
@@ -37,6 +33,11 @@ final class SystemServiceFollower {
         // Whoever owns the name now; from here on, NameOwnerChanged tells.
         ownerChanged(to: (try? connection.nameOwner(of: ServiceNames.busName)) ?? "")
         if owner.isEmpty { logger.info("following \(ServiceNames.busName) on the system bus; it is not running") }
+    }
+
+    /// The connection to the system bus is lost: the system service's activities leave with it.
+    func systemBusLost() {
+        ownerChanged(to: "")
     }
 
     private func ownerChanged(to newOwner: String) {

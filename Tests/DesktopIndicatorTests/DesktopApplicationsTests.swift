@@ -1,6 +1,7 @@
 import DesktopIndicator
 import Foundation
 import NetworkActivityClient
+import ProgramSupport
 import Testing
 
 /// How the desktop's names and icons of applications are found, for the tray, `status` and the panel modules.

@@ -1,0 +1,65 @@
+/// The activities that sources report, apart from those callers begin: a source's work is read again from the
+/// source after a restart, so none of it is saved, and it ends when the source says, never by a caller's `End`.
+///
+/// Each counts against its user's quota together with that user's own activities, so that a program that floods
+/// a protocol cannot hold more than its user may.
+struct SourceActivities {
+    private(set) var activities: [ActivityID: SourceActivity] = [:]
+    private var ids: [Item: ActivityID] = [:]
+    private var userCounts: [UInt32: Int] = [:]
+
+    private struct Item: Hashable {
+        var source: ActivitySource
+        var name: String
+    }
+
+    var count: Int { activities.count }
+
+    subscript(id: ActivityID) -> SourceActivity? { activities[id] }
+
+    func id(of item: String, from source: ActivitySource) -> ActivityID? { ids[Item(source: source, name: item)] }
+
+    /// How many count against `user`.
+    func count(ofUser user: UInt32) -> Int { userCounts[user, default: 0] }
+
+    mutating func add(_ activity: SourceActivity) {
+        activities[activity.id] = activity
+        ids[Item(source: activity.source, name: activity.item)] = activity.id
+        if let user = activity.report.user { userCounts[user, default: 0] += 1 }
+    }
+
+    /// Takes a new report of a live activity; returns whether anything it says changed.
+    mutating func update(_ id: ActivityID, with report: SourceReport) -> Bool {
+        guard let index = activities.index(forKey: id), activities.values[index].report != report else { return false }
+        activities.values[index].report = report
+        return true
+    }
+
+    mutating func setCancelRequested(_ id: ActivityID, _ requested: Bool) -> Bool {
+        guard let index = activities.index(forKey: id), activities.values[index].isCancelRequested != requested
+        else { return false }
+        activities.values[index].isCancelRequested = requested
+        return true
+    }
+
+    mutating func remove(_ id: ActivityID) -> SourceActivity? {
+        guard let removed = activities.removeValue(forKey: id) else { return nil }
+        ids[Item(source: removed.source, name: removed.item)] = nil
+        if let user = removed.report.user {
+            userCounts[user, default: 0] -= 1
+            if userCounts[user] == 0 { userCounts[user] = nil }
+        }
+        return removed
+    }
+
+    /// The ids of a source's activities whose items `matching` accepts, in order.
+    func ids(of source: ActivitySource, matching: (String) -> Bool) -> [ActivityID] {
+        activities.values.filter { $0.source == source && matching($0.item) }.map(\.id).sorted()
+    }
+
+    mutating func removeAll() {
+        activities = [:]
+        ids = [:]
+        userCounts = [:]
+    }
+}

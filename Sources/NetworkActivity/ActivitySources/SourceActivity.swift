@@ -1,0 +1,61 @@
+/// A program that announces its network work on the bus in a protocol of its own, which the service follows so
+/// that the work shows like any caller's activity.
+public enum ActivitySource: String, Sendable, Hashable, CaseIterable {
+    /// PackageKit's transactions while they download (`PackageKitTransaction`).
+    case packageKit = "packagekit"
+    /// Progress that listed apps show on their launcher (`LauncherEntries`).
+    case launcher
+}
+
+/// What a source says of one piece of its work, each time something of it changes.
+public struct SourceReport: Sendable, Equatable {
+    public var label: ActivityLabel
+    /// Who speaks for the work, as `owner` shows it: the source's bus name and what it names the work by.
+    public var owner: String
+    /// The application behind the work (a desktop file id or a command name), when known.
+    public var application: String?
+    /// The Unix user the work counts against, when known.
+    public var user: UInt32?
+    public var processID: UInt32?
+    /// 0 to 100, when known.
+    public var percent: UInt32?
+    /// Bytes per second, when known.
+    public var rate: UInt64?
+    /// Whether the source takes a request to stop it.
+    public var isCancellable: Bool
+
+    public init(label: ActivityLabel, owner: String, application: String? = nil, user: UInt32? = nil,
+                processID: UInt32? = nil, percent: UInt32? = nil, rate: UInt64? = nil, isCancellable: Bool = false) {
+        self.label = label
+        self.owner = owner
+        self.application = application
+        self.user = user
+        self.processID = processID
+        self.percent = percent
+        self.rate = rate
+        self.isCancellable = isCancellable
+    }
+}
+
+/// One piece of a source's work while it is an activity.
+public struct SourceActivity: Sendable, Equatable {
+    public let id: ActivityID
+    public let source: ActivitySource
+    /// What the source names the work by: a transaction's object path, a sender and an app.
+    public let item: String
+    /// Microseconds since the Unix epoch.
+    public let startedAt: UInt64
+    public internal(set) var report: SourceReport
+    /// Whether someone has asked the source to stop it, and the source has not refused.
+    public internal(set) var isCancelRequested = false
+}
+
+extension ActivityLabel {
+    /// A label made of what a source sent, which no caller checked: control characters become spaces, and it is
+    /// cut to the longest whole characters that fit.
+    public init(sanitizing text: String) {
+        var cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.isControlCharacter ? " " : $0 }))
+        while cleaned.utf8.count > Self.maximumByteCount { cleaned.removeLast() }
+        self.init(trusted: cleaned)
+    }
+}

@@ -1,0 +1,68 @@
+import DBusKit
+import NetworkActivity
+import ProgramSupport
+
+/// Follows `com.canonical.Unity.LauncherEntry.Update` on the session bus and reports the progress of the apps
+/// followed as activities of the `launcher` source (`LauncherEntries` has the rules). It never follows its own
+/// connection's signals, and costs nothing while nobody sends them: the bus delivers only what the match rule asks.
+final class LauncherEntrySource {
+    static let interface: InterfaceName = "com.canonical.Unity.LauncherEntry"
+    static let update = Signal("Update", of: interface, Argument<String>("app_uri"),
+                               Argument<[String: ReceivedVariant]>("properties"))
+
+    private var entries: LauncherEntries
+    private unowned let endpoint: ActivityEndpoint
+    private let logger: Logger
+    private let clock: any TimeSource
+    private let ownName: String
+    private let applications: DesktopApplications
+
+    init(connection: Connection, endpoint: ActivityEndpoint, followedApplications: [String], clock: any TimeSource,
+         applications: DesktopApplications = .installed) throws(DBusError) {
+        entries = LauncherEntries(followedApplications: followedApplications)
+        self.endpoint = endpoint
+        logger = endpoint.logger
+        self.clock = clock
+        ownName = connection.uniqueName
+        self.applications = applications
+        try connection.subscribe(to: Self.update.rule()) { [unowned self] signal in received(signal) }
+    }
+
+    private func received(_ signal: Message) {
+        guard let sender = signal.sender, sender != ownName else { return }
+        guard signal.hasSignature("sa{sv}"), let (uri, values) = try? Self.update.read(signal) else {
+            logger.debug("\(sender) sent a launcher entry update of signature \(signal.signature); ignored")
+            return
+        }
+        let properties = values.mapValues { value -> LauncherEntries.Value in
+            switch value.signature {
+            case "d": (try? value.decode(Double.self)).map(LauncherEntries.Value.number) ?? .other(signature: "d")
+            case "b": (try? value.decode(Bool.self)).map(LauncherEntries.Value.flag) ?? .other(signature: "b")
+            default: .other(signature: value.signature)
+            }
+        }
+        switch entries.update(from: sender, appURI: uri, properties: properties, at: clock.monotonicNow()) {
+        case .shows(let item, let application, let percent):
+            let credentials = endpoint.credentials(of: sender)
+            let report = SourceReport(
+                label: ActivityLabel(sanitizing: applications.application(application)?.name ?? application),
+                owner: sender, application: application, user: credentials?.user,
+                processID: credentials?.processID, percent: percent)
+            do throws(ActivityError) {
+                try endpoint.coordinator.report(report, of: item, from: .launcher)
+            } catch {
+                logger.debug("\(sender)'s progress for \(application) shows not: \(error)")
+            }
+        case .hidden(let item):
+            endpoint.coordinator.endSourceWork(item, from: .launcher)
+        case .ignored(let reason):
+            if let reason { logger.debug("\(reason); ignored") }
+        }
+    }
+
+    /// A connection left the bus: the progress it showed ends.
+    func senderLeft(_ sender: String) {
+        entries.senderLeft(sender)
+        endpoint.coordinator.endSourceWork(of: .launcher) { LauncherEntries.isItem($0, of: sender) }
+    }
+}

@@ -1,0 +1,210 @@
+import DBusKit
+import NetworkActivity
+import ProgramSupport
+
+/// Follows PackageKit's transactions on the system bus and reports those that download as activities of the
+/// `packagekit` source (`PackageKitTransaction` has the rules); asks a transaction's `Cancel` when someone asks
+/// one of them to stop.
+///
+/// It never starts `packagekitd` (which the bus would start for any call) and never polls: it follows the name's
+/// owner, and while `packagekitd` runs, its `TransactionListChanged` and each transaction's `PropertiesChanged`,
+/// `Finished` and `Destroy`. What is already running when either starts is read with `GetTransactionList` and
+/// `GetAll`. No call waits: a `packagekitd` that never answers leaves the service free.
+final class PackageKitSource {
+    static let busName: BusName = "org.freedesktop.PackageKit"
+    static let path: ObjectPath = "/org/freedesktop/PackageKit"
+    static let interface: InterfaceName = "org.freedesktop.PackageKit"
+    static let transactionInterface: InterfaceName = "org.freedesktop.PackageKit.Transaction"
+
+    static let getTransactionList = Method("GetTransactionList", of: interface,
+                                           output: Argument<[ObjectPath]>("transactions"))
+    static let transactionListChanged = Signal("TransactionListChanged", of: interface,
+                                               Argument<[String]>("transactions"))
+    static let finished = Signal("Finished", of: transactionInterface, Argument<UInt32>("exit"),
+                                 Argument<UInt32>("runtime"))
+    static let destroy = Signal("Destroy", of: transactionInterface)
+    static let cancel = Method("Cancel", of: transactionInterface)
+
+    private let connection: Connection
+    private unowned let endpoint: ActivityEndpoint
+    private let logger: Logger
+    /// `packagekitd`'s unique name, "" while it is not running.
+    private var owner = ""
+    /// The transactions heard of, by object path; nil properties until `GetAll` answered.
+    private var transactions: [String: PackageKitTransaction?] = [:]
+    /// The application behind each sender of a transaction, found once.
+    private var applications: [String: String?] = [:]
+
+    init(connection: Connection, endpoint: ActivityEndpoint) throws(DBusError) {
+        self.connection = connection
+        self.endpoint = endpoint
+        logger = endpoint.logger
+        try connection.followOwner(of: Self.busName) { [unowned self] newOwner in ownerChanged(to: newOwner) }
+        try connection.subscribe(to: Self.transactionListChanged.rule(sender: Self.busName, path: Self.path)) {
+            [unowned self] signal in
+            guard let paths = try? Self.transactionListChanged.read(signal) else {
+                logger.debug("PackageKit sent a TransactionListChanged of signature \(signal.signature); ignored")
+                return
+            }
+            follow(Set(paths))
+        }
+        var changes = StandardInterface.propertiesChanged.rule(sender: Self.busName)
+        changes.arguments = [0: Self.transactionInterface.rawValue]
+        try connection.subscribe(to: changes) { [unowned self] signal in propertiesChanged(signal) }
+        for rule in [Self.finished.rule(sender: Self.busName), Self.destroy.rule(sender: Self.busName)] {
+            try connection.subscribe(to: rule) { [unowned self] signal in
+                if let path = signal.path { forget(path) }
+            }
+        }
+        ownerChanged(to: (try? connection.nameOwner(of: Self.busName)) ?? "")
+    }
+
+    /// The connection to the system bus is lost: the transactions leave the count.
+    func systemBusLost() {
+        ownerChanged(to: "")
+    }
+
+    private func ownerChanged(to newOwner: String) {
+        guard newOwner != owner else { return }
+        if !owner.isEmpty {
+            logger.info("PackageKit (\(owner)) left; its transactions leave the count")
+            transactions = [:]
+            applications = [:]
+            endpoint.coordinator.endSourceWork(of: .packageKit)
+        }
+        owner = newOwner
+        guard let destination = try? BusName(owner) else { return }
+        logger.info("following PackageKit's transactions (\(owner))")
+        let call = Self.getTransactionList.call(destination: destination, path: Self.path)
+        call.autoStart = false
+        let asked = owner
+        connection.send(call, timeout: .seconds(10)) { [unowned self] result in
+            guard asked == owner else { return }
+            switch result {
+            case .success(var reply):
+                guard let paths = try? Self.getTransactionList.readReply(&reply) else {
+                    logger.debug("PackageKit's transaction list was of another type; ignored")
+                    return
+                }
+                follow(Set(transactions.keys).union(paths.map(\.rawValue)))
+            case .failure(let error):
+                logger.debug("PackageKit did not list its transactions: \(error)")
+            }
+        }
+    }
+
+    /// The transactions now are `paths`: new ones are read, gone ones end.
+    private func follow(_ paths: Set<String>) {
+        for path in transactions.keys where !paths.contains(path) { forget(path) }
+        for path in paths where transactions[path] == nil { read(path) }
+    }
+
+    /// Reads all of a transaction's properties, once, when it is first heard of.
+    private func read(_ path: String) {
+        guard let destination = try? BusName(owner), let objectPath = try? ObjectPath(path) else { return }
+        transactions[path] = .some(nil)
+        let call = StandardInterface.getAll.call(Self.transactionInterface.rawValue, destination: destination,
+                                                 path: objectPath)
+        call.autoStart = false
+        let asked = owner
+        connection.send(call, timeout: .seconds(10)) { [unowned self] result in
+            // A transaction that finished or a packagekitd that left meanwhile tells nothing now.
+            guard asked == owner, let known = transactions[path] else { return }
+            switch result {
+            case .success(var reply):
+                guard let values = try? StandardInterface.getAll.readReply(&reply) else {
+                    logger.debug("PackageKit's transaction \(path) sent properties of another type; ignored")
+                    return
+                }
+                var transaction = known ?? PackageKitTransaction()
+                apply(values, to: &transaction, of: path)
+                transactions[path] = transaction
+                evaluate(path, transaction)
+            case .failure(let error):
+                // Gone between the list and the question: nothing to show.
+                logger.debug("PackageKit's transaction \(path) did not answer: \(error.message)")
+                transactions[path] = nil
+            }
+        }
+    }
+
+    private func propertiesChanged(_ signal: Message) {
+        guard let path = signal.path, signal.sender == owner, !owner.isEmpty else { return }
+        guard let (_, values, _) = try? StandardInterface.readPropertiesChanged(signal) else {
+            logger.debug("PackageKit sent a PropertiesChanged of signature \(signal.signature); ignored")
+            return
+        }
+        guard let known = transactions[path] else {
+            // Heard before the transaction list: read it whole.
+            read(path)
+            return
+        }
+        // Until GetAll answers, changes wait in what it will answer.
+        guard var transaction = known else { return }
+        apply(values, to: &transaction, of: path)
+        transactions[path] = transaction
+        evaluate(path, transaction)
+    }
+
+    private func apply(_ values: [String: ReceivedVariant], to transaction: inout PackageKitTransaction,
+                       of path: String) {
+        for (name, value) in values where PackageKitTransaction.propertyNames.contains(name) {
+            let typed: PackageKitTransaction.PropertyValue? = switch value.signature {
+            case "u": (try? value.decode(UInt32.self)).map { .unsigned($0) }
+            case "s": (try? value.decode(String.self)).map { .text($0) }
+            case "b": (try? value.decode(Bool.self)).map { .flag($0) }
+            default: nil
+            }
+            if typed.map({ transaction.set(name, to: $0) }) != true {
+                logger.debug("PackageKit's transaction \(path) sent \(name) of type \(value.signature); ignored")
+            }
+        }
+    }
+
+    /// Shows the transaction while it downloads, and ends its activity when it does not.
+    private func evaluate(_ path: String, _ transaction: PackageKitTransaction) {
+        guard transaction.isNetworkWork else {
+            endpoint.coordinator.endSourceWork(path, from: .packageKit)
+            return
+        }
+        let report = SourceReport(
+            label: ActivityLabel(sanitizing: transaction.label), owner: "\(owner) \(path)",
+            application: application(of: transaction.sender), user: transaction.user,
+            percent: transaction.percent, rate: transaction.rate, isCancellable: transaction.allowCancel)
+        do throws(ActivityError) {
+            try endpoint.coordinator.report(report, of: path, from: .packageKit)
+        } catch {
+            logger.debug("PackageKit's transaction \(path) shows not: \(error)")
+        }
+    }
+
+    private func forget(_ path: String) {
+        guard transactions.removeValue(forKey: path) != nil else { return }
+        endpoint.coordinator.endSourceWork(path, from: .packageKit)
+    }
+
+    /// The program behind a transaction's sender on the system bus, as for the service's own callers.
+    private func application(of sender: String) -> String? {
+        if let known = applications[sender] { return known }
+        let found = (try? BusName(sender)).flatMap { try? connection.processID(of: $0) }
+            .flatMap(CallerApplication.of(processID:))
+        applications[sender] = found
+        return found
+    }
+
+    /// Asks PackageKit to cancel the transaction, as the service's user: PackageKit and its polkit rules decide.
+    func stop(_ activity: SourceActivity, answer: @escaping (DBusError?) -> Void) {
+        guard let destination = try? BusName(owner), let path = try? ObjectPath(activity.item) else {
+            answer(DBusError(.serviceUnknown, "PackageKit is not running"))
+            return
+        }
+        let call = Self.cancel.call(destination: destination, path: path)
+        call.autoStart = false
+        connection.send(call, timeout: .seconds(25)) { result in
+            switch result {
+            case .success: answer(nil)
+            case .failure(let error): answer(error)
+            }
+        }
+    }
+}
