@@ -21,10 +21,20 @@ extension ActivityStatus {
     /// Who and what, for the tray, notifications and panel tooltips: "Firefox: download" for an application with
     /// a desktop file, its name alone for an activity without a label; otherwise the label. A command's name is
     /// left out there: "python3" or "netactivity" tells a person less than the label already does.
+    /// An activity that a source made says so after: "GNOME Software: Downloading firefox-esr (PackageKit)",
+    /// "Chromium (launcher)".
     public var title: String {
-        guard let name = desktopApplication?.name else { return ActivitySummary.displayed(label) }
-        return label.isEmpty ? name : "\(name): \(ActivitySummary.displayed(label))"
+        let what: String
+        if let name = desktopApplication?.name {
+            what = label.isEmpty || label == name ? name : "\(name): \(ActivitySummary.displayed(label))"
+        } else {
+            what = ActivitySummary.displayed(label)
+        }
+        return source.map { "\(what) (\(Self.sourceNames[$0] ?? $0))" } ?? what
     }
+
+    /// The sources as people know them.
+    static let sourceNames = ["packagekit": "PackageKit", "launcher": "launcher"]
 
     /// How far it is, as far as that is known: "45 % · 3.2 MB/s", "1.2 MB · 3.2 MB/s" when only the amount moved
     /// is known; empty when nothing is.

@@ -18,7 +18,7 @@ enum StatusReport {
                     activity.timeLeft(at: status.takenAt).map(format) ?? "-",
                     activity.ownerProcessID.map(String.init) ?? "-",
                     activity.applicationName ?? "-",
-                    activity.owner,
+                    owner(of: activity),
                     progress(of: activity),
                     activity.isCancelRequested ? "stopping" : activity.isCancellable ? "yes" : "-",
                     activity.label,
@@ -42,8 +42,17 @@ enum StatusReport {
                     app: activity.application, appName: activity.applicationName, ageSeconds: seconds(activity.age(at: status.takenAt)),
                     timeLeftSeconds: activity.timeLeft(at: status.takenAt).map(seconds), percent: activity.percent,
                     doneBytes: activity.done, totalBytes: activity.total, rateBytesPerSecond: activity.rate,
-                    cancellable: activity.isCancellable, cancelRequested: activity.isCancelRequested)
+                    cancellable: activity.isCancellable, cancelRequested: activity.isCancelRequested,
+                    source: activity.source)
             }))
+    }
+
+    /// Who began an activity; for a source's, the source and the connection that spoke for it:
+    /// `packagekit :1.7`, `launcher :1.42`.
+    static func owner(of activity: ActivityStatus) -> String {
+        guard let source = activity.source else { return activity.owner }
+        let speaker = activity.owner.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
+        return speaker.isEmpty ? source : "\(source) \(speaker)"
     }
 
     /// How far an activity is, as people read it: `45% 1.2/8.0 MB 3.2 MB/s`; `-` when nothing is known.
@@ -98,5 +107,6 @@ enum StatusReport {
         let rateBytesPerSecond: UInt64?
         let cancellable: Bool
         let cancelRequested: Bool
+        let source: String?
     }
 }

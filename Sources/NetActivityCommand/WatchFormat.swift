@@ -69,10 +69,11 @@ enum WatchFormat: String, CaseIterable, ExpressibleByArgument {
         let done: UInt64?
         let total: UInt64?
         let rate: UInt64?
+        let source: String?
 
         private enum CodingKeys: String, CodingKey {
             case id, label, owner, started, deadline, user, process, app, system, cancellable, percent, done, total
-            case rate
+            case rate, source
             case cancelRequested = "cancel-requested"
         }
 
@@ -92,6 +93,7 @@ enum WatchFormat: String, CaseIterable, ExpressibleByArgument {
             done = activity.done
             total = activity.total
             rate = activity.rate
+            source = activity.source
         }
     }
 

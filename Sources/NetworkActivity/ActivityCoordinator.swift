@@ -187,7 +187,10 @@ public struct ActivityCoordinator {
         guard tracker.count + sources.count < tracker.limits.total else {
             throw .totalLimitExceeded(limit: tracker.limits.total)
         }
-        if let user = report.user, tracker.count(ofUser: user) + sources.count(ofUser: user) >= tracker.limits.perUser {
+        // The callers' activities whose user the tracker has not asked for yet may be this user's.
+        if let user = report.user,
+           tracker.count(ofUser: user) + tracker.pendingTotal + sources.count(ofUser: user) >= tracker.limits.perUser
+        {
             throw .userLimitExceeded(limit: tracker.limits.perUser)
         }
         let now = clock.now()
