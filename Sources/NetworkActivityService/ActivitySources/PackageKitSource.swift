@@ -203,7 +203,7 @@ final class PackageKitSource {
         connection.send(call, timeout: .seconds(25)) { result in
             switch result {
             case .success: answer(nil)
-            case .failure(let error): answer(error)
+            case .failure(let error): answer(DBusError(error.name, "PackageKit did not cancel it: \(error.message)"))
             }
         }
     }
