@@ -21,7 +21,8 @@ public struct DaemonOptions {
     public var noSystem = false
     public var stateDirectory: String?
     public var logLevel: Logger.Level = .info
-    public var noSources: Set<ActivitySource> = []
+    /// In the order of `ActivitySource.allCases`, each once.
+    public var noSources: [ActivitySource] = []
     public var launcherApps = LauncherEntries.browsers
 
     public init() {}
@@ -88,7 +89,9 @@ extension DaemonOptions {
         },
         .value("--no-source", "NAME", takes: "packagekit or launcher",
                help: "Do not follow this source of activities: packagekit (PackageKit's downloads) or launcher (apps' progress on their launcher); may be given twice.",
-               parse: ActivitySource.init(rawValue:)) { $0.noSources.insert($1) },
+               parse: ActivitySource.init(rawValue:)) { options, source in
+                   options.noSources = ActivitySource.allCases.filter { options.noSources.contains($0) || $0 == source }
+               },
         .value("--launcher-apps", "IDS", takes: "desktop file ids, separated by commas",
                help: "The apps whose progress on their launcher shows as activities (default: Chromium, Chrome, Brave, Edge and Vivaldi, as packages and Flatpaks).",
                parse: parseDesktopIDs) { $0.launcherApps = $1 },

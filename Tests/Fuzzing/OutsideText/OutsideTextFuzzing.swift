@@ -117,6 +117,8 @@ private func checkDaemonArguments(_ arguments: [String]) {
     if options.system { canonical.append("--system") }
     if options.noSystem { canonical.append("--no-system") }
     if options.replace { canonical.append("--replace") }
+    for source in options.noSources { canonical += ["--no-source", source.rawValue] }
+    canonical.append("--launcher-apps=\(options.launcherApps.joined(separator: ","))")
     if let address = options.address { canonical.append("--address=\(address)") }
     if let directory = options.stateDirectory { canonical.append("--state-dir=\(directory)") }
     guard case .run(let again)? = try? DaemonOptions.commandLine.parse(canonical[...], onto: DaemonOptions()) else {
