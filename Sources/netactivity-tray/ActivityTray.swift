@@ -203,11 +203,19 @@ final class ActivityTray {
 
     /// Asks the activity's owner to stop it, for the menu or Plasma's job tracker; the menu reads "Stopping…" once
     /// the service says it asked.
+    /// A refusal is shown: the person clicked Stop, and a source (PackageKit) may refuse what a caller would not.
     private func requestCancel(_ id: ActivityID) {
-        callService(ServiceMembers.requestCancel.serviceCall(id.rawValue)) { [logger] result in
+        let title = state.activities.first { $0.id == id }?.title ?? "activity \(id)"
+        callService(ServiceMembers.requestCancel.serviceCall(id.rawValue)) { [weak self] result in
+            guard let self else { return }
             switch result {
-            case .success: logger.notice("asked the owner of activity \(id) to stop it")
-            case .failure(let error): logger.warning("could not ask for activity \(id) to stop: \(error)")
+            case .success:
+                logger.notice("asked the owner of activity \(id) to stop it")
+            case .failure(let error):
+                logger.warning("could not ask for activity \(id) to stop: \(error)")
+                notifier.show(DesktopNotification(
+                    applicationName: "netactivity", iconName: IndicatorLook.active.iconName,
+                    summary: "Could not stop \(title)", body: error.message.markupEscaped))
             }
         }
     }

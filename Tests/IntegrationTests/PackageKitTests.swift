@@ -105,6 +105,31 @@ extension Integration {
             #expect(daemon.log.contains("packagekit did not stop activity \(downloading.id)"), "\(daemon.log)")
         }
 
+        /// The tray offers the Stop that PackageKit's `AllowCancel` promises; PackageKit's refusal is shown to the
+        /// person who clicked, in a notification.
+        @Test func aStopFromTheTraysMenuReachesPackageKitAndItsRefusalIsShown() throws {
+            let daemon = try sessionService()
+            let watcher = try TrayProcess.watcher(session)
+            let notifications = try NotificationTests.notificationServer(session)
+            let tray = try TrayProcess(session)
+            let host = try TrayMenuTests.menuHost(session)
+            try packageKit.refresh()
+            try packageKit.slow(bytesPerSecond: 300_000)
+            let download = try packageKit.pkcon(["download", try packageKit.downloadFolder().path,
+                                                 PrivatePackageKit.packageName])
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            let layout = try TrayMenuTests.awaitLayout(session, tray, host, containing: "'Stop Downloading")
+            let stop = try #require(TrayMenuTests.rowID(labelled: "Stop Downloading packages", in: layout), "\(layout)")
+            let click = try TrayMenuTests.menuCall(session, tray, "Event", [stop, "clicked", "<0>", "0"])
+            #expect(click.succeeded, "\(click)")
+            let shown = try NotificationTests.Notify(notifications.awaitCall("Notify"))
+            #expect(shown.summary == "Could not stop Downloading packages (PackageKit)", "\(shown.summary)")
+            #expect(shown.body.contains("PackageKit did not cancel it"), "\(shown.body)")
+            try packageKit.unlimit()
+            #expect(try download.result(within: .seconds(30)).succeeded)
+            #expect(daemon.isRunning)
+        }
+
         @Test func whatRunsIsReadAgainAfterARestartAndEndsWhenPackageKitLeaves() throws {
             var daemon: DaemonProcess? = try sessionService()
             var listener = try SignalListener(session)
