@@ -83,6 +83,20 @@ extension Integration {
             for key in keys { #expect((figures[key] ?? 0) > 0, "\(key)") }
         }
 
+        /// Idle, with PackageKit absent and no launcher entry sent, the daemon's loop does not wake; under the
+        /// sources' load it shows every entry and every transaction.
+        @Test func theSourcesMeasurementFindsNoWakeUpWhileTheyAreAbsent() throws {
+            let run = try runBench(["sources", "--idle", "1", "--busy", "1", "--entries", "20", "--json"])
+            #expect(run.status == 0, "\(run)")
+            let figures = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Double])
+            #expect(figures["idle_wakeups"] == 0, "\(figures)")
+            #expect(figures["launcher_activities"] == 20 && figures["packagekit_activities"] == 20, "\(figures)")
+            for key in ["launcher_wakeups_per_s", "packagekit_wakeups_per_s", "launcher_activities_changed_per_s",
+                        "packagekit_activities_changed_per_s"] {
+                #expect((figures[key] ?? 0) > 0, "\(key)")
+            }
+        }
+
         private func runBench(_ arguments: [String]) throws -> ToolResult {
             let bus = try PrivateBus()
             return try runTool(Paths.bench.path, arguments, bus: bus, environment: Paths.benchEnvironment,

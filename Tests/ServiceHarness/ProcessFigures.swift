@@ -43,6 +43,18 @@ public struct ProcessFigures: Sendable {
         get throws { try statusField("VmHWM") }
     }
 
+    /// How many times its main thread, where a service's event loop runs, has been put to sleep and woken since it
+    /// started: its context switches (`/proc/PID/task/PID/status`). A loop that waits in `poll` adds one each time
+    /// it wakes; the threads a sanitizer adds are not counted.
+    public var mainThreadContextSwitches: Int {
+        get throws {
+            let status = try String(contentsOfFile: "/proc/\(processID)/task/\(processID)/status", encoding: .utf8)
+            return status.split(separator: "\n")
+                .filter { $0.hasPrefix("voluntary_ctxt_switches:") || $0.hasPrefix("nonvoluntary_ctxt_switches:") }
+                .reduce(0) { $0 + (Int($1.split(separator: "\t").last ?? "") ?? 0) }
+        }
+    }
+
     private func statusField(_ field: String) throws -> Int {
         let status = try String(contentsOfFile: "/proc/\(processID)/status", encoding: .utf8)
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("\(field):") }),

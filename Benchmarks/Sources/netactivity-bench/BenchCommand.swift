@@ -9,6 +9,6 @@ struct BenchCommand: AsyncParsableCommand {
         version: PackageVersion.current,
         subcommands: [MeasureCommand.self, StressCommand.self, MemoryCommand.self, FuzzCommand.self,
                       StressClientCommand.self, HoldCommand.self,
-                      ClientsCommand.self],
+                      ClientsCommand.self, SourcesCommand.self],
         defaultSubcommand: MeasureCommand.self)
 }
