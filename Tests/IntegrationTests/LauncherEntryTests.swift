@@ -47,6 +47,7 @@ extension Integration {
             let listener = try SignalListener(bus)
             let client = try RawClient(bus)
             let browser = try LauncherEmitter(bus)
+            let watch = try BackgroundProcess(Paths.cli, ["watch", "--format", "json"], bus: bus)
 
             try browser.show("chromium", 0.45)
             let shown = try awaitActivities("a launcher activity", client, listener) { $0.count == 1 }
@@ -56,6 +57,12 @@ extension Integration {
             #expect(activity.percent == 45 && !activity.isCancellable)
             #expect(activity.owner == browser.name && activity.user == getuid())
             try listener.awaitVisibility(true)
+            // `watch` prints a line per change; one of them has it, marked.
+            var watched: String?
+            while watched == nil, let line = try watch.nextLine() {
+                if line.contains("\"source\":\"launcher\"") { watched = line }
+            }
+            #expect(watched?.contains("\"percent\":45") == true, "\(watch.lines)")
 
             // An update carries only what changed; the same sender and app stay one activity.
             try browser.send("chromium", ["progress": "d:0.8"])
