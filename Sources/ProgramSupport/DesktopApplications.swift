@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import ProgramSupport
 
 /// What an application's desktop file says of it, for people: its name and its icon.
 public struct DesktopApplication: Sendable, Equatable {

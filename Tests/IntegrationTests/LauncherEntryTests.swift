@@ -103,7 +103,6 @@ extension Integration {
 
         @Test func anAppNotListedShowsNothingUnlessListed() throws {
             let daemon = try service()
-            let listener = try SignalListener(bus)
             let client = try RawClient(bus)
             let editor = try LauncherEmitter(bus)
             try editor.show("org.gnome.TextEditor", 0.5)
