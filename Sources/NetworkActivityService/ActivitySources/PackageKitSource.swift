@@ -157,6 +157,8 @@ final class PackageKitSource {
             }
             if typed.map({ transaction.set(name, to: $0) }) != true {
                 logger.debug("PackageKit's transaction \(path) sent \(name) of type \(value.signature); ignored")
+            } else if name == "Percentage", transaction.percentage > 101 {
+                logger.debug("PackageKit's transaction \(path) sent a percentage of \(transaction.percentage); no percent")
             }
         }
     }
