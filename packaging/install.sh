@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs netactivityd, the netactivity command, the netactivity-tray icon, their D-Bus and systemd files, their
-# manual pages and netactivity's shell completions. packaging/build-deb.sh stages the Debian package with it.
+# Installs netactivityd, the netactivity command, the netactivity-tray icon, their D-Bus and systemd files, GNOME
+# Shell's extension, their manual pages and netactivity's shell completions. packaging/build-deb.sh stages the Debian package with it.
 #   PREFIX    where to install (default /usr/local)
 #   DESTDIR   staging root for packaging (default none)
 #   PRODUCTS  the build folder to install from (default .build/release, built if the programs are missing)
@@ -28,6 +28,15 @@ fill dbus/org.example.NetworkActivity.system-service \
 fill dbus/netactivityd-system.service >"$root/lib/systemd/system/netactivityd.service"
 install -m644 dbus/org.example.NetworkActivity.xml "$root/share/dbus-1/interfaces/"
 install -m644 dbus/org.example.NetworkActivity.conf "$root/share/dbus-1/system.d/"
+
+# GNOME Shell's extension, built for Debian 12's GNOME 43 (packaging/build-shell-extension.sh also makes the zip
+# for GNOME 45 and later); `gnome-extensions enable netactivity@example.org` turns it on.
+extension_builds=$(mktemp -d)
+OUTPUT=$extension_builds bash packaging/build-shell-extension.sh >/dev/null
+install -d "$root/share/gnome-shell/extensions/netactivity@example.org"
+install -m644 "$extension_builds"/gnome-43/netactivity@example.org/* \
+  -t "$root/share/gnome-shell/extensions/netactivity@example.org"
+rm -rf "$extension_builds"
 
 install -Dm644 docs/man/netactivity.1 docs/man/netactivity-tray.1 -t "$root/share/man/man1"
 install -Dm644 docs/man/netactivityd.8 -t "$root/share/man/man8"

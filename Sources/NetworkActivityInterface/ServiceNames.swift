@@ -12,6 +12,9 @@ public enum ServiceNames {
     /// Marks, in a session service's `ListActivities`, the system service's activities: their owner is this
     /// followed by their owner's unique name on the system bus, such as `system::1.42`.
     public static let systemOwnerPrefix = "system:"
+    /// Owned by the project's GNOME Shell extension while it is enabled: `netactivity-tray` leaves the tray while
+    /// this name has an owner, so that GNOME shows one indicator.
+    public static let shellIndicatorName: BusName = "org.example.NetworkActivity.ShellIndicator"
 
     // Its members are declared in `ServiceMembers`; the object also implements the standard interfaces, named in
     // DBusKit's `StandardInterface`.

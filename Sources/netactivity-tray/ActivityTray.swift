@@ -30,6 +30,9 @@ final class ActivityTray {
     private var plasmaJobs: PlasmaJobViews?
     private var state = IndicatorState.serviceStopped
     private var presence = TrayPresence()
+    /// Whether the project's GNOME Shell extension shows the indicator (`ServiceNames.shellIndicatorName` has an
+    /// owner): the item then stays out of the tray.
+    private var isStandingDown = false
     /// Whether this user may end every activity (`Reset`), asked of the bus once per run of the service.
     private var mayEndAll: Bool?
     /// Hosts draw the whole menu again at each `LayoutUpdated` and read the item again at each `NewToolTip`: with
@@ -61,6 +64,11 @@ final class ActivityTray {
             onMenuEvent: { [unowned self] id, event in menuEvent(id, event) },
             onMenuOpening: { [unowned self] in item.updateMenu(menuRows()) })
         item.updateMenu(menuRows())
+        try connection.followOwner(of: ServiceNames.shellIndicatorName) { [unowned self] owner in
+            standDown(!owner.isEmpty)
+        }
+        isStandingDown = !((try? connection.nameOwner(of: ServiceNames.shellIndicatorName)) ?? "").isEmpty
+        if isStandingDown { logger.info("GNOME Shell's netactivity extension shows the indicator; staying out of the tray") }
         if showsPlasmaJobs {
             plasmaJobs = try PlasmaJobViews(connection: connection, logger: logger) { [unowned self] id in
                 requestCancel(id)
@@ -113,9 +121,21 @@ final class ActivityTray {
         return nil
     }
 
+    /// The extension came (true) or went (false): the item leaves the tray, or comes back to it as the state says.
+    private func standDown(_ standsDown: Bool) {
+        guard standsDown != isStandingDown else { return }
+        isStandingDown = standsDown
+        logger.info(standsDown ? "GNOME Shell's netactivity extension shows the indicator; leaving the tray"
+                               : "GNOME Shell's netactivity extension is gone; showing the indicator again")
+        render()
+    }
+
     private var appearance: TrayAppearance {
-        TrayAppearance(isVisible: state.isVisible, activeCount: Int(state.activeCount), activities: state.activities,
-                       idleMode: idleMode)
+        guard !isStandingDown else {
+            return TrayAppearance(isVisible: false, activeCount: 0, activities: [], idleMode: .hide)
+        }
+        return TrayAppearance(isVisible: state.isVisible, activeCount: Int(state.activeCount),
+                              activities: state.activities, idleMode: idleMode)
     }
 
     /// Joins or leaves the tray and shows the state. Joining, the content changes first, so that hosts read it

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds the GNOME Shell extension (Sources/gnome-shell-extension) for both of the Shell's extension systems, from
+# one source tree: GNOME 43 and 44 (`imports` modules) and GNOME 45 and later (ES modules). Each build is a folder
+# to install as /usr/share/gnome-shell/extensions/netactivity@example.org (packaging/install.sh takes the 43-44 one,
+# Debian 12's) and a zip that `gnome-extensions install` takes on any distribution.
+#   OUTPUT  where to write (default .build/shell-extension): gnome-43/ and gnome-45/, each with the folder
+#           netactivity@example.org and the zip netactivity@example.org.shell-extension.zip
+# Prints OUTPUT.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+output=$(mkdir -p "${OUTPUT:-.build/shell-extension}" && cd "${OUTPUT:-.build/shell-extension}" && pwd)
+uuid=netactivity@example.org
+source=Sources/gnome-shell-extension
+version=$(sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/ProgramSupport/PackageVersion.swift)
+
+build() { # NAME SHELL_VERSIONS ENTRY_POINT MODULE_EXPORT
+  local folder=$output/$1/$uuid
+  rm -rf "$output/$1"
+  mkdir -p "$folder"
+  sed -e "s/SHELL_VERSIONS/$2/" -e "s/\"VERSION\"/\"$version\"/" "$source/metadata.json" >"$folder/metadata.json"
+  cp "$source/$3" "$folder/extension.js"
+  { cat "$source/indicator.js"; printf '%s' "$4"; } >"$folder/indicator.js"
+  # The interface, from the XML the service embeds: the extension's proxy is made from it.
+  cp dbus/org.example.NetworkActivity.xml "$folder/"
+  if command -v gnome-extensions >/dev/null; then
+    gnome-extensions pack "$folder" --extra-source=indicator.js --extra-source=org.example.NetworkActivity.xml \
+      --out-dir="$output/$1" --force
+  else
+    (cd "$folder" && python3 -m zipfile -c "$output/$1/$uuid.shell-extension.zip" \
+      metadata.json extension.js indicator.js org.example.NetworkActivity.xml)
+  fi
+}
+
+build gnome-43 '["43", "44"]' extension-43.js ''
+build gnome-45 '["45", "46", "47", "48", "49"]' extension-45.js $'\nexport {start};\n'
+echo "$output"
