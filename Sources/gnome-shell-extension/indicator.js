@@ -97,9 +97,8 @@ var start = function (shell, path) {
         const item = new PopupMenu.PopupBaseMenuItem({reactive: false, can_focus: false});
         const info = activity.app ? Gio.DesktopAppInfo.new(`${activity.app}.desktop`) : null;
         const name = info?.get_name() ?? activity.app ?? '';
-        item.add_child(new St.Icon({
-            gicon: info?.get_icon() ?? null, icon_name: info?.get_icon() ? null : ICON_NAME, icon_size: 24,
-        }));
+        const appIcon = info?.get_icon();
+        item.add_child(new St.Icon(appIcon ? {gicon: appIcon, icon_size: 24} : {icon_name: ICON_NAME, icon_size: 24}));
         const column = new St.BoxLayout({vertical: true, x_expand: true});
         const marks = [activity.system ? 'system' : null, activity.source === 'packagekit' ? 'PackageKit' : null]
             .filter(mark => mark);

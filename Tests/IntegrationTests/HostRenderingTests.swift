@@ -4,7 +4,8 @@ import Testing
 
 extension Integration {
     /// What a person sees, in the real programs of the desktops people use, each on its own virtual screen and
-    /// private buses: the tray icon in every host (`Tests/Rendering/tray-in-a-host.sh`), the README's polybar and
+    /// private buses: the tray icon in every host (`Tests/Rendering/tray-in-a-host.sh`), the project's GNOME Shell
+    /// extension (`shell-extension.sh`), the README's polybar and
     /// i3blocks modules (`panel-module.sh`; waybar's runs in the waybar host), and the notifications in dunst
     /// (`notifications.sh`). The scripts check the screen's pixels and the bus; they also make the README's
     /// pictures in `docs/` when given the folder. GNOME and Plasma, which load both cores as they start, run alone.
@@ -53,6 +54,26 @@ extension Integration {
                 let png = try Data(contentsOf: shots.appendingPathComponent(picture))
                 #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(picture) is a PNG")
             }
+        }
+
+        /// The project's own GNOME Shell extension, in GNOME Shell 43 with no AppIndicator extension: the top bar's
+        /// indicator, its menu with the backup's bar at 45 % and its Stop, the tray standing down, a service restart
+        /// and the extension turned off with nothing in the Shell's log; see `shell-extension.sh`.
+        @Test func theShellExtensionShowsTheActivitiesAndStopsOne() throws {
+            let builds = try ShellExtensionTests.build()
+            let shots = try temporaryDirectory("shots")
+            defer { for folder in [builds, shots] { try? FileManager.default.removeItem(at: folder) } }
+            let zip = builds.appendingPathComponent("gnome-43/\(ShellExtensionTests.uuid).shell-extension.zip")
+            let result = try Self.run("shell-extension.sh", [Paths.products.path, zip.path, shots.path],
+                                      timeout: .seconds(240))
+            #expect(result.succeeded, "\(result)")
+            for step in ["indicator drawn", "the backup's bar: filled", "two rows",
+                         "stopped from the menu: the run exited with status 143",
+                         "indicator gone after the activities ended", "PASS gnome-extension"] {
+                #expect(result.stdout.contains(step), "\(step): \(result)")
+            }
+            let png = try Data(contentsOf: shots.appendingPathComponent("extension-gnome.png"))
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "extension-gnome.png is a PNG")
         }
 
         @Test(arguments: ["polybar", "i3blocks"])

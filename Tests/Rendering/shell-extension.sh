@@ -10,7 +10,8 @@
 #
 # Usage: shell-extension.sh PRODUCTS EXTENSION [SHOTS]
 #   PRODUCTS   the folder with netactivityd, netactivity and netactivity-tray (e.g. .build/debug)
-#   EXTENSION  the GNOME 43 build's folder (packaging/build-shell-extension.sh: OUTPUT/gnome-43/netactivity@example.org)
+#   EXTENSION  the GNOME 43 build's zip (packaging/build-shell-extension.sh: gnome-43/netactivity@example.org.shell-extension.zip),
+#              installed with `gnome-extensions install` and turned on with `gnome-extensions enable`, as the README says
 #   SHOTS      a folder for the pictures of the top bar and the open menu (docs/)
 # Prints "PASS gnome-extension" and exits 0 when everything was seen, exits 1 naming what was not.
 set -euo pipefail
@@ -32,6 +33,7 @@ if [ "${1:-}" = --inside ]; then
     echo "FAIL (gnome-extension): $*" >&2
     for log in "$work"/*.log; do echo "--- $log" >&2; tail -15 "$log" >&2; done
     shot "$work/failed.miff"
+    [ -z "$shots" ] || convert "$work/failed.miff" "$shots/failed-gnome-extension.png" || true
     exit 1
   }
   # The activities' program has a desktop file, as an installed application has: each row shows its green icon.
@@ -40,10 +42,10 @@ if [ "${1:-}" = --inside ]; then
     >"$XDG_DATA_HOME/applications/netactivity.desktop"
   printf '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="#00ff00"/></svg>\n' \
     >"$XDG_DATA_HOME/icons/hicolor/scalable/apps/netactivity-test-backup.svg"
-  # Installed for this session's user, as `gnome-extensions install` would.
-  mkdir -p "$XDG_DATA_HOME/gnome-shell/extensions"
-  cp -r "$extension" "$XDG_DATA_HOME/gnome-shell/extensions/$uuid"
-  gsettings set org.gnome.shell enabled-extensions "['$uuid']"
+  gnome-extensions install --force "$extension" || fail "gnome-extensions did not install $extension"
+  [ -f "$XDG_DATA_HOME/gnome-shell/extensions/$uuid/metadata.json" ] || fail "the zip was installed elsewhere"
+  # A fresh session: no extension enabled, the AppIndicator extension neither.
+  gsettings set org.gnome.shell enabled-extensions "[]"
   gsettings set org.gnome.shell disable-user-extensions false
   gsettings set org.gnome.shell welcome-dialog-last-shown-version '999'
   gsettings set org.gnome.desktop.notifications show-banners false
@@ -61,8 +63,10 @@ if [ "${1:-}" = --inside ]; then
     gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
       --method org.freedesktop.DBus.NameHasOwner org.example.NetworkActivity.ShellIndicator 2>/dev/null | grep -q true
   }
-  shell_ready() { overview_closed && drawn_at 640 500 && extension_owns_its_name; }
-  within 90 shell_ready || fail "GNOME Shell did not come up with the extension enabled"
+  shell_ready() { overview_closed && drawn_at 640 500; }
+  within 90 shell_ready || fail "GNOME Shell did not come up"
+  gnome-extensions enable "$uuid" || fail "gnome-extensions did not enable $uuid"
+  within 20 extension_owns_its_name || fail "the extension did not start: $(gnome-extensions info "$uuid" 2>&1 | tr '\n' ' ')"
   within 30 screen_still || fail "the screen did not settle"
   shot before.miff
   # The tray, as a desktop's autostart would start it: it must stay out of the tray while the extension runs.
@@ -71,7 +75,7 @@ if [ "${1:-}" = --inside ]; then
 
   within 10 "$products/netactivity" status >/dev/null || fail "the service did not start"
   "$products/netactivity" run --label "backup" -- /bin/sh -c '
-    netactivity progress "$NETACTIVITY_ID" --percent 45 && exec sleep 600' >run.log 2>&1 &
+    netactivity progress "$NETACTIVITY_ID" 45 && exec sleep 600' >run.log 2>&1 &
   run_pid=$!
   mail_id=$("$products/netactivity" begin --label "mail" --timeout 600)
   progress_reported() { "$products/netactivity" status --json | grep -q '"percent":45'; }
@@ -115,13 +119,17 @@ if [ "${1:-}" = --inside ]; then
   stop_x=$((region_x + ${stop_offset%+*} + ${stop_size%x*} / 2))
   stop_y=$((region_y + ${stop_offset#*+} + ${stop_size#*x} / 2))
   convert menu.miff -crop "$shot_region" +repage "extension-gnome.png"
-  # Both rows: each has its application's icon, the green square of netactivity.desktop (both were begun by the
-  # `netactivity` command).
-  green_patches=$(convert menu.miff -crop "$menu_region" +repage -fuzz 10% -fill black +opaque "#00ff00" \
-    -fill white -opaque "#00ff00" -colorspace gray -threshold 50% -define connected-components:verbose=true \
-    -define connected-components:area-threshold=50 -connected-components 8 null: 2>/dev/null \
-    | grep -cE "gray\(255\)|gray\(100%\)|white" || true)
-  [ "$green_patches" = 2 ] || fail "the menu shows $green_patches rows' icons, not 2"
+  # Both rows, each with its icon: the backup's is its application's, the green square of netactivity.desktop; the
+  # mail's, a lease whose program has gone, is the indicator's own, drawn light in the same column under it.
+  green=$(colour_box "#00ff00")
+  [ -n "$green" ] || fail "the backup's row has no icon of its application"
+  green_size=${green%%+*} green_offset=${green#*+}
+  green_w=${green_size%x*} green_h=${green_size#*x}
+  column="${green_w}x${menu_h}+$((region_x + ${green_offset%+*}))+$((region_y + ${green_offset#*+} + green_h + 4))"
+  mail_icon=$(convert menu.miff -crop "$column" +repage -colorspace gray -threshold 45% \
+    -format "%[fx:round(mean*w*h)]" info:)
+  [ "$mail_icon" -ge 30 ] || fail "no second row's icon under the backup's ($column: $mail_icon light pixels)"
+  echo "two rows: the backup's icon ($green) and the mail's under it ($mail_icon light pixels)"
   xdotool mousemove "$stop_x" "$stop_y" click 1
   run_ended() { ! kill -0 "$run_pid" 2>/dev/null; }
   within 15 run_ended || fail "a click on Stop at $stop_x,$stop_y did not stop the run"
@@ -149,8 +157,7 @@ if [ "${1:-}" = --inside ]; then
        --method org.freedesktop.DBus.ListNames | grep -q "org.kde.StatusNotifierItem-"; then
     fail "the tray published an item while the extension ran"
   fi
-  gdbus call --session --dest org.gnome.Shell.Extensions --object-path /org/gnome/Shell/Extensions \
-    --method org.gnome.Shell.Extensions.DisableExtension "$uuid" >/dev/null || fail "the extension was not disabled"
+  gnome-extensions disable "$uuid" || fail "gnome-extensions did not disable $uuid"
   name_released() { ! extension_owns_its_name; }
   within 10 name_released || fail "the extension kept its name after it was disabled"
   within 10 grep -q "is gone; showing the indicator again" tray.log || fail "the tray did not come back"
@@ -162,7 +169,7 @@ if [ "${1:-}" = --inside ]; then
   exit 0
 fi
 
-products=$(cd "$1" && pwd) extension=$(cd "$2" && pwd) shots=${3:+$(cd "$3" && pwd)}
+products=$(cd "$1" && pwd) extension=$(cd "$(dirname "$2")" && pwd)/$(basename "$2") shots=${3:+$(cd "$3" && pwd)}
 needs_system_bus=1
 open_screen 1280x800x24
 exec_session bash "$0" --inside "$products" "$extension" "${shots:-}"
