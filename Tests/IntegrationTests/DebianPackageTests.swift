@@ -52,6 +52,10 @@ extension Integration {
             "usr/share/bash-completion/completions/netactivity", "usr/share/zsh/vendor-completions/_netactivity",
             "usr/share/fish/vendor_completions.d/netactivity.fish",
             "usr/share/doc/netactivity/copyright", "usr/share/doc/netactivity/changelog.gz",
+            "usr/share/gnome-shell/extensions/netactivity@example.org/metadata.json",
+            "usr/share/gnome-shell/extensions/netactivity@example.org/extension.js",
+            "usr/share/gnome-shell/extensions/netactivity@example.org/indicator.js",
+            "usr/share/gnome-shell/extensions/netactivity@example.org/org.example.NetworkActivity.xml",
         ]
 
         /// Runs the script as a person would, with the toolchain on `PATH`, on the release that `Tests/run.sh` built;
