@@ -74,6 +74,11 @@ var start = function (shell, path) {
     button.add_child(box);
     button.visible = false;
     Main.panel.addToStatusArea('netactivity', button);
+    // The rows, and their ages, are made when the menu opens: no timer runs, and a closed menu costs nothing.
+    button.menu.connect('open-state-changed', (_menu, open) => {
+        if (open)
+            render();
+    });
 
     let activities = new Map();
     let stopping = new Set();
@@ -85,6 +90,10 @@ var start = function (shell, path) {
         const percent = overallPercent(list);
         percentLabel.text = percent === null ? '' : `${percent} %`;
         percentLabel.visible = percent !== null;
+        // A closed menu is rebuilt when it opens: progress reported many times a second costs the label alone.
+        // It keeps one row meanwhile, since an empty menu does not open.
+        if (!button.menu.isOpen && !button.menu.isEmpty())
+            return;
         button.menu.removeAll();
         const now = GLib.get_real_time();
         for (const activity of list)
