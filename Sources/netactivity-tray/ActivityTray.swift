@@ -28,6 +28,8 @@ final class ActivityTray {
     private let notifier: DesktopNotifier
     /// The activities as jobs in KDE Plasma's job tracker; nil when turned off.
     private var plasmaJobs: PlasmaJobViews?
+    /// Each app's progress on its icon in docks and task bars; nil when turned off.
+    private var dockProgress: DockProgress?
     private var state = IndicatorState.serviceStopped
     private var presence = TrayPresence()
     /// Whether the project's GNOME Shell extension shows the indicator (`ServiceNames.shellIndicatorName` has an
@@ -49,7 +51,8 @@ final class ActivityTray {
     private let pixmaps: [IndicatorLook: [IconPixmap]] = [.active: drawn(.active), .idle: drawn(.idle)]
 
     init(connection: Connection, idleMode: IdleMode, notifyAfter: Duration?,
-         showsPlasmaJobs: Bool = true, clock: any TimeSource = SystemClock(), logger: Logger) throws(DBusError) {
+         showsPlasmaJobs: Bool = true, showsDockProgress: Bool = false, dockStateFile: String? = nil,
+         clock: any TimeSource = SystemClock(), logger: Logger) throws(DBusError) {
         self.idleMode = idleMode
         self.notifyAfter = notifyAfter
         self.connection = connection
@@ -69,6 +72,10 @@ final class ActivityTray {
         }
         isStandingDown = !((try? connection.nameOwner(of: ServiceNames.shellIndicatorName)) ?? "").isEmpty
         if isStandingDown { logger.info("GNOME Shell's netactivity extension shows the indicator; staying out of the tray") }
+        if showsDockProgress {
+            dockProgress = try DockProgress(connection: connection, clock: clock, logger: logger,
+                                            stateFile: dockStateFile)
+        }
         if showsPlasmaJobs {
             plasmaJobs = try PlasmaJobViews(connection: connection, logger: logger) { [unowned self] id in
                 requestCancel(id)
@@ -86,6 +93,7 @@ final class ActivityTray {
             """)
         if !newState.isServiceRunning { mayEndAll = nil }
         announceFinished(before: state, after: newState)
+        dockProgress?.follow(newState.isServiceRunning ? newState.activities : [])
         let isProgressOnly = newState.differsInProgressOnly(from: state)
         state = newState
         if isProgressOnly, let lastRender, clock.monotonicNow() < lastRender + Self.progressPacing {
@@ -99,7 +107,7 @@ final class ActivityTray {
     /// waited, and fires the item's own timers. Returns how long the loop may sleep until the next; nil when
     /// nothing waits.
     func fireDueTimers() -> Duration? {
-        let timers = [leaveIfDue(), renderIfDue(), item.fireDueTimers()].compactMap { $0 }
+        let timers = [leaveIfDue(), renderIfDue(), item.fireDueTimers(), dockProgress?.sendDue()].compactMap { $0 }
         return timers.min()
     }
 
@@ -119,6 +127,11 @@ final class ActivityTray {
         guard now >= leave else { return now.duration(to: leave) }
         render()
         return nil
+    }
+
+    /// The tray stops (SIGTERM, SIGINT): docks forget what it showed.
+    func stop() {
+        dockProgress?.stop()
     }
 
     /// The extension came (true) or went (false): the item leaves the tray, or comes back to it as the state says.

@@ -38,12 +38,26 @@ enum TrayCommand {
         }
         let tray = try ActivityTray(connection: connection, idleMode: options.idle,
                                     notifyAfter: options.notifyAfter.map { .seconds($0) },
-                                    showsPlasmaJobs: options.showsPlasmaJobs, logger: logger)
+                                    showsPlasmaJobs: options.showsPlasmaJobs,
+                                    showsDockProgress: options.showsDockProgress, dockStateFile: dockStateFile(),
+                                    logger: logger)
         let follower = try IndicatorFollower(on: connection) { tray.show($0) }
         loop.endOfTurn = {
             follower.flush()
             return tray.fireDueTimers()
         }
         try loop.run()
+        tray.stop()
+    }
+
+    /// Where the apps shown on docks are kept while the tray runs, for the next run after a crash: beside the
+    /// service's state in the session's runtime directory; nil without one.
+    private static func dockStateFile() -> String? {
+        guard let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), runtime.hasPrefix("/") else {
+            return nil
+        }
+        let folder = runtime + "/netactivity"
+        mkdir(folder, 0o700)
+        return folder + "/tray-dock-progress"
     }
 }

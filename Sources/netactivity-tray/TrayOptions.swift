@@ -7,6 +7,7 @@ struct TrayOptions {
     var notifyAfter: UInt?
     var logLevel = Logger.Level.notice
     var showsPlasmaJobs = true
+    var showsDockProgress = true
 
     static let commandLine = CommandLineOptions<TrayOptions>(program: "netactivity-tray", options: [
         .value("--idle", "MODE", takes: "hide, passive or show",
@@ -21,6 +22,9 @@ struct TrayOptions {
         .flag("--no-job-tracker",
               help: "Do not show activities as jobs in KDE Plasma's job tracker (org.kde.JobViewServer), which it "
                   + "otherwise does where Plasma serves one.") { $0.showsPlasmaJobs = false },
+        .flag("--no-dock-progress",
+              help: "Do not show each application's progress on its icon in docks and task bars "
+                  + "(com.canonical.Unity.LauncherEntry), which it otherwise does.") { $0.showsDockProgress = false },
         .value("--log-level", "LEVEL", takes: "trace, debug, info, notice, warning, error or critical",
                help: "The least important messages to print on standard error: trace, debug, info, notice, "
                    + "warning, error or critical (default notice).",

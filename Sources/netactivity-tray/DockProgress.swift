@@ -1,0 +1,114 @@
+import DBusKit
+import DesktopIndicator
+import NetworkActivityClient
+import ProgramSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Shows each app's progress on its icon in docks and task bars (`LauncherProgress` decides what and when), from
+/// the tray's loop: every session with a dock or a task bar runs the tray (its user unit starts with the graphical
+/// session), and the tray already follows the activities and names apps by their desktop files.
+///
+/// Docks keep what a sender that left said of its apps (Plasma's task manager clears only the last), so it hides
+/// every app it showed when it stops, and keeps their ids in `stateFile` meanwhile: an instance that starts after a
+/// crash hides what the last one left shown.
+final class DockProgress {
+    static let interface: InterfaceName = "com.canonical.Unity.LauncherEntry"
+    static let update = Signal("Update", of: interface, Argument<String>("app_uri"),
+                               Argument<[String: Variant]>("properties"))
+    /// Where libunity sends an app's updates from; docks read only the arguments.
+    static let path: ObjectPath = "/com/canonical/unity/launcherentry/netactivity"
+
+    private let connection: Connection
+    private let clock: any TimeSource
+    private let logger: Logger
+    private let stateFile: String?
+    private var progress = LauncherProgress()
+
+    init(connection: Connection, clock: any TimeSource, logger: Logger, stateFile: String?) throws(DBusError) {
+        self.connection = connection
+        self.clock = clock
+        self.logger = logger
+        self.stateFile = stateFile
+        let ownName = connection.uniqueName
+        try connection.subscribe(to: Self.update.rule()) { [unowned self] signal in
+            guard let sender = signal.sender, sender != ownName else { return }
+            anotherSenderSent(signal, sender: sender)
+        }
+        hideWhatTheLastInstanceShowed()
+    }
+
+    /// The activities now.
+    func follow(_ activities: [ActivityStatus]) {
+        progress.follow(activities) { DesktopApplications.installed.application($0) != nil }
+    }
+
+    /// Sends what is due; returns how long until the next update falls due, nil when none waits.
+    func sendDue() -> Duration? {
+        let now = clock.monotonicNow()
+        let (updates, next) = progress.due(at: now)
+        for update in updates { send(update) }
+        if !updates.isEmpty { saveShown() }
+        return next.map { now.duration(to: $0) }
+    }
+
+    /// The tray stops: every app it showed is hidden.
+    func stop() {
+        for update in progress.hideAll() { send(update) }
+        connection.flush()
+        if let stateFile { unlink(stateFile) }
+    }
+
+    private func anotherSenderSent(_ signal: Message, sender: String) {
+        guard signal.hasSignature("sa{sv}") else { return }
+        var arguments = signal.arguments()
+        guard let uri = try? arguments.read(String.self),
+              let properties = try? arguments.read([String: ReceivedVariant].self),
+              (try? properties["progress-visible"]?.decode(Bool.self)) == true,
+              uri.hasPrefix("application://"), uri.hasSuffix(".desktop")
+        else { return }
+        let application = String(uri.dropFirst("application://".count).dropLast(".desktop".count))
+        guard !progress.isForeign(application) else { return }
+        logger.info("\(sender) shows its own progress for \(application); leaving it to it")
+        progress.anotherSenderShows(application)
+    }
+
+    private func send(_ update: LauncherProgress.Update) {
+        let signal = Message.signal(path: Self.path, interface: Self.interface, member: Self.update.name)
+        var properties = ["progress-visible": Variant(update.isVisible)]
+        if let value = update.progress { properties["progress"] = Variant(value) }
+        Self.update.write("application://\(update.application).desktop", properties, to: signal)
+        connection.send(signal)
+        logger.debug("dock progress of \(update.application): \(update.progress.map { "\($0)" } ?? "hidden")")
+    }
+
+    /// The apps shown now, one id a line, for the instance after a crash.
+    private func saveShown() {
+        guard let stateFile else { return }
+        let text = progress.shown.keys.sorted().map { $0 + "\n" }.joined()
+        guard !text.isEmpty else {
+            unlink(stateFile)
+            return
+        }
+        let temporary = stateFile + ".new"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        let written = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+        if written == text.utf8.count { rename(temporary, stateFile) } else { unlink(temporary) }
+    }
+
+    private func hideWhatTheLastInstanceShowed() {
+        guard let stateFile, let text = readSmallTextFile(atPath: stateFile) else { return }
+        let applications = text.split(separator: "\n").map(String.init).filter(LauncherProgress.isDesktopID)
+        for application in applications { send(LauncherProgress.Update(application: application, progress: nil)) }
+        if !applications.isEmpty {
+            logger.info("hid the dock progress of \(applications.count) apps that the last run left shown")
+        }
+        unlink(stateFile)
+    }
+}

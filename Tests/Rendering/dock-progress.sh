@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Runs Plank, the dock, on a virtual screen with a launcher for the test's app, and checks by the screen's pixels
+# that netactivity-tray shows a `netactivity run` of that app at 45 % as Plank's progress bar on the app's icon,
+# and that the bar is gone after the run ends. The app is the run's command, netactivity, which a desktop file in
+# the session's XDG_DATA_HOME names Backup Tool, with a green square for its icon.
+#
+# Usage: dock-progress.sh PRODUCTS [SHOTS]
+#   PRODUCTS  the folder with netactivityd, netactivity and netactivity-tray (e.g. .build/debug)
+#   SHOTS     a folder for the picture of the icon with its bar (docs/)
+# Prints "PASS plank" and exits 0 when everything was seen, exits 1 naming what was not.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/screen.sh"
+# Plank sits at the bottom of the screen's middle.
+dock_region=400x120+440+680
+
+if [ "${1:-}" = --inside ]; then
+  shift
+  products=$1 shots=$2 work=$3
+  export PATH="$products:$PATH"
+  cd "$work"
+  trap 'for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null || true; done' EXIT
+  fail() {
+    echo "FAIL (plank): $*" >&2
+    for log in "$work"/*.log; do echo "--- $log" >&2; tail -15 "$log" >&2; done
+    exit 1
+  }
+  mkdir -p "$XDG_DATA_HOME/applications" "$XDG_DATA_HOME/icons/hicolor/scalable/apps" \
+    "$XDG_CONFIG_HOME/plank/dock1/launchers"
+  desktop_file=$XDG_DATA_HOME/applications/netactivity.desktop
+  printf '[Desktop Entry]\nType=Application\nName=Backup Tool\nIcon=netactivity-test-backup\nExec=true\n' >"$desktop_file"
+  printf '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="#00ff00"/></svg>\n' \
+    >"$XDG_DATA_HOME/icons/hicolor/scalable/apps/netactivity-test-backup.svg"
+  printf '[PlankDockItemPreferences]\nLauncher=file://%s\n' "$desktop_file" \
+    >"$XDG_CONFIG_HOME/plank/dock1/launchers/netactivity.dockitem"
+  plank >plank.log 2>&1 &
+  plank_pid=$!
+  # Plank's icon: the green square, drawn.
+  green_drawn() {
+    shot dock.miff
+    [ "$(convert dock.miff -crop "$dock_region" +repage -fuzz 10% -fill black +opaque "#00ff00" -fill white \
+      -opaque "#00ff00" -colorspace gray -format "%[fx:round(mean*w*h)]" info:)" -ge 400 ]
+  }
+  within 30 green_drawn || fail "Plank did not draw the app's icon"
+  within 30 screen_still || fail "the screen did not settle"
+  shot before.miff
+  "$products/netactivityd" --show-delay 0 --hide-delay 0 --min-visible 0 2>netactivityd.log &
+  "$products/netactivity-tray" --log-level debug 2>tray.log &
+  within 10 "$products/netactivity" status >/dev/null || fail "the service did not start"
+  "$products/netactivity" run --label "backup" -- /bin/sh -c '
+    netactivity progress "$NETACTIVITY_ID" 45 && exec sleep 600' >run.log 2>&1 &
+  run_pid=$!
+  bar_shown() { box=$(changed_box before.miff "$dock_region"); [ -n "$box" ]; }
+  within 20 bar_shown || fail "Plank drew no progress on the app's icon ($(grep -c 'dock progress' tray.log) updates sent)"
+  within 10 screen_still || fail "the screen did not settle with the bar"
+  bar_shown || fail "the bar did not stay"
+  read -r bar_w bar_h bar_x bar_y <<<"$box"
+  echo "Plank's progress bar: ${bar_w}x${bar_h} at $bar_x,$bar_y"
+  convert now.miff -crop "$dock_region" +repage dock-plank.png
+  kill -TERM "$run_pid"
+  bar_gone() { [ -z "$(changed_box before.miff "$dock_region")" ]; }
+  within 15 bar_gone || fail "the bar stayed after the run ended"
+  echo "the bar is gone after the run ended"
+  kill -0 "$plank_pid" || fail "Plank died"
+  [ -z "$shots" ] || cp dock-plank.png "$shots/"
+  echo "PASS plank"
+  exit 0
+fi
+
+products=$(cd "$1" && pwd) shots=${2:+$(cd "$2" && pwd)}
+open_screen 1280x800x24
+exec_session bash "$0" --inside "$products" "${shots:-}"
