@@ -13,7 +13,8 @@
 #   the client examples of docs/clients.md: GJS, gdbus-codegen and GIO's headers, sd-bus's headers, Qt 5's
 #   qdbusxml2cpp, moc and headers, zbus and its crates as Debian packages them, and cargo where rustup's is not;
 #   the Flatpak check: xdg-dbus-proxy;
-#   the sources of activities: PackageKit's daemon and pkcon, and the polkit daemon PackageKit asks.
+#   the sources of activities: PackageKit's daemon and pkcon, and the polkit daemon PackageKit asks;
+#   a dock that draws apps' progress: Plank.
 set -euo pipefail
 # A normal user's PATH on Debian leaves out the sbin folders, where runuser and a few others live.
 PATH="$PATH:/usr/sbin:/sbin"
@@ -29,7 +30,7 @@ for tool_package in dbus-daemon:dbus-daemon dbus-send:dbus-bin gdbus:libglib2.0-
                     xfconf-query:xfconf lxqt-panel:lxqt-panel sway:sway waybar:waybar polybar:polybar i3blocks:i3blocks \
                     dunst:dunst gjs:gjs gdbus-codegen:libglib2.0-dev-bin g++:g++ xdg-dbus-proxy:xdg-dbus-proxy \
                     /usr/lib/qt5/bin/qdbusxml2cpp:qtbase5-dev-tools pkcon:packagekit-tools \
-                    /usr/libexec/packagekitd:packagekit /usr/lib/polkit-1/polkitd:polkitd; do
+                    /usr/libexec/packagekitd:packagekit /usr/lib/polkit-1/polkitd:polkitd plank:plank; do
   command -v "${tool_package%%:*}" >/dev/null || missing+=("${tool_package#*:}")
 done
 [ -f /usr/share/bash-completion/bash_completion ] || missing+=(bash-completion)

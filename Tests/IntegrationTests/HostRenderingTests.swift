@@ -76,6 +76,19 @@ extension Integration {
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "extension-gnome.png is a PNG")
         }
 
+        /// Plank draws a run's progress on its app's icon, from the tray's launcher entries; see `dock-progress.sh`.
+        @Test func plankDrawsARunsProgressOnItsAppsIcon() throws {
+            let shots = try temporaryDirectory("shots")
+            defer { try? FileManager.default.removeItem(at: shots) }
+            let result = try Self.run("dock-progress.sh", [Paths.products.path, shots.path], timeout: .seconds(120))
+            #expect(result.succeeded, "\(result)")
+            for step in ["Plank's progress bar:", "the bar is gone after the run ended", "PASS plank"] {
+                #expect(result.stdout.contains(step), "\(step): \(result)")
+            }
+            let png = try Data(contentsOf: shots.appendingPathComponent("dock-plank.png"))
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "dock-plank.png is a PNG")
+        }
+
         @Test(arguments: ["polybar", "i3blocks"])
         func theREADMEModuleShowsWhileActiveAndHidesWhenIdle(module: String) throws {
             let result = try Self.run("panel-module.sh", [module, Paths.products.path], timeout: .seconds(90))
