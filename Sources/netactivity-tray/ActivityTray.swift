@@ -30,6 +30,8 @@ final class ActivityTray {
     private var plasmaJobs: PlasmaJobViews?
     /// Each app's progress on its icon in docks and task bars; nil when turned off.
     private var dockProgress: DockProgress?
+    /// Each activity's progress in a notification with a bar; nil unless asked for.
+    private var progressBubbles: ProgressBubbles?
     private var state = IndicatorState.serviceStopped
     private var presence = TrayPresence()
     /// Whether the project's GNOME Shell extension shows the indicator (`ServiceNames.shellIndicatorName` has an
@@ -52,6 +54,7 @@ final class ActivityTray {
 
     init(connection: Connection, idleMode: IdleMode, notifyAfter: Duration?,
          showsPlasmaJobs: Bool = true, showsDockProgress: Bool = false, dockStateFile: String? = nil,
+         showsProgressNotifications: Bool = false,
          clock: any TimeSource = SystemClock(), logger: Logger) throws(DBusError) {
         self.idleMode = idleMode
         self.notifyAfter = notifyAfter
@@ -72,6 +75,11 @@ final class ActivityTray {
         }
         isStandingDown = !((try? connection.nameOwner(of: ServiceNames.shellIndicatorName)) ?? "").isEmpty
         if isStandingDown { logger.info("GNOME Shell's netactivity extension shows the indicator; staying out of the tray") }
+        if showsProgressNotifications {
+            progressBubbles = try ProgressBubbles(connection: connection, logger: logger, clock: clock) {
+                [unowned self] id in requestCancel(id)
+            }
+        }
         if showsDockProgress {
             dockProgress = try DockProgress(connection: connection, clock: clock, logger: logger,
                                             stateFile: dockStateFile)
@@ -94,6 +102,7 @@ final class ActivityTray {
         if !newState.isServiceRunning { mayEndAll = nil }
         announceFinished(before: state, after: newState)
         dockProgress?.follow(newState.isServiceRunning ? newState.activities : [])
+        _ = progressBubbles?.follow(newState.isServiceRunning ? newState.activities : [])
         let isProgressOnly = newState.differsInProgressOnly(from: state)
         state = newState
         if isProgressOnly, let lastRender, clock.monotonicNow() < lastRender + Self.progressPacing {
@@ -107,7 +116,8 @@ final class ActivityTray {
     /// waited, and fires the item's own timers. Returns how long the loop may sleep until the next; nil when
     /// nothing waits.
     func fireDueTimers() -> Duration? {
-        let timers = [leaveIfDue(), renderIfDue(), item.fireDueTimers(), dockProgress?.sendDue()].compactMap { $0 }
+        let timers = [leaveIfDue(), renderIfDue(), item.fireDueTimers(), dockProgress?.sendDue(),
+                      progressBubbles?.fireDueTimers()].compactMap { $0 }
         return timers.min()
     }
 

@@ -40,6 +40,7 @@ enum TrayCommand {
                                     notifyAfter: options.notifyAfter.map { .seconds($0) },
                                     showsPlasmaJobs: options.showsPlasmaJobs,
                                     showsDockProgress: options.showsDockProgress, dockStateFile: dockStateFile(),
+                                    showsProgressNotifications: options.showsProgressNotifications,
                                     logger: logger)
         let follower = try IndicatorFollower(on: connection) { tray.show($0) }
         loop.endOfTurn = {

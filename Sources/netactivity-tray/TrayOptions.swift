@@ -8,6 +8,7 @@ struct TrayOptions {
     var logLevel = Logger.Level.notice
     var showsPlasmaJobs = true
     var showsDockProgress = true
+    var showsProgressNotifications = false
 
     static let commandLine = CommandLineOptions<TrayOptions>(program: "netactivity-tray", options: [
         .value("--idle", "MODE", takes: "hide, passive or show",
@@ -22,6 +23,10 @@ struct TrayOptions {
         .flag("--no-job-tracker",
               help: "Do not show activities as jobs in KDE Plasma's job tracker (org.kde.JobViewServer), which it "
                   + "otherwise does where Plasma serves one.") { $0.showsPlasmaJobs = false },
+        .flag("--progress-notifications",
+              help: "Show each activity with progress in a notification with a bar, updated in place, with Stop "
+                  + "where it can be stopped: on notification servers that draw bars (dunst, mako, swaync, "
+                  + "xfce4-notifyd).") { $0.showsProgressNotifications = true },
         .flag("--no-dock-progress",
               help: "Do not show each application's progress on its icon in docks and task bars "
                   + "(com.canonical.Unity.LauncherEntry), which it otherwise does.") { $0.showsDockProgress = false },

@@ -151,6 +151,31 @@ extension Integration {
             _ = (service, run)
         }
 
+        /// A notification server that draws no bars (GNOME Shell): the option says so once, and sends nothing.
+        @Test func progressNotificationsSendNothingToAServerThatDrawsNoBars() throws {
+            let service = try DaemonProcess(bus: bus)
+            let server = try FakePeer(bus, owning: "org.freedesktop.Notifications", answers: [
+                "GetServerInformation": { $0.makeReturn(with: TwoValues(TwoValues("gnome-shell", "GNOME"),
+                                                                         TwoValues("43.9", "1.2"))) },
+                "GetCapabilities": { $0.makeReturn(with: ["actions", "body"]) },
+                "Notify": { $0.makeReturn(with: UInt32(1)) },
+            ])
+            let tray = try tray(["--progress-notifications"])
+            let run = try BackgroundProcess(Paths.cli, ["run", "--label", "backup", "--", "sleep", "60"], bus: bus)
+            let client = try RawClient(bus)
+            let id = try #require(try awaitID(client))
+            _ = try client.call("SetProgress") { $0.append(id); $0.append(UInt32(45)) }
+            try server.awaitCall("GetCapabilities")
+            try tray.process.awaitStderr("gnome-shell draws no progress bars")
+            _ = try client.call("SetProgress") { $0.append(id); $0.append(UInt32(60)) }
+            try tray.process.awaitStderr("1 active")
+            run.process.terminate()
+            try server.settle()
+            #expect(!server.calls.contains { $0.member == "Notify" }, "\(server.calls.compactMap(\.member))")
+            #expect(tray.process.stderr.components(separatedBy: "draws no progress bars").count == 2)
+            _ = service
+        }
+
         private func awaitID(_ client: RawClient) throws -> UInt32? {
             let deadline = ContinuousClock.now + .seconds(10)
             while ContinuousClock.now < deadline {

@@ -89,6 +89,22 @@ extension Integration {
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "dock-plank.png is a PNG")
         }
 
+        /// dunst draws a run's progress as a bar in one bubble, which says it finished after the end; see
+        /// `progress-notification.sh`.
+        @Test func dunstDrawsARunsProgressInOneBubble() throws {
+            let shots = try temporaryDirectory("shots")
+            defer { try? FileManager.default.removeItem(at: shots) }
+            let result = try Self.run("progress-notification.sh", [Paths.products.path, shots.path],
+                                      timeout: .seconds(90))
+            #expect(result.succeeded, "\(result)")
+            for step in ["dunst's bar: filled", "the bubble says the run finished, in place",
+                         "PASS progress notification"] {
+                #expect(result.stdout.contains(step), "\(step): \(result)")
+            }
+            let png = try Data(contentsOf: shots.appendingPathComponent("progress-notification.png"))
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "progress-notification.png is a PNG")
+        }
+
         @Test(arguments: ["polybar", "i3blocks"])
         func theREADMEModuleShowsWhileActiveAndHidesWhenIdle(module: String) throws {
             let result = try Self.run("panel-module.sh", [module, Paths.products.path], timeout: .seconds(90))
