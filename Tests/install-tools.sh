@@ -14,7 +14,7 @@
 #   qdbusxml2cpp, moc and headers, zbus and its crates as Debian packages them, and cargo where rustup's is not;
 #   the Flatpak check: xdg-dbus-proxy;
 #   the sources of activities: PackageKit's daemon and pkcon, and the polkit daemon PackageKit asks;
-#   a dock that draws apps' progress: Plank.
+#   docks that draw apps' progress: Plank, and Dash to Dock in GNOME Shell.
 set -euo pipefail
 # A normal user's PATH on Debian leaves out the sbin folders, where runuser and a few others live.
 PATH="$PATH:/usr/sbin:/sbin"
@@ -38,7 +38,7 @@ done
 [ -x /usr/bin/time ] || missing+=(time)
 # What the desktops need beside their own programs (docs/testing.md): the AppIndicator extension and the xauth
 # GNOME wants; Plasma's activity manager (without it: "Aborting shell load"), its models and desktop; lxqt's theme.
-for package in gnome-shell-extension-appindicator gnome-shell-extension-prefs dbus-x11 xauth plasma-desktop \
+for package in gnome-shell-extension-appindicator gnome-shell-extension-dashtodock gnome-shell-extension-prefs dbus-x11 xauth plasma-desktop \
                kactivitymanagerd qml-module-org-kde-kitemmodels lxqt-qtplugin fonts-dejavu-core; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
 done

@@ -76,17 +76,20 @@ extension Integration {
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "extension-gnome.png is a PNG")
         }
 
-        /// Plank draws a run's progress on its app's icon, from the tray's launcher entries; see `dock-progress.sh`.
-        @Test func plankDrawsARunsProgressOnItsAppsIcon() throws {
+        /// Plank, and GNOME's Dash to Dock, draw a run's progress on its app's icon, from the tray's launcher
+        /// entries; see `dock-progress.sh`.
+        @Test(arguments: ["plank", "dash-to-dock"])
+        func aDockDrawsARunsProgressOnItsAppsIcon(dock: String) throws {
             let shots = try temporaryDirectory("shots")
             defer { try? FileManager.default.removeItem(at: shots) }
-            let result = try Self.run("dock-progress.sh", [Paths.products.path, shots.path], timeout: .seconds(120))
+            let result = try Self.run("dock-progress.sh", [dock, Paths.products.path, shots.path],
+                                      timeout: .seconds(180))
             #expect(result.succeeded, "\(result)")
-            for step in ["Plank's progress bar:", "the bar is gone after the run ended", "PASS plank"] {
+            for step in ["the dock's progress bar:", "the bar is gone after the run ended", "PASS \(dock)"] {
                 #expect(result.stdout.contains(step), "\(step): \(result)")
             }
-            let png = try Data(contentsOf: shots.appendingPathComponent("dock-plank.png"))
-            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "dock-plank.png is a PNG")
+            let png = try Data(contentsOf: shots.appendingPathComponent("dock-\(dock).png"))
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "dock-\(dock).png is a PNG")
         }
 
         /// dunst draws a run's progress as a bar in one bubble, which says it finished after the end; see

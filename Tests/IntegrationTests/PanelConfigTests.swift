@@ -58,7 +58,7 @@ extension Integration {
         }
 
         @Test func theREADMECommandIntrospectsTheTrayItem() throws {
-            let block = try readmeCodeBlock(after: "### The tray icon: netactivity-tray", skipping: 1)
+            let block = try readmeCodeBlock(after: "## The item on the bus", in: "docs/tray.md")
             #expect(block.contains("busctl --user introspect"), "\(block)")
             // Two trays on one bus: both are shown, once each.
             let scene = try TrayScene()

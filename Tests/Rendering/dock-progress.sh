@@ -1,27 +1,29 @@
 #!/usr/bin/env bash
-# Runs Plank, the dock, on a virtual screen with a launcher for the test's app, and checks by the screen's pixels
-# that netactivity-tray shows a `netactivity run` of that app at 45 % as Plank's progress bar on the app's icon,
-# and that the bar is gone after the run ends. The app is the run's command, netactivity, which a desktop file in
-# the session's XDG_DATA_HOME names Backup Tool, with a green square for its icon.
+# Runs a dock on a virtual screen with a launcher for the test's app, and checks by the screen's pixels that
+# netactivity-tray shows a `netactivity run` of that app at 45 % as the dock's progress bar on the app's icon, and
+# that the bar is gone after the run ends. The app is the run's command, netactivity, which a desktop file in the
+# session's XDG_DATA_HOME names Backup Tool, with a green square for its icon.
 #
-# Usage: dock-progress.sh PRODUCTS [SHOTS]
+# Usage: dock-progress.sh DOCK PRODUCTS [SHOTS]
+#   DOCK      plank (its launcher a .dockitem), or dash-to-dock (GNOME Shell 43 with Dash to Dock, the app a
+#             favourite, the dock fixed at the bottom)
 #   PRODUCTS  the folder with netactivityd, netactivity and netactivity-tray (e.g. .build/debug)
-#   SHOTS     a folder for the picture of the icon with its bar (docs/)
-# Prints "PASS plank" and exits 0 when everything was seen, exits 1 naming what was not.
+#   SHOTS     a folder for the picture of the icon with its bar (docs/dock-DOCK.png)
+# Prints "PASS DOCK" and exits 0 when everything was seen, exits 1 naming what was not.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/screen.sh"
-# Plank sits at the bottom of the screen's middle.
-dock_region=400x120+440+680
+# Both docks sit at the bottom of the screen's middle.
+dock_region=500x120+390+680
 
 if [ "${1:-}" = --inside ]; then
   shift
-  products=$1 shots=$2 work=$3
+  dock=$1 products=$2 shots=$3 work=$4
   export PATH="$products:$PATH"
   cd "$work"
   trap 'for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null || true; done' EXIT
   fail() {
-    echo "FAIL (plank): $*" >&2
+    echo "FAIL ($dock): $*" >&2
     for log in "$work"/*.log; do echo "--- $log" >&2; tail -15 "$log" >&2; done
     exit 1
   }
@@ -31,17 +33,40 @@ if [ "${1:-}" = --inside ]; then
   printf '[Desktop Entry]\nType=Application\nName=Backup Tool\nIcon=netactivity-test-backup\nExec=true\n' >"$desktop_file"
   printf '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="#00ff00"/></svg>\n' \
     >"$XDG_DATA_HOME/icons/hicolor/scalable/apps/netactivity-test-backup.svg"
-  printf '[PlankDockItemPreferences]\nLauncher=file://%s\n' "$desktop_file" \
-    >"$XDG_CONFIG_HOME/plank/dock1/launchers/netactivity.dockitem"
-  plank >plank.log 2>&1 &
-  plank_pid=$!
+  case $dock in
+    plank)
+      printf '[PlankDockItemPreferences]\nLauncher=file://%s\n' "$desktop_file" \
+        >"$XDG_CONFIG_HOME/plank/dock1/launchers/netactivity.dockitem"
+      plank >plank.log 2>&1 &
+      dock_pid=$!
+      ;;
+    dash-to-dock)
+      gsettings set org.gnome.shell enabled-extensions "['dash-to-dock@micxgx.gmail.com']"
+      gsettings set org.gnome.shell disable-user-extensions false
+      gsettings set org.gnome.shell favorite-apps "['netactivity.desktop']"
+      gsettings set org.gnome.shell welcome-dialog-last-shown-version '999'
+      gsettings set org.gnome.desktop.notifications show-banners false
+      gsettings set org.gnome.shell.extensions.dash-to-dock dock-fixed true
+      gsettings set org.gnome.shell.extensions.dash-to-dock dock-position BOTTOM
+      gnome-shell --x11 --sm-disable >shell.log 2>&1 &
+      dock_pid=$!
+      overview_closed() {
+        gdbus call --session --dest org.gnome.Shell --object-path /org/gnome/Shell \
+          --method org.freedesktop.DBus.Properties.Set org.gnome.Shell OverviewActive "<false>" >/dev/null 2>&1
+        gdbus call --session --dest org.gnome.Shell --object-path /org/gnome/Shell \
+          --method org.freedesktop.DBus.Properties.Get org.gnome.Shell OverviewActive 2>/dev/null | grep -q false
+      }
+      within 90 overview_closed || fail "GNOME Shell did not come up"
+      ;;
+    *) fail "no such dock: $dock" ;;
+  esac
   # Plank's icon: the green square, drawn.
   green_drawn() {
     shot dock.miff
     [ "$(convert dock.miff -crop "$dock_region" +repage -fuzz 10% -fill black +opaque "#00ff00" -fill white \
       -opaque "#00ff00" -colorspace gray -format "%[fx:round(mean*w*h)]" info:)" -ge 400 ]
   }
-  within 30 green_drawn || fail "Plank did not draw the app's icon"
+  within 30 green_drawn || fail "the dock did not draw the app's icon"
   within 30 screen_still || fail "the screen did not settle"
   shot before.miff
   "$products/netactivityd" --show-delay 0 --hide-delay 0 --min-visible 0 2>netactivityd.log &
@@ -51,22 +76,24 @@ if [ "${1:-}" = --inside ]; then
     netactivity progress "$NETACTIVITY_ID" 45 && exec sleep 600' >run.log 2>&1 &
   run_pid=$!
   bar_shown() { box=$(changed_box before.miff "$dock_region"); [ -n "$box" ]; }
-  within 20 bar_shown || fail "Plank drew no progress on the app's icon ($(grep -c 'dock progress' tray.log) updates sent)"
+  within 20 bar_shown || fail "the dock drew no progress on the app's icon ($(grep -c 'dock progress' tray.log) updates sent)"
   within 10 screen_still || fail "the screen did not settle with the bar"
   bar_shown || fail "the bar did not stay"
   read -r bar_w bar_h bar_x bar_y <<<"$box"
-  echo "Plank's progress bar: ${bar_w}x${bar_h} at $bar_x,$bar_y"
-  convert now.miff -crop "$dock_region" +repage dock-plank.png
+  echo "the dock's progress bar: ${bar_w}x${bar_h} at $bar_x,$bar_y"
+  convert now.miff -crop "$dock_region" +repage "dock-$dock.png"
   kill -TERM "$run_pid"
   bar_gone() { [ -z "$(changed_box before.miff "$dock_region")" ]; }
   within 15 bar_gone || fail "the bar stayed after the run ended"
   echo "the bar is gone after the run ended"
-  kill -0 "$plank_pid" || fail "Plank died"
-  [ -z "$shots" ] || cp dock-plank.png "$shots/"
-  echo "PASS plank"
+  kill -0 "$dock_pid" || fail "the dock died"
+  [ -z "$shots" ] || cp "dock-$dock.png" "$shots/"
+  echo "PASS $dock"
   exit 0
 fi
 
-products=$(cd "$1" && pwd) shots=${2:+$(cd "$2" && pwd)}
+dock=$1 products=$(cd "$2" && pwd) shots=${3:+$(cd "$3" && pwd)}
+# GNOME Shell wants a system bus.
+[ "$dock" = plank ] || needs_system_bus=1
 open_screen 1280x800x24
-exec_session bash "$0" --inside "$products" "${shots:-}"
+exec_session bash "$0" --inside "$dock" "$products" "${shots:-}"
