@@ -51,8 +51,9 @@ final class DockProgress {
     func sendDue() -> Duration? {
         let now = clock.monotonicNow()
         let (updates, next) = progress.due(at: now)
-        for update in updates { send(update) }
+        // Kept before it is sent: a crash between the two must not leave a dock showing what no file names.
         if !updates.isEmpty { saveShown() }
+        for update in updates { send(update) }
         return next.map { now.duration(to: $0) }
     }
 

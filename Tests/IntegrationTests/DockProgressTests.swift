@@ -176,6 +176,36 @@ extension Integration {
             _ = service
         }
 
+        /// The bubble's Stop, chosen in a server that offers actions, asks the activity's owner to stop it.
+        @Test func theBubblesStopActionStopsTheRun() throws {
+            let service = try DaemonProcess(bus: bus)
+            let server = try FakePeer(bus, owning: "org.freedesktop.Notifications", answers: [
+                "GetServerInformation": { $0.makeReturn(with: TwoValues(TwoValues("dunst", "dunst"),
+                                                                         TwoValues("1.9.0", "1.2"))) },
+                "GetCapabilities": { $0.makeReturn(with: ["actions", "body"]) },
+                "Notify": { $0.makeReturn(with: UInt32(7)) },
+            ])
+            let tray = try tray(["--progress-notifications"])
+            let run = try BackgroundProcess(Paths.cli, ["run", "--label", "backup", "--", "sleep", "60"], bus: bus)
+            let client = try RawClient(bus)
+            let id = try #require(try awaitID(client))
+            _ = try client.call("SetProgress") { $0.append(id); $0.append(UInt32(45)) }
+            let notify = try server.awaitMessage("a Notify with Stop") { message in
+                guard message.member == "Notify" else { return false }
+                var arguments = message.arguments()
+                for _ in 0..<5 { arguments.skip() }
+                return (try? arguments.read([String].self))?.contains("stop") == true
+            }
+            #expect(notify.member == "Notify")
+            let action = Message.signal(path: "/org/freedesktop/Notifications",
+                                        interface: "org.freedesktop.Notifications", member: "ActionInvoked")
+            action.appendArguments { $0.append(UInt32(7)); $0.append("stop") }
+            server.connection.send(action)
+            server.connection.flush()
+            #expect(run.exitStatus() == 143, "the run was not stopped: \(tray.process.stderr)")
+            _ = service
+        }
+
         private func awaitID(_ client: RawClient) throws -> UInt32? {
             let deadline = ContinuousClock.now + .seconds(10)
             while ContinuousClock.now < deadline {
