@@ -28,6 +28,15 @@ public struct TurnEnd: Sendable, Equatable {
     public let activeCount: UInt32
 }
 
+extension TurnEnd {
+    /// The same end of a turn, with something else due at `deadline` too.
+    public func due(alsoAt deadline: MonotonicTime?) -> TurnEnd {
+        guard let deadline else { return self }
+        return TurnEnd(now: now, nextDeadline: nextDeadline.map { min($0, deadline) } ?? deadline,
+                       activeCount: activeCount)
+    }
+}
+
 /// The service's state: the activities, the visibility policy, and what has been announced of them.
 ///
 /// A service on the session bus also counts the system service's activities (`followSystemActivities`), which it
@@ -70,6 +79,11 @@ public struct ActivityCoordinator {
         didSet { if !savesChanges { unsaved = UnsavedChanges() } }
     }
     private var unsaved = UnsavedChanges()
+    /// Whether the activities that end are kept until `takeFinished` takes them, for the history.
+    public var keepsFinished = false {
+        didSet { if !keepsFinished { finished = [] } }
+    }
+    private var finished: [FinishedActivity] = []
 
     public init(limits: ActivityLimits, delays: VisibilityDelays, clock: any TimeSource) {
         tracker = ActivityTracker(limits: limits)
@@ -112,12 +126,13 @@ public struct ActivityCoordinator {
     }
 
     public mutating func end(_ id: ActivityID, caller: String, callerUser: () -> UInt32?) throws(ActivityError) {
+        let activity: EndedActivity
         do {
-            _ = try tracker.end(id, caller: caller, callerUser: callerUser)
+            activity = try tracker.end(id, caller: caller, callerUser: callerUser)
         } catch .unknownActivity(let id) where isOthers(id) {
             throw .notOwner(id)
         }
-        ended(id)
+        ended(activity, .ended)
         changed(at: clock.monotonicNow())
     }
 
@@ -201,22 +216,25 @@ public struct ActivityCoordinator {
         return id
     }
 
-    /// A source's piece of work is no longer network work, or is gone; returns its id if it was an activity.
+    /// A source's piece of work is no longer network work, or is gone, `way` (`ended`, or `left` when its program
+    /// left); returns its id if it was an activity.
     @discardableResult
-    public mutating func endSourceWork(_ item: String, from source: ActivitySource) -> ActivityID? {
+    public mutating func endSourceWork(
+        _ item: String, from source: ActivitySource, _ way: ActivityOutcome = .ended
+    ) -> ActivityID? {
         guard let id = sources.id(of: item, from: source) else { return nil }
-        endSourceActivities([id])
+        endSourceActivities([id], way)
         return id
     }
 
-    /// Ends the source's activities whose items `matching` accepts (all, when its program left the bus);
+    /// Ends the source's activities whose items `matching` accepts (all, when its program left the bus), `way`;
     /// returns how many.
     @discardableResult
     public mutating func endSourceWork(
-        of source: ActivitySource, matching: (String) -> Bool = { _ in true }
+        of source: ActivitySource, _ way: ActivityOutcome, matching: (String) -> Bool = { _ in true }
     ) -> Int {
         let ids = sources.ids(of: source, matching: matching)
-        endSourceActivities(ids)
+        endSourceActivities(ids, way)
         return ids.count
     }
 
@@ -225,10 +243,15 @@ public struct ActivityCoordinator {
         if sources.setCancelRequested(id, false) { activityChanges.changed(id) }
     }
 
-    private mutating func endSourceActivities(_ ids: [ActivityID]) {
+    private mutating func endSourceActivities(_ ids: [ActivityID], _ way: ActivityOutcome) {
         guard !ids.isEmpty else { return }
-        for id in ids where sources.remove(id) != nil { activityChanges.ended(id) }
-        changed(at: clock.monotonicNow())
+        let now = clock.now()
+        for id in ids {
+            guard let activity = sources.remove(id) else { continue }
+            activityChanges.ended(id)
+            if keepsFinished { finished.append(FinishedActivity(activity, way, at: now.wallClock)) }
+        }
+        changed(at: now.monotonic)
     }
 
     /// One of this service's activities began.
@@ -243,10 +266,11 @@ public struct ActivityCoordinator {
         if savesChanges { unsaved.save(id) }
     }
 
-    /// One of this service's activities ended.
-    private mutating func ended(_ id: ActivityID) {
-        activityChanges.ended(id)
-        if savesChanges { unsaved.ended(id) }
+    /// One of this service's activities ended, `way`.
+    private mutating func ended(_ activity: EndedActivity, _ way: ActivityOutcome) {
+        activityChanges.ended(activity.id)
+        if savesChanges { unsaved.ended(activity.id) }
+        if keepsFinished { finished.append(FinishedActivity(activity, way, at: clock.now().wallClock)) }
     }
 
     /// Runs a request on one of this service's activities: the system service's are seen, never changed here.
@@ -278,7 +302,7 @@ public struct ActivityCoordinator {
     /// Ends the caller's activities; returns how many.
     public mutating func cancel(caller: String) -> Int {
         let ended = tracker.cancel(caller: caller)
-        for activity in ended { self.ended(activity.id) }
+        for activity in ended { self.ended(activity, .ended) }
         if !ended.isEmpty { changed(at: clock.monotonicNow()) }
         return ended.count
     }
@@ -286,7 +310,7 @@ public struct ActivityCoordinator {
     /// Ends everything; returns how many.
     public mutating func reset() -> Int {
         let ended = tracker.reset()
-        for activity in ended { self.ended(activity.id) }
+        for activity in ended { self.ended(activity, .reset) }
         if !ended.isEmpty { changed(at: clock.monotonicNow()) }
         return ended.count
     }
@@ -295,7 +319,7 @@ public struct ActivityCoordinator {
     /// cancellable. Returns how many ended.
     public mutating func callerLeft(_ caller: String) -> Int {
         let ended = tracker.callerLeft(caller)
-        for id in ended { self.ended(id) }
+        for activity in ended { self.ended(activity, .left) }
         for id in tracker.receiverLeft(caller) { changed(id) }
         if !ended.isEmpty { changed(at: clock.monotonicNow()) }
         return ended.count
@@ -354,7 +378,7 @@ public struct ActivityCoordinator {
         let expired = tracker.expire(at: now)
         if !expired.isEmpty {
             changedSinceAnnouncement = true
-            for activity in expired { ended(activity.id) }
+            for activity in expired { ended(activity, .expired) }
         }
         settle(at: now)
         if changedSinceAnnouncement,
@@ -385,6 +409,16 @@ public struct ActivityCoordinator {
         changedSinceAnnouncement = false
         notifications.append(.visibilityChanged(false))
         notifications.append(.propertiesChanged(visible: false, activeCount: activeCount != announcedCount ? 0 : nil))
+    }
+
+    /// Whether activities ended since `takeFinished` was last called, with `keepsFinished`.
+    public var hasFinished: Bool { !finished.isEmpty }
+
+    /// Hands over the activities that ended, in order, for the history, and forgets them. A caller's have no
+    /// process, application, or (unless timed) user: who is behind the caller is the service's to say.
+    public mutating func takeFinished() -> [FinishedActivity] {
+        defer { finished.removeAll(keepingCapacity: true) }
+        return finished
     }
 
     /// Whether anything waits to be told: most calls change nothing worth announcing.

@@ -50,10 +50,13 @@ struct ActivityExtrasTable {
         return ids.sorted()
     }
 
-    /// Lets go of what an ended activity had. Most activities have nothing here, and then nothing is looked up.
-    mutating func activityEnded(_ id: ActivityID) {
-        guard !extras.isEmpty, let removed = extras.removeValue(forKey: id) else { return }
+    /// Lets go of what an ended activity had, and returns it. Most activities have nothing here, and then nothing
+    /// is looked up.
+    @discardableResult
+    mutating func activityEnded(_ id: ActivityID) -> ActivityExtras {
+        guard !extras.isEmpty, let removed = extras.removeValue(forKey: id) else { return ActivityExtras() }
         if let receiver = removed.cancelReceiver { forget(receiver, of: id) }
+        return removed
     }
 
     mutating func removeAll() {

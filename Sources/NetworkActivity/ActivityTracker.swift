@@ -262,7 +262,7 @@ public struct ActivityTracker {
     /// Ends one activity. A bound activity may be ended only by its owner; a timed one by any connection of
     /// its creator's Unix user, which `callerUser` tells (nil when it cannot be learnt).
     public mutating func end(_ id: ActivityID, caller: String, callerUser: () -> UInt32?) throws(ActivityError)
-        -> TrackedActivity
+        -> EndedActivity
     {
         guard let index = activities.index(forKey: id) else { throw .unknownActivity(id) }
         let (isOwner, creatorUser) = (activities.values[index].activity.owner == caller
@@ -274,21 +274,21 @@ public struct ActivityTracker {
             guard isOwner else { throw .notOwner(id) }
         }
         let entry = activities.remove(at: index).value
-        release(entry)
+        let extras = release(entry)
         if entry.activity.expiry != nil {
             expiries.noteEnded { activities[$0] != nil }
         }
         compactIfSparse(&activities)
-        return entry.activity
+        return EndedActivity(activity: entry.activity, extras: extras)
     }
 
     /// Ends every activity that `caller` began, timed ones included.
-    public mutating func cancel(caller: String) -> [TrackedActivity] {
+    public mutating func cancel(caller: String) -> [EndedActivity] {
         guard let index = callerIndex(caller) else { return [] }
         let list = callers.values[index]
         callers.values[index] = CallerList(user: list.user)
         pendingTotal -= list.pendingBound
-        var ended: [TrackedActivity] = []
+        var ended: [EndedActivity] = []
         ended.reserveCapacity(list.count)
         var releases = LabelReleases()
         var bound = 0
@@ -296,14 +296,14 @@ public struct ActivityTracker {
         while let id = next, let entry = activities.removeValue(forKey: id) {
             next = entry.older
             releases.add(entry.activity.label, to: &labels)
-            extras.activityEnded(entry.activity.id)
+            let extras = extras.activityEnded(entry.activity.id)
             if let expiry = entry.activity.expiry {
                 expiries.noteEnded { activities[$0] != nil }
                 uncount(user: expiry.creatorUser)
             } else {
                 bound += 1
             }
-            ended.append(entry.activity)
+            ended.append(EndedActivity(activity: entry.activity, extras: extras))
         }
         releases.finish(&labels)
         if case .known(let user) = list.user { uncount(user: user, times: bound) }
@@ -312,11 +312,11 @@ public struct ActivityTracker {
     }
 
     /// `caller` has left the bus: its bound activities end, its timed ones live on to their deadlines. Returns
-    /// the ids of those that ended; a caller that crashed may have held hundreds, so each is visited once.
-    public mutating func callerLeft(_ caller: String) -> [ActivityID] {
+    /// those that ended; a caller that crashed may have held hundreds, so each is visited once.
+    public mutating func callerLeft(_ caller: String) -> [EndedActivity] {
         guard let list = callers.removeValue(forKey: caller) else { return [] }
         pendingTotal -= list.pendingBound
-        var ended: [ActivityID] = []
+        var ended: [EndedActivity] = []
         var releases = LabelReleases()
         var next = list.newest
         while let id = next, let index = activities.index(forKey: id) {
@@ -324,8 +324,7 @@ public struct ActivityTracker {
             guard activities.values[index].activity.isBoundToOwner else { continue }
             let entry = activities.remove(at: index).value
             releases.add(entry.activity.label, to: &labels)
-            extras.activityEnded(entry.activity.id)
-            ended.append(entry.activity.id)
+            ended.append(EndedActivity(activity: entry.activity, extras: extras.activityEnded(entry.activity.id)))
         }
         releases.finish(&labels)
         if case .known(let user) = list.user { uncount(user: user, times: ended.count) }
@@ -335,8 +334,9 @@ public struct ActivityTracker {
     }
 
     /// Ends every activity of every caller.
-    public mutating func reset() -> [TrackedActivity] {
-        let ended = all
+    public mutating func reset() -> [EndedActivity] {
+        let ended = activities.values.map { EndedActivity(activity: $0.activity, extras: extras[$0.activity.id]) }
+            .sorted { $0.id < $1.id }
         activities = [:]
         callers = [:]
         userCounts = [:]
@@ -348,14 +348,13 @@ public struct ActivityTracker {
     }
 
     /// Ends the timed activities whose deadline is `now` or earlier.
-    public mutating func expire(at now: MonotonicTime) -> [TrackedActivity] {
+    public mutating func expire(at now: MonotonicTime) -> [EndedActivity] {
         // Asked at the end of every turn, when mostly nothing is due.
         guard let earliest = expiries.earliestDeadline, earliest <= now else { return [] }
         let due = expiries.popDue(at: now) { activities[$0] != nil }
-        let ended = due.compactMap { id -> TrackedActivity? in
+        let ended = due.compactMap { id -> EndedActivity? in
             guard let entry = activities.removeValue(forKey: id) else { return nil }
-            release(entry)
-            return entry.activity
+            return EndedActivity(activity: entry.activity, extras: release(entry))
         }
         compactIfSparse(&activities)
         return ended
@@ -363,13 +362,13 @@ public struct ActivityTracker {
 
     /// Lets go of what a removed activity held: its place in its owner's list, its label and its count. A bound
     /// activity's owner is still connected, so its list says how it was counted; a timed one counts against its
-    /// creator.
-    private mutating func release(_ entry: Entry) {
+    /// creator. Returns what its owner had added to it.
+    private mutating func release(_ entry: Entry) -> ActivityExtras {
         labels.release(entry.activity.label)
-        extras.activityEnded(entry.activity.id)
+        let extras = extras.activityEnded(entry.activity.id)
         let isBound = entry.activity.isBoundToOwner
         if let expiry = entry.activity.expiry { uncount(user: expiry.creatorUser) }
-        guard entry.isListed, let index = callerIndex(entry.activity.owner) else { return }
+        guard entry.isListed, let index = callerIndex(entry.activity.owner) else { return extras }
         if let newer = entry.newer { activities[newer]?.older = entry.older }
         if let older = entry.older { activities[older]?.newer = entry.newer }
         switch callers.values[index].unlink(isNewest: entry.newer == nil, older: entry.older, isBound: isBound) {
@@ -380,6 +379,7 @@ public struct ActivityTracker {
         default:
             break
         }
+        return extras
     }
 
     /// Where `caller` is in `callers`, if it is there.

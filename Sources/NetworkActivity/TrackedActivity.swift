@@ -41,3 +41,11 @@ public struct ActivityExtras: Sendable, Equatable {
     /// Whether a cancel request has someone to go to.
     public var isCancellable: Bool { cancelReceiver != nil }
 }
+
+/// An activity as it was when it ended, with what its owner had added to it: what the history keeps of it.
+public struct EndedActivity: Sendable, Equatable {
+    public let activity: TrackedActivity
+    public let extras: ActivityExtras
+
+    public var id: ActivityID { activity.id }
+}

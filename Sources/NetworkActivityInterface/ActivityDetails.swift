@@ -1,7 +1,7 @@
 public import DBusKit
 
-/// One entry of `GetActivities` and `ActivitiesChanged`, `(ua{sv})`: an activity's id and everything the service
-/// knows of it, in a dictionary that later versions may extend. Readers ignore keys they do not know.
+/// One entry of `GetActivities`, `ActivitiesChanged` and `GetHistory`, `(ua{sv})`: an activity's id and everything
+/// the service knows of it, in a dictionary that later versions may extend. Readers ignore keys they do not know.
 public struct ActivityDetails: DBusCodable, Hashable, Sendable {
     public static var dbusSignature: String { "(ua{sv})" }
 
@@ -22,6 +22,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         public static let total = "total"
         public static let rate = "rate"
         public static let source = "source"
+        public static let ended = "ended"
+        public static let outcome = "outcome"
     }
 
     public var id: UInt32
@@ -56,11 +58,16 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
     /// The program whose announcements the service followed to make it (`packagekit`, `launcher`); nil for an
     /// activity a caller began.
     public var source: String?
+    /// For an entry of the history (`GetHistory`): when it ended, in microseconds since the Unix epoch.
+    public var endedAt: UInt64?
+    /// For an entry of the history: how it ended (`ended`, `stopped`, `left`, `expired`, `reset`).
+    public var outcome: String?
 
     public init(
         id: UInt32, label: String, owner: String, startedAt: UInt64, deadline: UInt64? = nil, user: UInt32,
         processID: UInt32? = nil, application: String? = nil, isSystem: Bool = false, isCancellable: Bool = false, isCancelRequested: Bool = false,
-        percent: UInt32? = nil, done: UInt64? = nil, total: UInt64? = nil, rate: UInt64? = nil, source: String? = nil
+        percent: UInt32? = nil, done: UInt64? = nil, total: UInt64? = nil, rate: UInt64? = nil, source: String? = nil,
+        endedAt: UInt64? = nil, outcome: String? = nil
     ) {
         self.id = id
         self.label = label
@@ -78,6 +85,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         self.total = total
         self.rate = rate
         self.source = source
+        self.endedAt = endedAt
+        self.outcome = outcome
     }
 
     public func encode(to writer: inout MessageWriter) {
@@ -108,6 +117,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
                 if let total { entry(Key.total, total) }
                 if let rate { entry(Key.rate, rate) }
                 if let source { entry(Key.source, source) }
+                if let endedAt { entry(Key.ended, endedAt) }
+                if let outcome { entry(Key.outcome, outcome) }
             }
         }
     }
@@ -133,7 +144,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
             isCancelRequested: try value(Key.cancelRequested, Bool.self) ?? false,
             percent: try value(Key.percent, UInt32.self), done: try value(Key.done, UInt64.self),
             total: try value(Key.total, UInt64.self), rate: try value(Key.rate, UInt64.self),
-            source: try value(Key.source, String.self))
+            source: try value(Key.source, String.self), endedAt: try value(Key.ended, UInt64.self),
+            outcome: try value(Key.outcome, String.self))
     }
 }
 

@@ -30,6 +30,14 @@ public enum ServiceMembers {
     public static let getActivities = Method(
         "GetActivities", of: interface, output: Argument<[ActivityDetails]>("activities"))
 
+    // MARK: History
+
+    public static let getHistory = Method(
+        "GetHistory", of: interface, Argument<UInt32>("max"), output: Argument<[ActivityDetails]>("entries"))
+    public static let clearHistory = Method("ClearHistory", of: interface, output: Argument<UInt32>("count"))
+    /// At most once a second, when entries were added or cleared.
+    public static let historyChanged = Signal("HistoryChanged", of: interface)
+
     // MARK: Signals and properties
 
     /// Sent once per change of `Visible`.
@@ -47,6 +55,7 @@ public enum ServiceMembers {
     /// Every member above, for the contract test's count.
     public static let all: [any InterfaceMember] = [
         begin, beginWithTimeout, end, cancel, reset, listActivities, setProgress, setTransfer, setCancellable,
-        requestCancel, getActivities, visibilityChanged, activitiesChanged, cancelRequested, visible, activeCount,
+        requestCancel, getActivities, getHistory, clearHistory, visibilityChanged, activitiesChanged,
+        cancelRequested, historyChanged, visible, activeCount,
     ]
 }

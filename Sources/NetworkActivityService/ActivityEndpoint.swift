@@ -32,15 +32,22 @@ final class ActivityEndpoint {
     var stateKeeper: StateKeeper? {
         didSet { coordinator.savesChanges = stateKeeper != nil }
     }
+    /// The activities that ended, per Unix user (`GetHistory`).
+    private(set) var history: ActivityHistory
+    /// `HistoryChanged`, at most once a second.
+    private var historyChanges = ChangePacing(interval: .seconds(1))
 
     /// - Parameters:
     ///   - send: where the object's replies and signals go: the connection, or a test's list.
     ///   - lookUpCredentials: the bus's answer to `GetConnectionCredentials`, nil when it has none.
     ///   - lookUpApplication: the application of a process (`CallerApplication`).
+    ///   - historyLimit: how many finished activities to keep per user; 0 keeps none.
     init(coordinator: ActivityCoordinator, logger: Logger, ownUser: UInt32, send: @escaping (Message) -> Void,
          lookUpCredentials: @escaping (BusName) -> ConnectionCredentials?,
-         lookUpApplication: @escaping (UInt32) -> String? = CallerApplication.of(processID:)) {
+         lookUpApplication: @escaping (UInt32) -> String? = CallerApplication.of(processID:), historyLimit: Int = 0) {
         self.coordinator = coordinator
+        self.coordinator.keepsFinished = historyLimit > 0
+        history = ActivityHistory(limitPerUser: historyLimit)
         self.logger = logger
         self.ownUser = ownUser
         self.lookUpCredentials = lookUpCredentials
@@ -54,15 +61,97 @@ final class ActivityEndpoint {
                               })
     }
 
-    /// Writes what changed since the last call to the state file: before the reply to the call that changed it,
-    /// so that an answered call is never lost to a crash.
+    /// Writes what changed since the last call to the state file, the history's new entries included: before the
+    /// reply to the call that changed it, so that an answered call is never lost to a crash.
     func saveChanges() {
-        guard coordinator.hasUnsavedChanges, let stateKeeper else { return }
+        recordFinished()
+        guard let stateKeeper, coordinator.hasUnsavedChanges || !stateKeeper.journal.isEmpty else { return }
         coordinator.writeUnsavedChanges(to: &stateKeeper.journal)
         // The tracker is read (copied) only for a fresh file, which comes once in many calls.
         let written = stateKeeper.isDueForFreshFile
-            ? stateKeeper.begin(with: coordinator.tracker) : stateKeeper.writeJournal()
+            ? stateKeeper.begin(with: coordinator.tracker, history: history) : stateKeeper.writeJournal()
         if !written { self.stateKeeper = nil }
+    }
+
+    /// Begins a fresh state file with what the service holds now: after a change that the journal cannot
+    /// append (entries of the history forgotten).
+    func saveAfresh() {
+        guard let stateKeeper else { return }
+        if !stateKeeper.begin(with: coordinator.tracker, history: history) { self.stateKeeper = nil }
+    }
+
+    // MARK: The history
+
+    /// Takes over the entries an earlier instance kept.
+    func restoreHistory(_ saved: ActivityHistory) {
+        guard history.isKept, !saved.isEmpty else { return }
+        history = saved
+    }
+
+    /// Takes the activities that ended into the history, with who was behind a caller's (asked of the bus while
+    /// the caller was there: `knowCaller`), and into the state file's journal.
+    private func recordFinished() {
+        guard coordinator.hasFinished else { return }
+        for var entry in coordinator.takeFinished() {
+            if entry.source == nil, let owner = callers[entry.owner] {
+                entry.user = entry.user ?? owner.credentials.user
+                entry.processID = owner.credentials.processID
+                entry.application = owner.application
+            }
+            history.record(entry)
+            stateKeeper?.journal.appendFinished(entry)
+        }
+        historyChanges.changed()
+    }
+
+    /// Learns who is behind a caller when it begins an activity, while the history is kept: once the caller has
+    /// left, the bus no longer tells, and its activities' entries would have no user.
+    func knowCaller(_ name: String) {
+        guard history.isKept, callers[name] == nil else { return }
+        _ = caller(name)
+    }
+
+    /// `GetHistory` of a caller: its Unix user's entries, or everyone's for root, newest first.
+    func historyEntries(for caller: String, max: UInt32) throws(DBusError) -> [ActivityDetails] {
+        let user = try knownUser(of: caller)
+        return history.entries(ofUser: user == 0 ? nil : user, limit: max == 0 ? nil : Int(max)).map(details(of:))
+    }
+
+    /// `ClearHistory` of a caller: forgets its Unix user's entries; returns how many.
+    func clearHistory(for caller: String) throws(DBusError) -> UInt32 {
+        let cleared = history.clear(user: try knownUser(of: caller))
+        if cleared > 0 {
+            historyChanges.changed()
+            saveAfresh()
+            logger.info("\(caller) cleared \(cleared) entries of the history")
+        }
+        return UInt32(cleared)
+    }
+
+    private func knownUser(of caller: String) throws(DBusError) -> UInt32 {
+        guard let user = unixUser(of: caller) else {
+            throw DBusError(.failed, "the bus did not tell the Unix user of \(caller)")
+        }
+        return user
+    }
+
+    private func details(of entry: FinishedActivity) -> ActivityDetails {
+        let progress = entry.progress
+        return ActivityDetails(
+            id: entry.id.rawValue, label: entry.label.text, owner: entry.owner, startedAt: entry.startedAt,
+            deadline: entry.deadline, user: entry.user ?? UInt32.max, processID: entry.processID,
+            application: entry.application, isCancellable: entry.wasCancellable,
+            isCancelRequested: entry.outcome == .stopped, percent: progress.percent, done: progress.done,
+            total: progress.total, rate: progress.rate, source: entry.source?.rawValue, endedAt: entry.endedAt,
+            outcome: entry.outcome.rawValue)
+    }
+
+    /// Sends `HistoryChanged` when it is due; returns the turn with the next time one may be.
+    private func announceHistory(_ turn: TurnEnd) -> TurnEnd {
+        if historyChanges.isDue(at: turn.now) {
+            object.emit(object.makeSignal(ServiceMembers.historyChanged))
+        }
+        return turn.due(alsoAt: historyChanges.nextDeadline)
     }
 
     /// Sends the signals of what changed since the last call: `VisibilityChanged` and `PropertiesChanged`.
@@ -146,7 +235,7 @@ final class ActivityEndpoint {
         let turn = coordinator.endTurn()
         saveChanges()
         publishNotifications()
-        return turn
+        return announceHistory(turn)
     }
 
     /// Hides the indicator at once and says so: the service is stopping.
@@ -158,8 +247,10 @@ final class ActivityEndpoint {
     /// A caller's unique name left the bus: its activities end, and what is known of it is forgotten. Returns
     /// how many activities ended.
     func callerLeft(_ name: String) -> Int {
-        callers[name] = nil
         let ended = coordinator.callerLeft(name)
+        // Its activities' entries take who it was before it is forgotten.
+        recordFinished()
+        callers[name] = nil
         publishNotifications()
         return ended
     }

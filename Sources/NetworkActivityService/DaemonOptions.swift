@@ -24,6 +24,7 @@ public struct DaemonOptions {
     /// In the order of `ActivitySource.allCases`, each once.
     public var noSources: [ActivitySource] = []
     public var launcherApps = LauncherEntries.browsers
+    public var history = 100
 
     public init() {}
 
@@ -36,7 +37,7 @@ public struct DaemonOptions {
                                    maximumTimeoutSeconds: maxTimeout),
             replace: replace, followsSystemService: !system && !noSystem, state: stateLocation,
             sources: system ? [] : Set(ActivitySource.allCases).subtracting(noSources),
-            launcherApplications: launcherApps)
+            launcherApplications: launcherApps, historyLimit: history)
     }
 
     /// `--state-dir`; else the session's runtime directory, or the system's with `--system`. A bus given by
@@ -95,6 +96,9 @@ extension DaemonOptions {
         .value("--launcher-apps", "IDS", takes: "desktop file ids, separated by commas",
                help: "The apps whose progress on their launcher shows as activities (default: Chromium, Chrome, Brave, Edge and Vivaldi, as packages and Flatpaks).",
                parse: parseDesktopIDs) { $0.launcherApps = $1 },
+        .value("--history", "COUNT", takes: "a whole number from 0 to \(ActivityHistory.maximumLimit)",
+               help: "Finished activities to keep per user, for GetHistory and `netactivity history` (default 100; 0 keeps none).",
+               parse: parseHistoryLimit) { $0.history = $1 },
         .value("--state-dir", "DIR", takes: "a directory",
                help: "Keep the activities across restarts here (default $XDG_RUNTIME_DIR/netactivity, /run/netactivity with --system).",
                parse: { $0.isEmpty ? nil : $0 }) { $0.stateDirectory = $1 },
@@ -128,6 +132,10 @@ private func parseDesktopIDs(_ text: String) -> [String]? {
 
 private func parseCount(_ text: String) -> Int? {
     Int(text).flatMap { $0 >= 1 ? $0 : nil }
+}
+
+private func parseHistoryLimit(_ text: String) -> Int? {
+    Int(text).flatMap { (0...ActivityHistory.maximumLimit).contains($0) ? $0 : nil }
 }
 
 private func parseMaximumTimeout(_ text: String) -> UInt32? {

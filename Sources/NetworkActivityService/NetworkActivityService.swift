@@ -50,7 +50,8 @@ public final class NetworkActivityService {
             coordinator: ActivityCoordinator(limits: configuration.limits, delays: configuration.delays, clock: clock),
             logger: logger, ownUser: UInt32(geteuid()),
             send: { [unowned connection] message in connection.send(message) },
-            lookUpCredentials: { [unowned connection] name in try? connection.credentials(of: name) })
+            lookUpCredentials: { [unowned connection] name in try? connection.credentials(of: name) },
+            historyLimit: configuration.historyLimit)
         loop = EventLoop(connection: connection)
         do {
             try start()
@@ -189,7 +190,8 @@ public final class NetworkActivityService {
             return
         }
         guard let (keeper, saved) = StateKeeper.open(directory, busID: busID, limits: configuration.limits,
-                                                     logger: logger) else { return }
+                                                     historyLimit: configuration.historyLimit, logger: logger)
+        else { return }
         let sameBus = saved.busID == busID
         // Who is on the bus matters only for what was saved on this bus: one call answers for every owner, and a
         // start with nothing to take over makes none.
@@ -199,8 +201,9 @@ public final class NetworkActivityService {
             if namesOnBus == nil { logger.warning("the bus did not list its names; taking over timed activities only") }
         }
         let restored = endpoint.coordinator.restore(saved, isOnBus: namesOnBus.map { names in { names.contains($0) } })
+        endpoint.restoreHistory(saved.history)
         endpoint.stateKeeper = keeper
-        guard keeper.begin(with: endpoint.coordinator.tracker) else {
+        guard keeper.begin(with: endpoint.coordinator.tracker, history: endpoint.history) else {
             endpoint.stateKeeper = nil
             return
         }

@@ -19,12 +19,14 @@ public struct ServiceConfiguration: Sendable {
     public var sources: Set<ActivitySource>
     /// The apps whose progress on their launcher is followed (`LauncherEntries`), by desktop file id.
     public var launcherApplications: [String]
+    /// How many finished activities are kept per Unix user (`ActivityHistory`); 0 keeps none.
+    public var historyLimit: Int
 
     public init(
         bus: Connection.Bus = .session, delays: VisibilityDelays = .standard, limits: ActivityLimits = ActivityLimits(),
         replace: Bool = false, followsSystemService: Bool = false,
         state: StateLocation = .nowhere(reason: "no place was given"), sources: Set<ActivitySource> = [],
-        launcherApplications: [String] = LauncherEntries.browsers
+        launcherApplications: [String] = LauncherEntries.browsers, historyLimit: Int = 100
     ) {
         self.bus = bus
         self.delays = delays
@@ -34,6 +36,7 @@ public struct ServiceConfiguration: Sendable {
         self.state = state
         self.sources = sources
         self.launcherApplications = launcherApplications
+        self.historyLimit = historyLimit
     }
 }
 

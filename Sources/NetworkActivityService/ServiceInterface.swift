@@ -13,7 +13,8 @@ extension ActivityEndpoint {
         ServiceNames.interface,
         methods: [
             MethodDeclaration(ServiceMembers.begin) { endpoint, call, label throws(DBusError) in
-                try domain { () throws(ActivityError) in
+                endpoint.knowCaller(call.callerName)
+                return try domain { () throws(ActivityError) in
                     try endpoint.coordinator.begin(label: label, caller: call.callerName,
                                                    userOf: endpoint.unixUser(of:)).rawValue
                 }
@@ -84,6 +85,12 @@ extension ActivityEndpoint {
             MethodDeclaration(ServiceMembers.getActivities) { endpoint, _ throws(DBusError) in
                 endpoint.allDetails()
             },
+            MethodDeclaration(ServiceMembers.getHistory) { endpoint, call, max throws(DBusError) in
+                try endpoint.historyEntries(for: call.callerName, max: max)
+            },
+            MethodDeclaration(ServiceMembers.clearHistory) { endpoint, call throws(DBusError) in
+                try endpoint.clearHistory(for: call.callerName)
+            },
         ],
         properties: [
             PropertyDeclaration(ServiceMembers.visible, announcesChanges: true) { $0.coordinator.isVisible },
@@ -93,6 +100,7 @@ extension ActivityEndpoint {
             SignalDeclaration(ServiceMembers.visibilityChanged),
             SignalDeclaration(ServiceMembers.activitiesChanged),
             SignalDeclaration(ServiceMembers.cancelRequested),
+            SignalDeclaration(ServiceMembers.historyChanged),
         ]
     )
 }

@@ -202,10 +202,10 @@ struct ActivitySourceTests {
         _ = try coordinator.report(try report(), of: ":1.5 google-chrome", from: .launcher)
         let other = try coordinator.report(try report(), of: ":1.6 chromium", from: .launcher)
         let transaction = try coordinator.report(try report(), of: "/1_abc", from: .packageKit)
-        let senderLeft = coordinator.endSourceWork(of: .launcher) { LauncherEntries.isItem($0, of: ":1.5") }
+        let senderLeft = coordinator.endSourceWork(of: .launcher, .left) { LauncherEntries.isItem($0, of: ":1.5") }
         #expect(senderLeft == 2)
         #expect(coordinator.allSourceActivities.map(\.id) == [other, transaction])
-        let packageKitLeft = coordinator.endSourceWork(of: .packageKit)
+        let packageKitLeft = coordinator.endSourceWork(of: .packageKit, .left)
         #expect(packageKitLeft == 1)
         #expect(coordinator.allSourceActivities.map(\.id) == [other])
     }

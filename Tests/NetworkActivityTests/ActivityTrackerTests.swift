@@ -66,7 +66,7 @@ struct ActivityTrackerTests {
         #expect(throws: ActivityError.notOwner(id)) { try tracker.end(id, caller: ":1.2") { 1000 } }
         #expect(tracker.count == 1)
         let ended = try tracker.end(id, caller: ":1.1") { nil }
-        #expect(ended.id == id && ended.owner == ":1.1")
+        #expect(ended.id == id && ended.activity.owner == ":1.1")
         #expect(tracker.count == 0)
     }
 

@@ -12,14 +12,20 @@ public struct SavedState: Sendable, Equatable {
     public private(set) var highestID: UInt32 = 0
     /// Ordered by id.
     public private(set) var activities: [SavedActivity] = []
+    /// The entries of the history, as many as the limit it was read with keeps.
+    public private(set) var history: ActivityHistory
     /// What was ignored, for a warning; nil when the whole file was read.
     public private(set) var problem: String?
 
     /// No state: there was no file.
-    public init() {}
+    public init(historyLimit: Int = 0) {
+        history = ActivityHistory(limitPerUser: historyLimit)
+    }
 
-    /// Reads a state file's bytes. Beyond `maximumActivities` live at once, further activities are ignored.
-    public init(reading bytes: [UInt8], maximumActivities: Int) {
+    /// Reads a state file's bytes. Beyond `maximumActivities` live at once, further activities are ignored; of
+    /// the history, each user's newest `historyLimit` entries are kept.
+    public init(reading bytes: [UInt8], maximumActivities: Int, historyLimit: Int = 0) {
+        history = ActivityHistory(limitPerUser: historyLimit)
         var live: [ActivityID: SavedActivity] = [:]
         defer { activities = live.values.sorted { $0.id < $1.id } }
         guard !bytes.isEmpty else {
@@ -68,6 +74,8 @@ public struct SavedState: Sendable, Equatable {
                 }
             case .ended(let id):
                 live[id] = nil
+            case .finished(let entry):
+                history.record(entry)
             }
             position = record.end
         }
@@ -81,6 +89,7 @@ private struct Record {
         case instance(busID: String, highestID: UInt32)
         case activity(SavedActivity)
         case ended(ActivityID)
+        case finished(FinishedActivity)
     }
 
     let content: Content
@@ -118,6 +127,8 @@ private struct Record {
             content = activity(&reader).map(Content.activity)
         case .ended:
             content = reader.integer(UInt32.self).flatMap { $0 == 0 ? nil : .ended(ActivityID(rawValue: $0)) }
+        case .finished:
+            content = finished(&reader).map(Content.finished)
         case nil:
             return nil
         }
@@ -166,6 +177,65 @@ private struct Record {
             id: ActivityID(rawValue: id), owner: owner, label: label, startedAt: startedAt, lease: lease,
             progress: ActivityProgress(percent: percent, done: done, total: total, rate: rate),
             cancelReceiver: receiver, isCancelRequested: flags.contains(.cancelRequested))
+    }
+
+    /// A finished record's fields, held to the rules the service enforces when it takes them.
+    private static func finished(_ reader: inout PayloadReader) -> FinishedActivity? {
+        guard let id = reader.integer(UInt32.self), id != 0,
+              let owner = reader.string(), owner.utf8.count <= StateFileFormat.maximumNameBytes,
+              let labelText = reader.string(), let label = try? ActivityLabel(labelText),
+              let startedAt = reader.integer(UInt64.self),
+              let endedAt = reader.integer(UInt64.self),
+              let outcomeIndex = reader.integer(UInt8.self), Int(outcomeIndex) < StateFileFormat.outcomes.count,
+              let flagBits = reader.integer(UInt16.self)
+        else { return nil }
+        let flags = StateFileFormat.FinishedFlags(rawValue: flagBits)
+        guard StateFileFormat.FinishedFlags.all.isSuperset(of: flags) else { return nil }
+        var entry = FinishedActivity(id: ActivityID(rawValue: id), label: label, owner: owner, startedAt: startedAt,
+                                     endedAt: endedAt, outcome: StateFileFormat.outcomes[Int(outcomeIndex)],
+                                     wasCancellable: flags.contains(.cancellable))
+        if flags.contains(.user) {
+            guard let user = reader.integer(UInt32.self) else { return nil }
+            entry.user = user
+        }
+        if flags.contains(.process) {
+            guard let processID = reader.integer(UInt32.self) else { return nil }
+            entry.processID = processID
+        }
+        if flags.contains(.application) {
+            guard let application = reader.string(), application.utf8.count <= StateFileFormat.maximumNameBytes
+            else { return nil }
+            entry.application = application
+        }
+        if flags.contains(.source) {
+            guard let source = reader.string().flatMap(ActivitySource.init(rawValue:)) else { return nil }
+            entry.source = source
+        }
+        if flags.contains(.deadline) {
+            guard let deadline = reader.integer(UInt64.self) else { return nil }
+            entry.deadline = deadline
+        }
+        var percent: UInt32?, done: UInt64?, total: UInt64?, rate: UInt64?
+        if flags.contains(.percent) {
+            guard let value = reader.integer(UInt32.self), value <= 100 else { return nil }
+            percent = value
+        }
+        if flags.contains(.done) {
+            guard let value = reader.integer(UInt64.self) else { return nil }
+            done = value
+        }
+        if flags.contains(.total) {
+            guard let value = reader.integer(UInt64.self), value > 0, done.map({ $0 <= value }) ?? true else {
+                return nil
+            }
+            total = value
+        }
+        if flags.contains(.rate) {
+            guard let value = reader.integer(UInt64.self) else { return nil }
+            rate = value
+        }
+        entry.progress = ActivityProgress(percent: percent, done: done, total: total, rate: rate)
+        return entry
     }
 
     /// Shaped like a bus's unique name (`:1.42`): what a caller is known by. The bus's full rules are DBusKit's,

@@ -9,10 +9,14 @@
 ///   activity (2): id u32, owner str, label str, started u64, flags u8,
 ///                 [deadline u64, creator user u32] [percent u32] [done u64] [total u64] [rate u64] [receiver str]
 ///   ended    (3): id u32
+///   finished (4): id u32, owner str, label str, started u64, ended u64, outcome u8, flags u16,
+///                 [user u32] [process u32] [app str] [source str] [deadline u64]
+///                 [percent u32] [done u64] [total u64] [rate u64]
 /// str     := length u16, UTF-8 bytes
 /// ```
 /// Integers are little-endian. An activity record holds the whole activity, so a later one of the same id
-/// replaces the earlier; an ended record removes it.
+/// replaces the earlier; an ended record removes it. A finished record is an entry of the history
+/// (`ActivityHistory`), oldest first; outcomes are numbered in the order of `ActivityOutcome`, from 0.
 enum StateFileFormat {
     static let magic = Array("NACTIVST".utf8)
     static let version: UInt32 = 1
@@ -27,6 +31,7 @@ enum StateFileFormat {
         case instance = 1
         case activity = 2
         case ended = 3
+        case finished = 4
     }
 
     /// Which optional fields an activity record has.
@@ -41,6 +46,29 @@ enum StateFileFormat {
         static let cancelRequested = Flags(rawValue: 1 << 6)
         static let all: Flags = [.timed, .percent, .done, .total, .rate, .cancelReceiver, .cancelRequested]
     }
+
+    /// Which optional fields a finished record has.
+    struct FinishedFlags: OptionSet {
+        let rawValue: UInt16
+        static let user = FinishedFlags(rawValue: 1 << 0)
+        static let process = FinishedFlags(rawValue: 1 << 1)
+        static let application = FinishedFlags(rawValue: 1 << 2)
+        static let source = FinishedFlags(rawValue: 1 << 3)
+        static let deadline = FinishedFlags(rawValue: 1 << 4)
+        static let percent = FinishedFlags(rawValue: 1 << 5)
+        static let done = FinishedFlags(rawValue: 1 << 6)
+        static let total = FinishedFlags(rawValue: 1 << 7)
+        static let rate = FinishedFlags(rawValue: 1 << 8)
+        static let cancellable = FinishedFlags(rawValue: 1 << 9)
+        static let all: FinishedFlags = [.user, .process, .application, .source, .deadline, .percent, .done, .total,
+                                         .rate, .cancellable]
+    }
+
+    /// An owner or an application longer than this is cut, so that a finished record stays within
+    /// `maximumPayload`: a bus name is at most 255 bytes, and a source's owner adds an object path to it.
+    static let maximumNameBytes = 300
+
+    static let outcomes = ActivityOutcome.allCases
 }
 
 /// CRC-32 (IEEE 802.3, as zlib's `crc32`), which tells a record that was cut short or damaged from a whole one.

@@ -16,14 +16,18 @@ public struct StateJournal {
 
     /// A whole file: who writes it, and every live activity of `tracker`, in no particular order (a reader orders
     /// them).
-    public mutating func appendFile(of tracker: ActivityTracker, busID: String) {
-        bytes.reserveCapacity(bytes.count + 64 * (tracker.count + 1))
+    public mutating func appendFile(
+        of tracker: ActivityTracker, history: ActivityHistory = ActivityHistory(limitPerUser: 0), busID: String
+    ) {
+        let entries = history.all
+        bytes.reserveCapacity(bytes.count + 64 * (tracker.count + 1) + 128 * entries.count)
         bytes += StateFileFormat.magic
         append(StateFileFormat.version)
         record(.instance) { journal in
             journal.append(busID)
             journal.append(tracker.highestID)
         }
+        for entry in entries { appendFinished(entry) }
         tracker.forEachActivity { activity, extras in appendActivity(activity, extras) }
     }
 
@@ -60,6 +64,42 @@ public struct StateJournal {
         record(.ended) { $0.append(id.rawValue) }
     }
 
+    /// An entry of the history.
+    public mutating func appendFinished(_ entry: FinishedActivity) {
+        record(.finished) { journal in
+            journal.append(entry.id.rawValue)
+            journal.append(entry.owner, cutTo: StateFileFormat.maximumNameBytes)
+            journal.append(entry.label.text)
+            journal.append(entry.startedAt)
+            journal.append(entry.endedAt)
+            journal.bytes.append(UInt8(StateFileFormat.outcomes.firstIndex(of: entry.outcome)!))
+            let progress = entry.progress
+            var flags: StateFileFormat.FinishedFlags = []
+            if entry.user != nil { flags.insert(.user) }
+            if entry.processID != nil { flags.insert(.process) }
+            if entry.application != nil { flags.insert(.application) }
+            if entry.source != nil { flags.insert(.source) }
+            if entry.deadline != nil { flags.insert(.deadline) }
+            if progress.percent != nil { flags.insert(.percent) }
+            if progress.done != nil { flags.insert(.done) }
+            if progress.total != nil { flags.insert(.total) }
+            if progress.rate != nil { flags.insert(.rate) }
+            if entry.wasCancellable { flags.insert(.cancellable) }
+            journal.append(flags.rawValue)
+            if let user = entry.user { journal.append(user) }
+            if let processID = entry.processID { journal.append(processID) }
+            if let application = entry.application {
+                journal.append(application, cutTo: StateFileFormat.maximumNameBytes)
+            }
+            if let source = entry.source { journal.append(source.rawValue) }
+            if let deadline = entry.deadline { journal.append(deadline) }
+            if let percent = progress.percent { journal.append(percent) }
+            if let done = progress.done { journal.append(done) }
+            if let total = progress.total { journal.append(total) }
+            if let rate = progress.rate { journal.append(rate) }
+        }
+    }
+
     /// Frames a payload: its length and checksum go before it, once it is written.
     private mutating func record(_ kind: StateFileFormat.Kind, _ writePayload: (inout StateJournal) -> Void) {
         let start = bytes.count
@@ -83,5 +123,13 @@ public struct StateJournal {
     private mutating func append(_ text: String) {
         append(UInt16(text.utf8.count))
         bytes.append(contentsOf: text.utf8)
+    }
+
+    /// A text that no rule bounds, cut to the whole characters that fit in `maximumBytes`.
+    private mutating func append(_ text: String, cutTo maximumBytes: Int) {
+        var cut = Substring(text)
+        while cut.utf8.count > maximumBytes { cut.removeLast() }
+        append(UInt16(cut.utf8.count))
+        bytes.append(contentsOf: cut.utf8)
     }
 }

@@ -63,6 +63,6 @@ final class LauncherEntrySource {
     /// A connection left the bus: the progress it showed ends.
     func senderLeft(_ sender: String) {
         entries.senderLeft(sender)
-        endpoint.coordinator.endSourceWork(of: .launcher) { LauncherEntries.isItem($0, of: sender) }
+        endpoint.coordinator.endSourceWork(of: .launcher, .left) { LauncherEntries.isItem($0, of: sender) }
     }
 }

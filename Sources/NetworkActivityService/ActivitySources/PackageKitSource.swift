@@ -24,6 +24,9 @@ final class PackageKitSource {
                                  Argument<UInt32>("runtime"))
     static let destroy = Signal("Destroy", of: transactionInterface)
     static let cancel = Method("Cancel", of: transactionInterface)
+    /// `Finished`'s exits of a transaction that was stopped (`pk-enum.h`): cancelled, killed, and cancelled for a
+    /// transaction of higher priority.
+    static let stoppingExits: Set<UInt32> = [3, 6, 9]
 
     private let connection: Connection
     private unowned let endpoint: ActivityEndpoint
@@ -51,10 +54,13 @@ final class PackageKitSource {
         var changes = StandardInterface.propertiesChanged.rule(sender: Self.busName)
         changes.arguments = [0: Self.transactionInterface.rawValue]
         try connection.subscribe(to: changes) { [unowned self] signal in propertiesChanged(signal) }
-        for rule in [Self.finished.rule(sender: Self.busName), Self.destroy.rule(sender: Self.busName)] {
-            try connection.subscribe(to: rule) { [unowned self] signal in
-                if let path = signal.path { forget(path) }
-            }
+        try connection.subscribe(to: Self.finished.rule(sender: Self.busName)) { [unowned self] signal in
+            guard let path = signal.path else { return }
+            let exit = (try? Self.finished.read(signal))?.0 ?? 0
+            forget(path, Self.stoppingExits.contains(exit) ? .stopped : .ended)
+        }
+        try connection.subscribe(to: Self.destroy.rule(sender: Self.busName)) { [unowned self] signal in
+            if let path = signal.path { forget(path, .ended) }
         }
         ownerChanged(to: (try? connection.nameOwner(of: Self.busName)) ?? "")
     }
@@ -70,7 +76,7 @@ final class PackageKitSource {
             logger.info("PackageKit (\(owner)) left; its transactions leave the count")
             transactions = [:]
             applications = [:]
-            endpoint.coordinator.endSourceWork(of: .packageKit)
+            endpoint.coordinator.endSourceWork(of: .packageKit, .left)
         }
         owner = newOwner
         guard let destination = try? BusName(owner) else { return }
@@ -95,7 +101,7 @@ final class PackageKitSource {
 
     /// The transactions now are `paths`: new ones are read, gone ones end.
     private func follow(_ paths: Set<String>) {
-        for path in transactions.keys where !paths.contains(path) { forget(path) }
+        for path in transactions.keys where !paths.contains(path) { forget(path, .ended) }
         for path in paths where transactions[path] == nil { read(path) }
     }
 
@@ -180,9 +186,9 @@ final class PackageKitSource {
         }
     }
 
-    private func forget(_ path: String) {
+    private func forget(_ path: String, _ way: ActivityOutcome) {
         guard transactions.removeValue(forKey: path) != nil else { return }
-        endpoint.coordinator.endSourceWork(path, from: .packageKit)
+        endpoint.coordinator.endSourceWork(path, from: .packageKit, way)
     }
 
     /// The program behind a transaction's sender on the system bus, as for the service's own callers.

@@ -1,9 +1,9 @@
 import NetworkActivity
 import ProgramSupport
 
-/// Keeps the service's activities in its state directory, so that the next instance takes them over: reads
-/// what the last one saved, begins a fresh journal, and appends each change before the reply to the call that
-/// made it leaves.
+/// Keeps the service's activities and its history in its state directory, so that the next instance takes them
+/// over: reads what the last one saved, begins a fresh journal, and appends each change before the reply to the
+/// call that made it leaves.
 ///
 /// The journal grows by a record per change; once the records since it began outweigh the activities it began
 /// with (and 64 KiB), a fresh journal is written in its place, so that a change costs O(1) on average and the file
@@ -25,7 +25,7 @@ final class StateKeeper {
     private var bytesAtBeginning = 0
 
     /// Opens `directory` and reads what was saved there; nil, having logged why, when it cannot be used.
-    static func open(_ directory: String, busID: String, limits: ActivityLimits, logger: Logger)
+    static func open(_ directory: String, busID: String, limits: ActivityLimits, historyLimit: Int, logger: Logger)
         -> (keeper: StateKeeper, saved: SavedState)?
     {
         let stateDirectory: StateDirectory
@@ -38,9 +38,9 @@ final class StateKeeper {
         let saved: SavedState
         switch stateDirectory.read(maximumBytes: maximumFileBytes) {
         case .success(nil):
-            saved = SavedState()
+            saved = SavedState(historyLimit: historyLimit)
         case .success(let bytes?):
-            saved = SavedState(reading: bytes, maximumActivities: limits.total)
+            saved = SavedState(reading: bytes, maximumActivities: limits.total, historyLimit: historyLimit)
             if let problem = saved.problem {
                 stateDirectory.keepAside()
                 logger.warning("""
@@ -50,7 +50,7 @@ final class StateKeeper {
             }
         case .failure(let error):
             stateDirectory.keepAside()
-            saved = SavedState()
+            saved = SavedState(historyLimit: historyLimit)
             logger.warning("ignored \(directory)/\(StateDirectory.fileName): \(error); kept it as \(StateDirectory.damagedFileName)")
         }
         return (StateKeeper(directory: stateDirectory, busID: busID, logger: logger), saved)
@@ -64,11 +64,12 @@ final class StateKeeper {
 
     var path: String { directory.path }
 
-    /// Begins a fresh journal with every activity of `tracker`. Returns false, having given up, when it cannot.
+    /// Begins a fresh journal with every activity of `tracker` and the entries of `history`. Returns false,
+    /// having given up, when it cannot.
     @discardableResult
-    func begin(with tracker: ActivityTracker) -> Bool {
+    func begin(with tracker: ActivityTracker, history: ActivityHistory) -> Bool {
         journal.clear()
-        journal.appendFile(of: tracker, busID: busID)
+        journal.appendFile(of: tracker, history: history, busID: busID)
         do {
             try directory.begin(with: journal.bytes)
         } catch {

@@ -1,0 +1,33 @@
+public import ProgramSupport
+
+/// When to announce a change that listeners only need to hear of now and then (`HistoryChanged`): at once after
+/// a quiet `interval`, otherwise once the interval since the last announcement has passed, whatever the number of
+/// changes meanwhile.
+public struct ChangePacing: Sendable {
+    public let interval: Duration
+    private var lastAnnouncement: MonotonicTime?
+    private var isPending = false
+
+    public init(interval: Duration) {
+        self.interval = interval
+    }
+
+    /// Something changed.
+    public mutating func changed() {
+        isPending = true
+    }
+
+    /// Whether to announce now; if so, the announcement counts as made.
+    public mutating func isDue(at now: MonotonicTime) -> Bool {
+        guard isPending, lastAnnouncement.map({ now >= $0 + interval }) ?? true else { return false }
+        isPending = false
+        lastAnnouncement = now
+        return true
+    }
+
+    /// When a pending change falls due; nil when none is pending.
+    public var nextDeadline: MonotonicTime? {
+        guard isPending else { return nil }
+        return lastAnnouncement.map { $0 + interval }
+    }
+}
