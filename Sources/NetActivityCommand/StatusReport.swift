@@ -24,12 +24,8 @@ enum StatusReport {
                     activity.label,
                 ]
             }
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         lines.append("")
-        for row in rows {
-            let padded = zip(row, widths).dropLast().map { $0 + String(repeating: " ", count: $1 - $0.count) }
-            lines.append((padded + [row[row.count - 1]]).joined(separator: "  "))
-        }
+        lines += TextTable.lines(rows)
         return lines.joined(separator: "\n")
     }
 
