@@ -5,7 +5,9 @@ public import NetworkActivityClient
 ///
 /// A header ("3 active"), one row per activity with its application, label, how far it is and its age ("Déjà Dup:
 /// backup — 45 % · 3.2 MB/s — 3 min") beside the application's icon, under a cancellable one a row that stops it ("Stop backup", "Stopping backup…" once asked),
-/// a separator, "Show details" (what a click on the icon does) and, where the user may, "End all activities".
+/// a separator, the last few that finished under "Recent" with a row that clears them ("Déjà Dup: backup — 1.2 GB in
+/// 6 min, finished 14:02"), "Show details" (what a click on the icon does) and, where the user may, "End all
+/// activities".
 ///
 /// Stop is a row of its own rather than a submenu: every host draws a flat menu the same way, where GNOME's
 /// extension and waybar open submenus differently (on hover, or as an expander), and a person sees at once which
@@ -25,6 +27,12 @@ public struct TrayMenu: Sendable, Equatable {
         /// The activity has been asked to stop; for reading only.
         case stopping(ActivityID, String)
         case separator
+        /// Above the activities that finished; for reading only.
+        case recentHeader
+        /// One activity that finished, and how; for reading only.
+        case recent(Int, String)
+        /// Forgets the activities that finished (the service's `ClearHistory`).
+        case clearRecent
         /// Shows the activities in a notification.
         case showDetails
         /// Ends every activity (the service's `Reset`).
@@ -33,6 +41,10 @@ public struct TrayMenu: Sendable, Equatable {
 
     public static let showDetailsLabel = "Show details"
     public static let endAllLabel = "End all activities"
+    public static let recentLabel = "Recent"
+    public static let clearRecentLabel = "Clear recent"
+    /// How many of the activities that finished are listed.
+    public static let listedRecent = 5
     /// Activities past this many are counted in one row ("and 12 more"), so that the menu fits on a screen.
     public static let listedActivities = 20
 
@@ -40,9 +52,10 @@ public struct TrayMenu: Sendable, Equatable {
 
     /// - Parameters:
     ///   - activities: every active activity, ordered by id.
+    ///   - recent: the activities that finished, newest first.
     ///   - time: now, in microseconds since the Unix epoch, for the ages.
     ///   - mayEndAll: whether the user may end every activity, someone else's included.
-    public init(activities: [ActivityStatus], at time: UInt64, mayEndAll: Bool) {
+    public init(activities: [ActivityStatus], recent: [HistoryEntry] = [], at time: UInt64, mayEndAll: Bool) {
         var rows: [Row] = [.header(activities.isEmpty ? ActivitySummary.idleText : "\(activities.count) active")]
         for activity in activities.prefix(Self.listedActivities) {
             rows.append(.activity(activity.id, activity.menuLine(at: time),
@@ -58,6 +71,14 @@ public struct TrayMenu: Sendable, Equatable {
             rows.append(.more("and \(activities.count - Self.listedActivities) more"))
         }
         rows.append(.separator)
+        if !recent.isEmpty {
+            rows.append(.recentHeader)
+            for (index, entry) in recent.prefix(Self.listedRecent).enumerated() {
+                rows.append(.recent(index, entry.menuLine))
+            }
+            rows.append(.clearRecent)
+            rows.append(.separator)
+        }
         rows.append(.showDetails)
         if mayEndAll, !activities.isEmpty { rows.append(.endAll) }
         self.rows = rows

@@ -32,6 +32,8 @@ final class ActivityTray {
     private var dockProgress: DockProgress?
     /// Each activity's progress in a notification with a bar; nil unless asked for.
     private var progressBubbles: ProgressBubbles?
+    /// The last few that finished, for the menu's "Recent".
+    private var recent: RecentActivities!
     private var state = IndicatorState.serviceStopped
     private var presence = TrayPresence()
     /// Whether the project's GNOME Shell extension shows the indicator (`ServiceNames.shellIndicatorName` has an
@@ -69,6 +71,9 @@ final class ActivityTray {
             onActivate: { [unowned self] _, _ in notifyActivities() },
             onMenuEvent: { [unowned self] id, event in menuEvent(id, event) },
             onMenuOpening: { [unowned self] in item.updateMenu(menuRows()) })
+        recent = try RecentActivities(connection: connection, logger: logger) { [unowned self] in
+            item.updateMenu(menuRows())
+        }
         item.updateMenu(menuRows())
         try connection.followOwner(of: ServiceNames.shellIndicatorName) { [unowned self] owner in
             standDown(!owner.isEmpty)
@@ -99,7 +104,12 @@ final class ActivityTray {
             the service \(newState.isServiceRunning ? "runs" : "is stopped"), \(visibility), \
             \(newState.activeCount) active, \(newState.activities.count) listed
             """)
-        if !newState.isServiceRunning { mayEndAll = nil }
+        if !newState.isServiceRunning {
+            mayEndAll = nil
+            recent.serviceStopped()
+        } else if !state.isServiceRunning {
+            recent.read()
+        }
         announceFinished(before: state, after: newState)
         dockProgress?.follow(newState.isServiceRunning ? newState.activities : [])
         _ = progressBubbles?.follow(newState.isServiceRunning ? newState.activities : [])
@@ -193,7 +203,9 @@ final class ActivityTray {
     // MARK: The menu
 
     private enum RowID: Int32 {
-        case header = 1, separator, showDetails, endAll, more
+        case header = 1, separator, showDetails, endAll, more, recentHeader, recentSeparator, clearRecent
+        /// The activities that finished, one row each.
+        case firstRecent = 50
         /// Activities are numbered from here, two rows each (`rowNumbers`).
         case firstActivity = 100
     }
@@ -201,7 +213,9 @@ final class ActivityTray {
     /// The menu's rows now, the activities' ages counted from now.
     private func menuRows() -> [MenuItem] {
         let activities = state.isVisible ? state.activities : []
-        let menu = TrayMenu(activities: activities, at: clock.now().wallClock, mayEndAll: userMayEndAll())
+        let menu = TrayMenu(activities: activities, recent: recent.entries, at: clock.now().wallClock,
+                            mayEndAll: userMayEndAll())
+        var separators = [RowID.separator, .recentSeparator]
         let listed = Set(activities.prefix(TrayMenu.listedActivities).map(\.id))
         rowNumbers = rowNumbers.filter { listed.contains($0.key) }
         func rowNumber(of id: ActivityID) -> Int32 {
@@ -224,7 +238,14 @@ final class ActivityTray {
             case .more(let text):
                 return MenuItem(id: RowID.more.rawValue, label: MenuItem.literalLabel(text), isEnabled: false)
             case .separator:
-                return .separator(id: RowID.separator.rawValue)
+                return .separator(id: separators.removeFirst().rawValue)
+            case .recentHeader:
+                return MenuItem(id: RowID.recentHeader.rawValue, label: TrayMenu.recentLabel, isEnabled: false)
+            case .recent(let index, let text):
+                return MenuItem(id: RowID.firstRecent.rawValue + Int32(index), label: MenuItem.literalLabel(text),
+                                isEnabled: false)
+            case .clearRecent:
+                return MenuItem(id: RowID.clearRecent.rawValue, label: TrayMenu.clearRecentLabel)
             case .showDetails:
                 return MenuItem(id: RowID.showDetails.rawValue, label: TrayMenu.showDetailsLabel)
             case .endAll:
@@ -239,6 +260,7 @@ final class ActivityTray {
         switch RowID(rawValue: id) {
         case .showDetails: notifyActivities()
         case .endAll: endAll()
+        case .clearRecent: recent.clear()
         default:
             if let activity = rowNumbers.first(where: { $0.value + 1 == id })?.key { requestCancel(activity) }
         }

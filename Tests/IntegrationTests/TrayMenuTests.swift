@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import NetworkActivityInterface
 import ServiceHarness
 import Testing
 
@@ -114,12 +115,19 @@ extension Integration {
         static func awaitLayout(_ bus: PrivateBus, _ tray: TrayProcess, _ host: FakePeer, containing text: String)
             throws -> String
         {
+            try awaitLayout(bus, tray, host, "\(text) in the menu") { $0.contains(text) }
+        }
+
+        /// Reads the menu until `isAsWanted` accepts it, as `awaitLayout(_:_:containing:)` does.
+        static func awaitLayout(_ bus: PrivateBus, _ tray: TrayProcess, _ host: FakePeer, _ wanted: String,
+                                _ isAsWanted: (String) -> Bool) throws -> String
+        {
             let deadline = ContinuousClock.now + .seconds(10)
             while true {
                 let layout = try menuCall(bus, tray, "GetLayout", ["0", "int32 -1", "[]"]).stdout
-                if layout.contains(text) { return layout }
+                if isAsWanted(layout) { return layout }
                 let left = ContinuousClock.now.duration(to: deadline)
-                guard left > .zero else { throw TestFailure("no \(text) in the menu: \(layout)") }
+                guard left > .zero else { throw TestFailure("not \(wanted): \(layout)") }
                 try host.awaitSignal("LayoutUpdated", timeout: left)
             }
         }
@@ -151,6 +159,30 @@ extension Integration {
             let click = try Self.menuCall(scene, "Event", stop, "clicked", "<0>", "0")
             #expect(click.succeeded, "\(click)")
             #expect(run.exitStatus() == 143, "the command was stopped with SIGTERM: \(run.stderr)")
+            _ = scene
+        }
+
+        @Test func recentListsWhatFinishedAndClearForgetsIt() throws {
+            let scene = try TrayScene()
+            let host = try Self.menuHost(scene.bus)
+            _ = try scene.client.begin("mail")
+            try scene.watcher.awaitCall("RegisterStatusNotifierItem")
+            for label in (1...6).map({ "backup \($0)" }) {
+                let id = try #require(replyNumber(try dbusSend(scene.bus, "BeginWithTimeout", "string:\(label)",
+                                                               "uint32:60")))
+                #expect(try dbusSend(scene.bus, "End", "uint32:\(id)").succeeded)
+            }
+            let layout = try Self.awaitLayout(scene, host, containing: "'backup 6 — 0 s, finished ")
+            #expect(layout.contains("'Recent'") && layout.contains("'Clear recent'"), "\(layout)")
+            #expect(layout.contains("'backup 2 — ") && !layout.contains("'backup 1 — "), "the newest 5: \(layout)")
+            let clear = try #require(Self.rowID(labelled: "Clear recent", in: layout), "\(layout)")
+
+            #expect(try Self.menuCall(scene, "Event", clear, "clicked", "<0>", "0").succeeded)
+            let cleared = try Self.awaitLayout(scene.bus, scene.tray, host, "the Recent rows gone") {
+                !$0.contains("'Recent'") && !$0.contains("backup")
+            }
+            #expect(cleared.contains("'mail — "), "the live activity stays: \(cleared)")
+            #expect(try scene.client.call(ServiceMembers.getHistory.serviceCall(0)).isEmpty)
             _ = scene
         }
 
