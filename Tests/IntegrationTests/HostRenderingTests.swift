@@ -56,6 +56,16 @@ extension Integration {
             }
         }
 
+        /// The tray's "Recent" rows in gtk-sni-tray: the menu, opened with nothing finished and again after five
+        /// `netactivity run`s, is taller by the rows; see `recent-menu.sh`.
+        @Test func theTrayMenuListsWhatFinished() throws {
+            let result = try Self.run("recent-menu.sh", ["gtk-sni-tray", Paths.products.path], timeout: .seconds(180))
+            #expect(result.succeeded, "\(result)")
+            for step in ["idle menu drawn", "menu with Recent drawn", "Recent rows drawn", "PASS gtk-sni-tray"] {
+                #expect(result.stdout.contains(step), "\(step): \(result)")
+            }
+        }
+
         /// The project's own GNOME Shell extension, in GNOME Shell 43 with no AppIndicator extension: the top bar's
         /// indicator, its menu with the backup's bar at 45 % and its Stop, the tray standing down, a service restart
         /// and the extension turned off with nothing in the Shell's log; see `shell-extension.sh`.
