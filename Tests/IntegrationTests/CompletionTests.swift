@@ -51,6 +51,8 @@ extension Integration {
             #expect(try bash(["netactivity", "end", timed[1]]) == [timed[1]], "the typed prefix narrows the ids")
             #expect(try bash(["netactivity", "end", "--address", bus.address, ""]) == timed)
             #expect(try bash(["netactivity", "st"]) == ["status"], "subcommands complete too")
+            #expect(try bash(["netactivity", "hi"]) == ["history"])
+            #expect(Set(try bash(["netactivity", "history", "--"])).isSuperset(of: ["--json", "--limit", "--clear"]))
             _ = client
         }
 
