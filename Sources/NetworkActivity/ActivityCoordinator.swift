@@ -60,9 +60,11 @@ public struct ActivityCoordinator {
     public static let activitiesAnnouncementInterval = Duration.milliseconds(50)
     private static let activitiesAnnouncementMicroseconds = activitiesAnnouncementInterval.wholeMicroseconds
 
-    public private(set) var tracker: ActivityTracker
+    // The stored state that the sources' requests use is internal rather than private, for the extension in
+    // `ActivityCoordinator+Sources.swift`; nothing else in the module touches it.
+    public internal(set) var tracker: ActivityTracker
     private var policy: VisibilityPolicy
-    private let clock: any TimeSource
+    let clock: any TimeSource
     private var announcedCount: UInt32 = 0
     private var lastCountAnnouncement: MonotonicTime?
     /// Whether the activities changed since listeners were last told (`PropertiesChanged`).
@@ -70,8 +72,8 @@ public struct ActivityCoordinator {
     private var notifications: [ActivityNotification] = []
     /// The ids of the system service's live activities, as last heard.
     public private(set) var systemActivityIDs: Set<ActivityID> = []
-    private var sources = SourceActivities()
-    private var activityChanges = ActivityChanges()
+    var sources = SourceActivities()
+    var activityChanges = ActivityChanges()
     private var lastActivitiesAnnouncement: MonotonicTime?
     /// Whether the changes of this service's own activities are kept until `writeUnsavedChanges` takes them,
     /// for a state file.
@@ -83,7 +85,7 @@ public struct ActivityCoordinator {
     public var keepsFinished = false {
         didSet { if !keepsFinished { finished = [] } }
     }
-    private var finished: [FinishedActivity] = []
+    var finished: [FinishedActivity] = []
 
     public init(limits: ActivityLimits, delays: VisibilityDelays, clock: any TimeSource) {
         tracker = ActivityTracker(limits: limits)
@@ -94,12 +96,6 @@ public struct ActivityCoordinator {
     public var isVisible: Bool { policy.isVisible }
     /// This service's activities, its sources' and the system service's.
     public var activeCount: UInt32 { UInt32(tracker.count + sources.count + systemActivityIDs.count) }
-
-    /// A source's live activity with this id.
-    public func sourceActivity(_ id: ActivityID) -> SourceActivity? { sources[id] }
-
-    /// The sources' live activities, ordered by id.
-    public var allSourceActivities: [SourceActivity] { sources.activities.values.sorted { $0.id < $1.id } }
 
     // MARK: Requests
 
@@ -185,73 +181,6 @@ public struct ActivityCoordinator {
         }
         changed(id)
         return .connection(receiver)
-    }
-
-    // MARK: Sources
-
-    /// A source reports a piece of its work: it begins as an activity when new, and changes when the report
-    /// says something new. Throws, and changes nothing, when the work's user or the service is at its quota.
-    @discardableResult
-    public mutating func report(
-        _ report: SourceReport, of item: String, from source: ActivitySource
-    ) throws(ActivityError) -> ActivityID {
-        if let id = sources.id(of: item, from: source) {
-            if sources.update(id, with: report) { activityChanges.changed(id) }
-            return id
-        }
-        guard tracker.count + sources.count < tracker.limits.total else {
-            throw .totalLimitExceeded(limit: tracker.limits.total)
-        }
-        // The callers' activities whose user the tracker has not asked for yet may be this user's.
-        if let user = report.user,
-           tracker.count(ofUser: user) + tracker.pendingTotal + sources.count(ofUser: user) >= tracker.limits.perUser
-        {
-            throw .userLimitExceeded(limit: tracker.limits.perUser)
-        }
-        let now = clock.now()
-        let id = try tracker.takeID()
-        sources.add(SourceActivity(id: id, source: source, item: item, startedAt: now.wallClock, report: report))
-        activityChanges.began(id)
-        changed(at: now.monotonic)
-        return id
-    }
-
-    /// A source's piece of work is no longer network work, or is gone, `way` (`ended`, or `left` when its program
-    /// left); returns its id if it was an activity.
-    @discardableResult
-    public mutating func endSourceWork(
-        _ item: String, from source: ActivitySource, _ way: ActivityOutcome = .ended
-    ) -> ActivityID? {
-        guard let id = sources.id(of: item, from: source) else { return nil }
-        endSourceActivities([id], way)
-        return id
-    }
-
-    /// Ends the source's activities whose items `matching` accepts (all, when its program left the bus), `way`;
-    /// returns how many.
-    @discardableResult
-    public mutating func endSourceWork(
-        of source: ActivitySource, _ way: ActivityOutcome, matching: (String) -> Bool = { _ in true }
-    ) -> Int {
-        let ids = sources.ids(of: source, matching: matching)
-        endSourceActivities(ids, way)
-        return ids.count
-    }
-
-    /// The source refused to stop the activity, or could not be asked: it is no longer marked as asked.
-    public mutating func cancelRefused(_ id: ActivityID) {
-        if sources.setCancelRequested(id, false) { activityChanges.changed(id) }
-    }
-
-    private mutating func endSourceActivities(_ ids: [ActivityID], _ way: ActivityOutcome) {
-        guard !ids.isEmpty else { return }
-        let now = clock.now()
-        for id in ids {
-            guard let activity = sources.remove(id) else { continue }
-            activityChanges.ended(id)
-            if keepsFinished { finished.append(FinishedActivity(activity, way, at: now.wallClock)) }
-        }
-        changed(at: now.monotonic)
     }
 
     /// One of this service's activities began.
@@ -431,7 +360,7 @@ public struct ActivityCoordinator {
     }
 
     /// The activities changed: the policy sees the new count, and listeners will be told.
-    private mutating func changed(at now: MonotonicTime) {
+    mutating func changed(at now: MonotonicTime) {
         changedSinceAnnouncement = true
         settle(at: now)
     }

@@ -150,33 +150,17 @@ private struct Record {
             guard let deadline = reader.integer(UInt64.self), let user = reader.integer(UInt32.self) else { return nil }
             lease = SavedActivity.Lease(wallClockDeadline: deadline, creatorUser: user)
         }
-        var percent: UInt32?, done: UInt64?, total: UInt64?, rate: UInt64?, receiver: String?
-        if flags.contains(.percent) {
-            guard let value = reader.integer(UInt32.self), value <= 100 else { return nil }
-            percent = value
-        }
-        if flags.contains(.done) {
-            guard let value = reader.integer(UInt64.self) else { return nil }
-            done = value
-        }
-        if flags.contains(.total) {
-            guard let value = reader.integer(UInt64.self), value > 0, done.map({ $0 <= value }) ?? false else {
-                return nil
-            }
-            total = value
-        }
-        if flags.contains(.rate) {
-            guard let value = reader.integer(UInt64.self) else { return nil }
-            rate = value
-        }
+        guard let progress = progress(&reader, percent: flags.contains(.percent), done: flags.contains(.done),
+                                      total: flags.contains(.total), rate: flags.contains(.rate), totalAlone: false)
+        else { return nil }
+        var receiver: String?
         if flags.contains(.cancelReceiver) {
             guard let value = reader.string(), isUniqueName(value) else { return nil }
             receiver = value
         }
         return SavedActivity(
             id: ActivityID(rawValue: id), owner: owner, label: label, startedAt: startedAt, lease: lease,
-            progress: ActivityProgress(percent: percent, done: done, total: total, rate: rate),
-            cancelReceiver: receiver, isCancelRequested: flags.contains(.cancelRequested))
+            progress: progress, cancelReceiver: receiver, isCancelRequested: flags.contains(.cancelRequested))
     }
 
     /// A finished record's fields, held to the rules the service enforces when it takes them.
@@ -215,27 +199,39 @@ private struct Record {
             guard let deadline = reader.integer(UInt64.self) else { return nil }
             entry.deadline = deadline
         }
+        // A source's work may have a total and no amount done.
+        guard let progress = progress(&reader, percent: flags.contains(.percent), done: flags.contains(.done),
+                                      total: flags.contains(.total), rate: flags.contains(.rate), totalAlone: true)
+        else { return nil }
+        entry.progress = progress
+        return entry
+    }
+
+    /// The progress fields that a record's flags say it has, in their order, held to the rules a caller's report
+    /// is: a percent of at most 100, a total above 0 and not below the amount done (and only with an amount done,
+    /// unless `totalAlone`). Nil when they break them.
+    private static func progress(_ reader: inout PayloadReader, percent hasPercent: Bool, done hasDone: Bool,
+                                 total hasTotal: Bool, rate hasRate: Bool, totalAlone: Bool) -> ActivityProgress? {
         var percent: UInt32?, done: UInt64?, total: UInt64?, rate: UInt64?
-        if flags.contains(.percent) {
+        if hasPercent {
             guard let value = reader.integer(UInt32.self), value <= 100 else { return nil }
             percent = value
         }
-        if flags.contains(.done) {
+        if hasDone {
             guard let value = reader.integer(UInt64.self) else { return nil }
             done = value
         }
-        if flags.contains(.total) {
-            guard let value = reader.integer(UInt64.self), value > 0, done.map({ $0 <= value }) ?? true else {
+        if hasTotal {
+            guard let value = reader.integer(UInt64.self), value > 0, done.map({ $0 <= value }) ?? totalAlone else {
                 return nil
             }
             total = value
         }
-        if flags.contains(.rate) {
+        if hasRate {
             guard let value = reader.integer(UInt64.self) else { return nil }
             rate = value
         }
-        entry.progress = ActivityProgress(percent: percent, done: done, total: total, rate: rate)
-        return entry
+        return ActivityProgress(percent: percent, done: done, total: total, rate: rate)
     }
 
     /// Shaped like a bus's unique name (`:1.42`): what a caller is known by. The bus's full rules are DBusKit's,
