@@ -83,7 +83,10 @@ public struct ActivityCoordinator {
     private var unsaved = UnsavedChanges()
     /// Whether the activities that end are kept until `takeFinished` takes them, for the history.
     public var keepsFinished = false {
-        didSet { if !keepsFinished { finished = [] } }
+        didSet {
+            tracker.asksNewCallers = keepsFinished
+            if !keepsFinished { finished = [] }
+        }
     }
     var finished: [FinishedActivity] = []
 
@@ -343,11 +346,20 @@ public struct ActivityCoordinator {
     /// Whether activities ended since `takeFinished` was last called, with `keepsFinished`.
     public var hasFinished: Bool { !finished.isEmpty }
 
-    /// Hands over the activities that ended, in order, for the history, and forgets them. A caller's have no
-    /// process, application, or (unless timed) user: who is behind the caller is the service's to say.
+    /// Hands the activities that ended to `body`, in order, for the history, and forgets them. A caller's have no
+    /// process, application, or (unless timed) user: who is behind the caller is the service's to add, in place.
+    /// With `keepsFinished`, `userOf` was asked about each caller at its first activity (`ActivityTracker`).
+    public mutating func takeFinished(_ body: (inout FinishedActivity) -> Void) {
+        for index in finished.indices { body(&finished[index]) }
+        // Most turns end one activity or none: the buffer is kept for the next.
+        finished.removeAll(keepingCapacity: true)
+    }
+
+    /// The activities that ended, as `takeFinished(_:)` hands them.
     public mutating func takeFinished() -> [FinishedActivity] {
-        defer { finished.removeAll(keepingCapacity: true) }
-        return finished
+        var taken: [FinishedActivity] = []
+        takeFinished { taken.append($0) }
+        return taken
     }
 
     /// Whether anything waits to be told: most calls change nothing worth announcing.

@@ -78,6 +78,10 @@ public struct ActivityTracker {
     /// Progress and cancel receivers, of the activities that have them.
     /// Kept by the extension in `ActivityTracker+Progress.swift`.
     var extras = ActivityExtrasTable()
+    /// Whether `userOf` is asked about each caller at its first activity, whatever the quota: so that the service
+    /// learns who it is while it is on the bus, for the history of what it leaves behind. What it answers is not
+    /// counted until the quota needs it, as for any caller.
+    public var asksNewCallers = false
     // The stored state is internal rather than private for the extensions in `ActivityTracker+Progress.swift` and
     // `State/ActivityTracker+Restore.swift`; nothing else in the module touches it.
 
@@ -143,7 +147,13 @@ public struct ActivityTracker {
         guard activities.count < limits.total else { throw .totalLimitExceeded(limit: limits.total) }
         guard lastID < UInt32.max else { throw .idsExhausted }
         // One lookup of the caller's list for the whole Begin; a new caller's empty list stays until it leaves.
-        let index = callerIndex(caller) ?? insertCaller(caller)
+        let index: CallerIndex
+        if let known = callerIndex(caller) {
+            index = known
+        } else {
+            if asksNewCallers { _ = userOf(caller) }
+            index = insertCaller(caller)
+        }
         let list = callers.values[index]
         guard list.count < limits.perCaller else { throw .callerLimitExceeded(limit: limits.perCaller) }
         // Most Begins: a bound activity of a caller whose user is not asked for, while no user can be at the quota

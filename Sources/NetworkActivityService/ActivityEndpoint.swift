@@ -88,11 +88,11 @@ final class ActivityEndpoint {
         history = saved
     }
 
-    /// Takes the activities that ended into the history, with who was behind a caller's (asked of the bus while
-    /// the caller was there: `knowCaller`), and into the state file's journal.
+    /// Takes the activities that ended into the history, with who was behind a caller's (asked of the bus at the
+    /// caller's first activity, while it was there), and into the state file's journal.
     private func recordFinished() {
         guard coordinator.hasFinished else { return }
-        for var entry in coordinator.takeFinished() {
+        coordinator.takeFinished { entry in
             if entry.source == nil, let owner = callers[entry.owner] {
                 entry.user = entry.user ?? owner.credentials.user
                 entry.processID = owner.credentials.processID
@@ -104,12 +104,6 @@ final class ActivityEndpoint {
         historyChanges.changed()
     }
 
-    /// Learns who is behind a caller when it begins an activity, while the history is kept: once the caller has
-    /// left, the bus no longer tells, and its activities' entries would have no user.
-    func knowCaller(_ name: String) {
-        guard history.isKept, callers[name] == nil else { return }
-        _ = caller(name)
-    }
 
     /// `GetHistory` of a caller: its Unix user's entries, or everyone's for root, newest first.
     func historyEntries(for caller: String, max: UInt32) throws(DBusError) -> [ActivityDetails] {

@@ -13,8 +13,7 @@ extension ActivityEndpoint {
         ServiceNames.interface,
         methods: [
             MethodDeclaration(ServiceMembers.begin) { endpoint, call, label throws(DBusError) in
-                endpoint.knowCaller(call.callerName)
-                return try domain { () throws(ActivityError) in
+                try domain { () throws(ActivityError) in
                     try endpoint.coordinator.begin(label: label, caller: call.callerName,
                                                    userOf: endpoint.unixUser(of:)).rawValue
                 }

@@ -31,10 +31,14 @@ public struct ActivityHistory: Sendable, Equatable {
     public mutating func record(_ entry: FinishedActivity) {
         guard isKept else { return }
         let user = entry.user ?? Self.unknownUser
-        if users[user] == nil, users.count >= Self.maximumUsers, let stalest = stalestUser() {
-            users[stalest] = nil
+        if let index = users.index(forKey: user) {
+            users.values[index].append(entry, limit: limitPerUser)
+            return
         }
-        users[user, default: Entries()].append(entry, limit: limitPerUser)
+        if users.count >= Self.maximumUsers, let stalest = stalestUser() { users[stalest] = nil }
+        var entries = Entries()
+        entries.append(entry, limit: limitPerUser)
+        users[user] = entries
     }
 
     /// A user's entries, newest first, at most `limit` of them (nil: all); every user's for `user` nil.

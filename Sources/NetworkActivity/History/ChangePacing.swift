@@ -4,12 +4,14 @@ public import ProgramSupport
 /// a quiet `interval`, otherwise once the interval since the last announcement has passed, whatever the number of
 /// changes meanwhile.
 public struct ChangePacing: Sendable {
-    public let interval: Duration
+    /// In microseconds: asked at the end of every turn of the service's loop, where `Duration`'s arithmetic
+    /// would cost more than the rest.
+    private let interval: Int64
     private var lastAnnouncement: MonotonicTime?
     private var isPending = false
 
     public init(interval: Duration) {
-        self.interval = interval
+        self.interval = interval.wholeMicroseconds
     }
 
     /// Something changed.
@@ -19,7 +21,8 @@ public struct ChangePacing: Sendable {
 
     /// Whether to announce now; if so, the announcement counts as made.
     public mutating func isDue(at now: MonotonicTime) -> Bool {
-        guard isPending, lastAnnouncement.map({ now >= $0 + interval }) ?? true else { return false }
+        guard isPending else { return false }
+        if let lastAnnouncement, now < lastAnnouncement.advanced(byMicroseconds: interval) { return false }
         isPending = false
         lastAnnouncement = now
         return true
@@ -27,7 +30,7 @@ public struct ChangePacing: Sendable {
 
     /// When a pending change falls due; nil when none is pending.
     public var nextDeadline: MonotonicTime? {
-        guard isPending else { return nil }
-        return lastAnnouncement.map { $0 + interval }
+        guard isPending, let lastAnnouncement else { return nil }
+        return lastAnnouncement.advanced(byMicroseconds: interval)
     }
 }
