@@ -98,6 +98,10 @@ extension Integration {
             browser.process.process.terminate()
             let left = try awaitActivities("one left", client, listener) { $0.count == 1 }
             #expect(left.first?.application == "google-chrome" && left.first?.owner == other.name)
+            // Its entry in the history says so, with the percent it had.
+            let history = try client.call(ServiceMembers.getHistory.serviceCall(0))
+            #expect(history.map(\.outcome) == ["left"] && history.first?.application == "chromium"
+                    && history.first?.percent == 30 && history.first?.source == "launcher", "\(history)")
             #expect(daemon.isRunning)
         }
 

@@ -80,6 +80,11 @@ extension Integration {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(
                 "\(PrivatePackageKit.packageName)_1.0_all.deb").path))
             #expect(try RawClient(session).details().isEmpty)
+            // Both are in root's history, done.
+            let history = try RawClient(session).call(ServiceMembers.getHistory.serviceCall(0))
+            let finished = history.filter { [refreshing.id, downloading.id].contains($0.id) }
+            #expect(finished.count == 2 && finished.allSatisfy { $0.source == "packagekit" && $0.outcome == "ended" },
+                    "\(history)")
             #expect(!daemon.log.contains(" warning "), "\(daemon.log)")
         }
 
@@ -152,6 +157,8 @@ extension Integration {
             packageKit.stop()
             try awaitEnd(of: again.id, listener)
             #expect(try RawClient(session).details().isEmpty)
+            let history = try RawClient(session).call(ServiceMembers.getHistory.serviceCall(0))
+            #expect(history.first { $0.id == again.id }?.outcome == "left", "\(history)")
             _ = try? download.result(within: .seconds(30))
             // And it comes back: nothing runs, nothing shows, the service is fine.
             try packageKit.start()
