@@ -75,7 +75,15 @@ private func checkStateFile(_ input: inout FuzzedBytes) {
         bytes = Array(input.remaining)
     }
     let limit = 16
-    let state = SavedState(reading: bytes, maximumActivities: limit)
+    let historyLimit = 4
+    let state = SavedState(reading: bytes, maximumActivities: limit, historyLimit: historyLimit)
+    let entries = state.history.entries(ofUser: nil)
+    fuzzCheck(entries.count <= historyLimit * ActivityHistory.maximumUsers, "\(entries.count) entries read")
+    for entry in entries {
+        fuzzCheck((try? ActivityLabel(entry.label.text)) != nil, "an entry's label the rules refuse")
+        fuzzCheck(entry.owner.utf8.count <= StateFileFormat.maximumNameBytes, "an entry's owner of \(entry.owner.utf8.count) bytes")
+        fuzzCheck(entry.progress.percent.map { $0 <= 100 } ?? true, "an entry's percent over 100")
+    }
     fuzzCheck(state.activities.count <= limit, "\(state.activities.count) activities read past the limit")
     fuzzCheck(state.activities.map(\.id) == state.activities.map(\.id).sorted(), "activities out of order")
     for activity in state.activities {
@@ -88,8 +96,9 @@ private func checkStateFile(_ input: inout FuzzedBytes) {
     var coordinator = ActivityCoordinator(limits: ActivityLimits(total: limit), delays: .none, clock: clock)
     _ = coordinator.restore(state, isOnBus: { _ in true })
     var rewritten = StateJournal()
-    rewritten.appendFile(of: coordinator.tracker, busID: state.busID ?? "none")
-    let again = SavedState(reading: rewritten.bytes, maximumActivities: limit)
+    rewritten.appendFile(of: coordinator.tracker, history: state.history, busID: state.busID ?? "none")
+    let again = SavedState(reading: rewritten.bytes, maximumActivities: limit, historyLimit: historyLimit)
+    fuzzCheck(again.history.entries(ofUser: nil) == entries, "the history written again reads back otherwise")
     fuzzCheck(again.problem == nil, "the file written again has a problem: \(again.problem ?? "")")
     let taken = Set(coordinator.tracker.all.map(\.id))
     fuzzCheck(again.activities.map(\.id) == state.activities.map(\.id).filter(taken.contains), "the ids written again")
@@ -109,6 +118,7 @@ private func checkDaemonArguments(_ arguments: [String]) {
     }
     fuzzCheck(options.maxPerCaller >= 1 && options.maxPerUser >= 1 && options.maxTotal >= 1, "a limit below 1")
     fuzzCheck((1...86_400).contains(options.maxTimeout), "a maximum timeout of \(options.maxTimeout)")
+    fuzzCheck((0...ActivityHistory.maximumLimit).contains(options.history), "a history of \(options.history)")
     // The flags that say what was read read back the same.
     var canonical = ["--show-delay", "\(options.showDelay)", "--hide-delay", "\(options.hideDelay)",
                      "--min-visible", "\(options.minVisible)", "--max-per-caller", "\(options.maxPerCaller)",

@@ -13,7 +13,16 @@ func outsideTextSeeds() -> [String: [UInt8]] {
     let now = Timestamp(monotonic: MonotonicTime(microseconds: 1_000_000), wallClock: 1_800_000_000_000_000)
     _ = try? tracker.begin(label: ActivityLabel("mail"), caller: ":1.4", at: now) { _ in 1000 }
     _ = try? tracker.beginTimed(label: ActivityLabel("backup ✓"), caller: ":1.5", user: 1000, seconds: 600, at: now) { _ in 1000 }
-    journal.appendFile(of: tracker, busID: "0123456789abcdef0123456789abcdef")
+    var history = ActivityHistory(limitPerUser: 4)
+    if let label = try? ActivityLabel("update") {
+        history.record(FinishedActivity(id: ActivityID(rawValue: 3), label: label, owner: ":1.7 /1_abc", user: 0,
+                                        processID: 42, application: "pkcon", source: .packageKit,
+                                        startedAt: 1_799_999_000_000_000, endedAt: 1_800_000_000_000_000,
+                                        outcome: .stopped, progress: ActivityProgress(percent: 40, done: nil,
+                                                                                      total: nil, rate: 1000),
+                                        wasCancellable: true))
+    }
+    journal.appendFile(of: tracker, history: history, busID: "0123456789abcdef0123456789abcdef")
     if let id = tracker.all.first?.id { journal.appendEnded(id) }
     return [
         "label": text(0, "nightly backup"),
