@@ -104,7 +104,6 @@ final class ActivityEndpoint {
         historyChanges.changed()
     }
 
-
     /// `GetHistory` of a caller: its Unix user's entries, or everyone's for root, newest first.
     func historyEntries(for caller: String, max: UInt32) throws(DBusError) -> [ActivityDetails] {
         let user = try knownUser(of: caller)
