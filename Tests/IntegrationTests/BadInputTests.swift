@@ -81,6 +81,9 @@ extension Integration {
             _ = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "End")
             _ = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "End", "int32:1")
             _ = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "Cancel", "uint32:1")
+            let history = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "GetHistory", "string:all")
+            #expect(history.contains("\"u\""))
+            _ = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "ClearHistory", "boolean:true")
             try expectUnchanged()
         }
 

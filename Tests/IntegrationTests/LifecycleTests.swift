@@ -45,7 +45,7 @@ extension Integration {
                 guard line.hasPrefix("| `--") else { return nil }
                 return String(line.dropFirst(3).prefix { $0 != " " && $0 != "`" })
             }
-            #expect(flags.count == 16)
+            #expect(flags.count == 17)
             for flag in flags {
                 #expect(result.stdout.contains("  \(flag)"), "\(flag) is missing from --help")
             }
