@@ -97,7 +97,8 @@ public final class DesktopApplications: Sendable {
         return language == base ? [String(base)] : [String(base), String(language)]
     }
 
-    /// A string value with the desktop file escapes (`\s`, `\n`, `\t`, `\r`, `\\`) undone.
+    /// A string value with the desktop file escapes (`\s`, `\n`, `\t`, `\r`, `\\`) undone, the line breaks and tabs
+    /// as spaces: a name and an icon are one line, in a menu row, a title, a table's cell.
     private static func unescaped(_ value: Substring) -> String {
         guard value.contains("\\") else { return String(value) }
         var result = ""
@@ -105,10 +106,7 @@ public final class DesktopApplications: Sendable {
         while let character = characters.next() {
             guard character == "\\", let escaped = characters.next() else { result.append(character); continue }
             switch escaped {
-            case "s": result.append(" ")
-            case "n": result.append("\n")
-            case "t": result.append("\t")
-            case "r": result.append("\r")
+            case "s", "n", "t", "r": result.append(" ")
             default: result.append(escaped)
             }
         }

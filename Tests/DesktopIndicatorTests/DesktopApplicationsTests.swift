@@ -32,6 +32,12 @@ import Testing
             == DesktopApplication(name: "Mail", icon: nil))
     }
 
+    /// Found by the outside-text fuzz target: `\n` in a name made a name of two lines.
+    @Test func escapedLineBreaksAndTabsBecomeSpaces() {
+        #expect(DesktopApplications.parse("[Desktop Entry]\nName=Back\\nup\\ttool\\r\\\\n\n", languages: [])?.name
+            == "Back up tool \\n")
+    }
+
     @Test func theLanguagesOfALocale() {
         let cases: [(String, [String])] = [
             ("de_DE.UTF-8", ["de_DE", "de"]), ("pt_BR@latin", ["pt_BR", "pt"]), ("fr", ["fr"]), ("C.UTF-8", []),
