@@ -154,12 +154,7 @@ extension Integration {
         /// A notification server that draws no bars (GNOME Shell): the option says so once, and sends nothing.
         @Test func progressNotificationsSendNothingToAServerThatDrawsNoBars() throws {
             let service = try DaemonProcess(bus: bus)
-            let server = try FakePeer(bus, owning: "org.freedesktop.Notifications", answers: [
-                "GetServerInformation": { $0.makeReturn(with: TwoValues(TwoValues("gnome-shell", "GNOME"),
-                                                                         TwoValues("43.9", "1.2"))) },
-                "GetCapabilities": { $0.makeReturn(with: ["actions", "body"]) },
-                "Notify": { $0.makeReturn(with: UInt32(1)) },
-            ])
+            let server = try notificationServer(TwoValues("gnome-shell", "GNOME"), version: "43.9", notification: 1)
             let tray = try tray(["--progress-notifications"])
             let run = try BackgroundProcess(Paths.cli, ["run", "--label", "backup", "--", "sleep", "60"], bus: bus)
             let client = try RawClient(bus)
@@ -179,12 +174,7 @@ extension Integration {
         /// The bubble's Stop, chosen in a server that offers actions, asks the activity's owner to stop it.
         @Test func theBubblesStopActionStopsTheRun() throws {
             let service = try DaemonProcess(bus: bus)
-            let server = try FakePeer(bus, owning: "org.freedesktop.Notifications", answers: [
-                "GetServerInformation": { $0.makeReturn(with: TwoValues(TwoValues("dunst", "dunst"),
-                                                                         TwoValues("1.9.0", "1.2"))) },
-                "GetCapabilities": { $0.makeReturn(with: ["actions", "body"]) },
-                "Notify": { $0.makeReturn(with: UInt32(7)) },
-            ])
+            let server = try notificationServer(TwoValues("dunst", "dunst"), version: "1.9.0", notification: 7)
             let tray = try tray(["--progress-notifications"])
             let run = try BackgroundProcess(Paths.cli, ["run", "--label", "backup", "--", "sleep", "60"], bus: bus)
             let client = try RawClient(bus)
@@ -206,13 +196,25 @@ extension Integration {
             _ = service
         }
 
+        /// A notification server named `name` (its name and vendor) that offers actions and answers each `Notify`
+        /// with `notification`.
+        private func notificationServer(_ name: TwoValues<String, String>, version: String, notification: UInt32)
+            throws -> FakePeer
+        {
+            try FakePeer(bus, owning: "org.freedesktop.Notifications", answers: [
+                "GetServerInformation": { $0.makeReturn(with: TwoValues(name, TwoValues(version, "1.2"))) },
+                "GetCapabilities": { $0.makeReturn(with: ["actions", "body"]) },
+                "Notify": { $0.makeReturn(with: notification) },
+            ])
+        }
+
+        /// The id of the run's activity: listed already, or awaited in the service's `ActivitiesChanged` (the
+        /// listener subscribes before the list is read, so a Begin after the read is heard).
         private func awaitID(_ client: RawClient) throws -> UInt32? {
-            let deadline = ContinuousClock.now + .seconds(10)
-            while ContinuousClock.now < deadline {
-                if let id = try client.list().first?.id { return id }
-                usleep(20_000)
-            }
-            return nil
+            let listener = try SignalListener(bus)
+            if let id = try client.list().first?.id { return id }
+            let begun = try listener.next { (try? ActivityChangeReport($0))?.changed.isEmpty == false }
+            return try begun.flatMap { try ActivityChangeReport($0).changed.first?.id }
         }
     }
 }

@@ -34,16 +34,7 @@ if [ "${1:-}" = --inside ]; then
     frame_color = "#ffffff"
     timeout = 0
 CONF
-  dbus-monitor --session "interface=org.freedesktop.Notifications,member=Notify" >monitor.log 2>&1 &
-  dunst >dunst.log 2>&1 &
-  # Asked of the bus, not of the name, which the bus would answer by starting a second dunst.
-  server_up() {
-    gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
-      --method org.freedesktop.DBus.NameHasOwner org.freedesktop.Notifications 2>/dev/null | grep -q true
-  }
-  within 20 server_up || fail "dunst did not come onto the bus"
-  "$products/netactivityd" --show-delay 0 --hide-delay 0 --min-visible 0 2>netactivityd.log &
-  within 10 "$products/netactivity" status >/dev/null || fail "the service did not start"
+  start_dunst_and_service "$products" || fail "dunst and the service did not both come up"
   within 10 screen_still
   shot before.miff
   drawn() { [ -n "$(changed_box before.miff 800x400+0+0)" ]; }

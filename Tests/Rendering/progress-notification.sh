@@ -40,15 +40,7 @@ if [ "${1:-}" = --inside ]; then
     highlight = "#3584e4"
     timeout = 0
 CONF
-  dbus-monitor --session "interface=org.freedesktop.Notifications,member=Notify" >monitor.log 2>&1 &
-  dunst >dunst.log 2>&1 &
-  server_up() {
-    gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
-      --method org.freedesktop.DBus.NameHasOwner org.freedesktop.Notifications 2>/dev/null | grep -q true
-  }
-  within 20 server_up || fail "dunst did not come onto the bus"
-  "$products/netactivityd" --show-delay 0 --hide-delay 0 --min-visible 0 2>netactivityd.log &
-  within 10 "$products/netactivity" status >/dev/null || fail "the service did not start"
+  start_dunst_and_service "$products" || fail "dunst and the service did not both come up"
   within 10 screen_still
   shot before.miff
   "$products/netactivity-tray" --progress-notifications --log-level debug 2>tray.log &

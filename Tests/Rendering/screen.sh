@@ -48,6 +48,22 @@ watcher_ready() {
     2>/dev/null | grep -q true
 }
 
+# Starts dunst, with the dunstrc already written to $XDG_CONFIG_HOME/dunst, on the session bus and a monitor of its
+# Notify calls in monitor.log, then the service; returns non-zero, saying which, when either does not come up.
+start_dunst_and_service() {
+  local products=$1
+  dbus-monitor --session "interface=org.freedesktop.Notifications,member=Notify" >monitor.log 2>&1 &
+  dunst >dunst.log 2>&1 &
+  # Asked of the bus, not of the name, which the bus would answer by starting a second dunst.
+  server_up() {
+    gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+      --method org.freedesktop.DBus.NameHasOwner org.freedesktop.Notifications 2>/dev/null | grep -q true
+  }
+  within 20 server_up || { echo "dunst did not come onto the bus" >&2; return 1; }
+  "$products/netactivityd" --show-delay 0 --hide-delay 0 --min-visible 0 2>netactivityd.log &
+  within 10 "$products/netactivity" status >/dev/null || { echo "the service did not start" >&2; return 1; }
+}
+
 # Starts Xvfb with a screen of SIZE (WxHxD) and, when the host needs one ($needs_system_bus), a stand-in system
 # bus; sets $work, a scratch folder that an EXIT trap removes with everything started here. The environment names
 # only these: HOME and the XDG folders are in $work, so that nothing of the machine's desktop is read or written.
