@@ -60,8 +60,9 @@ public struct ActivityCoordinator {
     public static let activitiesAnnouncementInterval = Duration.milliseconds(50)
     private static let activitiesAnnouncementMicroseconds = activitiesAnnouncementInterval.wholeMicroseconds
 
-    // The stored state that the sources' requests use is internal rather than private, for the extension in
-    // `ActivityCoordinator+Sources.swift`; nothing else in the module touches it.
+    // The stored state that the sources' requests and the history use is internal rather than private, for the
+    // extensions in `ActivityCoordinator+Sources.swift` and `ActivityCoordinator+History.swift`; nothing else in
+    // the module touches it.
     public internal(set) var tracker: ActivityTracker
     private var policy: VisibilityPolicy
     let clock: any TimeSource
@@ -341,25 +342,6 @@ public struct ActivityCoordinator {
         changedSinceAnnouncement = false
         notifications.append(.visibilityChanged(false))
         notifications.append(.propertiesChanged(visible: false, activeCount: activeCount != announcedCount ? 0 : nil))
-    }
-
-    /// Whether activities ended since `takeFinished` was last called, with `keepsFinished`.
-    public var hasFinished: Bool { !finished.isEmpty }
-
-    /// Hands the activities that ended to `body`, in order, for the history, and forgets them. A caller's have no
-    /// process, application, or (unless timed) user: who is behind the caller is the service's to add, in place.
-    /// With `keepsFinished`, `userOf` was asked about each caller at its first activity (`ActivityTracker`).
-    public mutating func takeFinished(_ body: (inout FinishedActivity) -> Void) {
-        for index in finished.indices { body(&finished[index]) }
-        // Most turns end one activity or none: the buffer is kept for the next.
-        finished.removeAll(keepingCapacity: true)
-    }
-
-    /// The activities that ended, as `takeFinished(_:)` hands them.
-    public mutating func takeFinished() -> [FinishedActivity] {
-        var taken: [FinishedActivity] = []
-        takeFinished { taken.append($0) }
-        return taken
     }
 
     /// Whether anything waits to be told: most calls change nothing worth announcing.

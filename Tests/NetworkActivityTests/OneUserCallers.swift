@@ -18,6 +18,13 @@ extension ActivityTracker {
 }
 
 extension ActivityCoordinator {
+    /// The activities that ended, as `takeFinished(_:)` hands them.
+    mutating func takeFinished() -> [FinishedActivity] {
+        var taken: [FinishedActivity] = []
+        takeFinished { taken.append($0) }
+        return taken
+    }
+
     mutating func begin(label: String, caller: String) throws(ActivityError) -> ActivityID {
         try begin(label: label, caller: caller, userOf: oneUser)
     }
