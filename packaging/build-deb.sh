@@ -37,6 +37,9 @@ gzip -9nc packaging/debian/changelog >"$doc/changelog.gz"
 printf 'Source: netactivity\n\nPackage: netactivity\nArchitecture: any\n' >"$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O debian/netactivity/usr/bin/* | sed -n 's/^shlibs:Depends=//p')
 
+# The extension's build is chosen on the machine, when the package is configured and when gnome-shell changes.
+install -m755 packaging/debian/postinst packaging/debian/postrm -t "$stage/DEBIAN"
+install -m644 packaging/debian/triggers -t "$stage/DEBIAN"
 (cd "$stage" && find usr -type f -print0 | sort -z | xargs -0 md5sum >DEBIAN/md5sums)
 sed -e "s|@version@|$version|" -e "s|@architecture@|$architecture|" -e "s|@depends@|$depends|" \
     -e "s|@installed_size@|$(du -sk --exclude=DEBIAN "$stage" | cut -f1)|" packaging/debian/control >"$stage/DEBIAN/control"

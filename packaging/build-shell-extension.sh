@@ -13,24 +13,31 @@ uuid=netactivity@example.org
 source=Sources/gnome-shell-extension
 version=$(sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/ProgramSupport/PackageVersion.swift)
 
+# Every file of a build, as the zip carries them.
+files=(metadata.json extension.js indicator.js stylesheet.css stylesheet-light.css LICENSE)
+
 build() { # NAME SHELL_VERSIONS ENTRY_POINT MODULE_EXPORT
   local folder=$output/$1/$uuid
   rm -rf "$output/$1"
   mkdir -p "$folder"
   sed -e "s/SHELL_VERSIONS/$2/" -e "s/\"VERSION\"/\"$version\"/" "$source/metadata.json" >"$folder/metadata.json"
   cp "$source/$3" "$folder/extension.js"
-  { cat "$source/indicator.js"; printf '%s' "$4"; } >"$folder/indicator.js"
-  # The interface, from the XML the service embeds: the extension's proxy is made from it.
-  cp dbus/org.example.NetworkActivity.xml "$folder/"
+  # The interface, from the XML the service embeds, as a string in the code: the extension reads no file for it.
+  python3 -c 'import json, sys
+xml = open(sys.argv[2]).read()
+sys.stdout.write(open(sys.argv[1]).read().replace("= INTERFACE_XML_FROM_THE_BUILD;", "= " + json.dumps(xml) + ";"))' \
+    "$source/indicator.js" dbus/org.example.NetworkActivity.xml >"$folder/indicator.js"
+  printf '%s' "$4" >>"$folder/indicator.js"
+  cp "$source/stylesheet.css" "$source/stylesheet-light.css" "$source/LICENSE" "$folder/"
   if command -v gnome-extensions >/dev/null; then
-    gnome-extensions pack "$folder" --extra-source=indicator.js --extra-source=org.example.NetworkActivity.xml \
-      --out-dir="$output/$1" --force
+    gnome-extensions pack "$folder" --extra-source=indicator.js --extra-source=stylesheet-light.css \
+      --extra-source=LICENSE --out-dir="$output/$1" --force
   else
-    (cd "$folder" && python3 -m zipfile -c "$output/$1/$uuid.shell-extension.zip" \
-      metadata.json extension.js indicator.js org.example.NetworkActivity.xml)
+    (cd "$folder" && python3 -m zipfile -c "$output/$1/$uuid.shell-extension.zip" "${files[@]}")
   fi
 }
 
+# The versions each build was tested on (docs/testing.md, "Today's desktops").
 build gnome-43 '["43", "44"]' extension-43.js ''
-build gnome-45 '["45", "46", "47", "48", "49"]' extension-45.js $'\nexport {start};\n'
+build gnome-45 '["45", "46", "47", "48", "49", "50", "51"]' extension-45.js $'\nexport {start, INTERFACE_XML};\n'
 echo "$output"

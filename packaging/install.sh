@@ -29,14 +29,19 @@ fill dbus/netactivityd-system.service >"$root/lib/systemd/system/netactivityd.se
 install -m644 dbus/org.example.NetworkActivity.xml "$root/share/dbus-1/interfaces/"
 install -m644 dbus/org.example.NetworkActivity.conf "$root/share/dbus-1/system.d/"
 
-# GNOME Shell's extension, built for Debian 12's GNOME 43 (packaging/build-shell-extension.sh also makes the zip
-# for GNOME 45 and later); `gnome-extensions enable netactivity@example.org` turns it on.
+# GNOME Shell's extension: both builds (packaging/build-shell-extension.sh), and share/gnome-shell/extensions pointed
+# at the one the installed GNOME Shell loads (select-shell-extension.sh; the Debian package runs it from postinst and
+# its trigger instead). `gnome-extensions enable netactivity@example.org` turns it on.
 extension_builds=$(mktemp -d)
 OUTPUT=$extension_builds bash packaging/build-shell-extension.sh >/dev/null
-install -d "$root/share/gnome-shell/extensions/netactivity@example.org"
-install -m644 "$extension_builds"/gnome-43/netactivity@example.org/* \
-  -t "$root/share/gnome-shell/extensions/netactivity@example.org"
+for build in gnome-43 gnome-45; do
+  install -d "$root/share/netactivity/gnome-shell/$build/netactivity@example.org"
+  install -m644 "$extension_builds/$build"/netactivity@example.org/* \
+    -t "$root/share/netactivity/gnome-shell/$build/netactivity@example.org"
+done
+install -m755 packaging/select-shell-extension.sh "$root/share/netactivity/gnome-shell/select-build"
 rm -rf "$extension_builds"
+[ -n "$DESTDIR" ] || "$root/share/netactivity/gnome-shell/select-build"
 
 install -Dm644 docs/man/netactivity.1 docs/man/netactivity-tray.1 -t "$root/share/man/man1"
 install -Dm644 docs/man/netactivityd.8 -t "$root/share/man/man8"

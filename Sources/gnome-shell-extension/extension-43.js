@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The entry point for GNOME Shell 43 and 44, whose extensions are `imports` modules with enable() and disable().
 /* exported init */
 'use strict';
@@ -6,11 +7,11 @@ const ExtensionUtils = imports.misc.extensionUtils;
 
 class NetworkActivityExtension {
     enable() {
-        const extension = ExtensionUtils.getCurrentExtension();
-        this._indicator = extension.imports.indicator.start({
-            St: imports.gi.St, Gio: imports.gi.Gio, GLib: imports.gi.GLib, Clutter: imports.gi.Clutter,
-            Main: imports.ui.main, PanelMenu: imports.ui.panelMenu, PopupMenu: imports.ui.popupMenu,
-        }, extension.path);
+        const {St, Gio, GLib, GObject, Clutter, Shell} = imports.gi;
+        this._indicator = ExtensionUtils.getCurrentExtension().imports.indicator.start({
+            St, Gio, GLib, GObject, Clutter, Shell, Main: imports.ui.main, PanelMenu: imports.ui.panelMenu,
+            PopupMenu: imports.ui.popupMenu, BarLevel: imports.ui.barLevel.BarLevel,
+        });
     }
 
     disable() {

@@ -1,10 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The entry point for GNOME Shell 45 and later, whose extensions are ES modules with a default Extension class.
 import Clutter from 'gi://Clutter';
 import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
+import GObject from 'gi://GObject';
+import Shell from 'gi://Shell';
 import St from 'gi://St';
 
 import {Extension} from 'resource:///org/gnome/shell/extensions/extension.js';
+import {BarLevel} from 'resource:///org/gnome/shell/ui/barLevel.js';
 import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 import * as PanelMenu from 'resource:///org/gnome/shell/ui/panelMenu.js';
 import * as PopupMenu from 'resource:///org/gnome/shell/ui/popupMenu.js';
@@ -13,7 +17,7 @@ import {start} from './indicator.js';
 
 export default class NetworkActivityExtension extends Extension {
     enable() {
-        this._indicator = start({St, Gio, GLib, Clutter, Main, PanelMenu, PopupMenu}, this.path);
+        this._indicator = start({St, Gio, GLib, GObject, Clutter, Shell, Main, PanelMenu, PopupMenu, BarLevel});
     }
 
     disable() {

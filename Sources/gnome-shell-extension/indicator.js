@@ -1,17 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The extension's logic, written once for both of GNOME Shell's extension systems: the entry points
 // (`extension-43.js`, `extension-45.js`) hand it the Shell's modules, and `packaging/build-shell-extension.sh`
 // makes it a legacy `imports` module for GNOME 43-44 (as it is) or an ES module for GNOME 45 and later (with an
-// `export` line added). A thin client of the service's D-Bus interface: it reads `GetActivities` once, then follows
-// `ActivitiesChanged` and `VisibilityChanged`; idle it has no timer and polls nothing.
+// `export` line added), and puts the service's interface XML in place of INTERFACE_XML_FROM_THE_BUILD. A thin
+// client of the service's D-Bus interface: it reads `GetActivities` once, then follows `ActivitiesChanged` and
+// `VisibilityChanged`; idle it has no timer and polls nothing.
+//
+// The Shell disables every extension when the screen locks and enables it again at unlock, many times a day, and
+// at a logout may destroy the top bar before it disables anything: `start` keeps what it connects in one list and
+// releases all of it, and cancels every call under way, in one place, whichever comes first.
 
-/* exported start */
+/* exported start, INTERFACE_XML */
 
 const BUS_NAME = 'org.example.NetworkActivity';
 const OBJECT_PATH = '/org/example/NetworkActivity';
 // Owned while the extension is enabled: `netactivity-tray` follows its owner, and leaves the tray while it has one.
 const INDICATOR_NAME = 'org.example.NetworkActivity.ShellIndicator';
 const ICON_NAME = 'network-transmit-receive';
-const BAR_WIDTH = 240;
+// The service's interface (dbus/org.example.NetworkActivity.xml), put here by the build.
+var INTERFACE_XML = INTERFACE_XML_FROM_THE_BUILD;
 
 /// The overall percent of the tray and `watch`: bytes moved of all the bytes to move when every activity has a
 /// total, otherwise the mean of the known percents; rounded down.
@@ -59,12 +66,30 @@ function activityOf([id, record]) {
     };
 }
 
-/// Starts the indicator: `shell` holds the Shell's modules (St, Gio, GLib, Clutter, Main, PanelMenu, PopupMenu),
-/// `path` is the extension's folder. Returns what stops it.
-var start = function (shell, path) {
-    const {St, Gio, GLib, Clutter, Main, PanelMenu, PopupMenu} = shell;
-    const [, xmlBytes] = GLib.file_get_contents(`${path}/${BUS_NAME}.xml`);
-    const ServiceProxy = Gio.DBusProxy.makeProxyWrapper(new TextDecoder().decode(xmlBytes));
+/// Starts the indicator: `shell` holds the Shell's modules (St, Gio, GLib, GObject, Clutter, Shell, Main,
+/// PanelMenu, PopupMenu, BarLevel). Returns what stops it.
+var start = function (shell) {
+    const {St, Gio, GLib, GObject, Clutter, Shell, Main, PanelMenu, PopupMenu, BarLevel} = shell;
+    const ServiceProxy = Gio.DBusProxy.makeProxyWrapper(INTERFACE_XML);
+    // St 48 added `orientation` to its boxes and deprecated `vertical`, which St 51 removed.
+    const column = GObject.Object.find_property.call(St.BoxLayout, 'orientation')
+        ? {orientation: Clutter.Orientation.VERTICAL} : {vertical: true};
+
+    // Everything that undoes what starting did, run once, newest first.
+    const undo = [];
+    const cancellable = new Gio.Cancellable();
+    let released = false;
+    let activities = new Map();
+    let stopping = new Set();
+
+    function release() {
+        if (released)
+            return;
+        released = true;
+        cancellable.cancel();
+        for (const step of undo.reverse())
+            step();
+    }
 
     const button = new PanelMenu.Button(0.0, 'Network activity', false);
     const box = new St.BoxLayout({style_class: 'panel-status-indicators-box'});
@@ -74,22 +99,24 @@ var start = function (shell, path) {
     button.add_child(box);
     button.visible = false;
     Main.panel.addToStatusArea('netactivity', button);
+    // At a logout the Shell may destroy the top bar while the service's last signals are still being dispatched.
+    const destroyID = button.connect('destroy', release);
+    undo.push(() => button.disconnect(destroyID));
     // The rows, and their ages, are made when the menu opens: no timer runs, and a closed menu costs nothing.
-    button.menu.connect('open-state-changed', (_menu, open) => {
+    const openID = button.menu.connect('open-state-changed', (_menu, open) => {
         if (open)
             render();
     });
-
-    let activities = new Map();
-    let stopping = new Set();
-    let proxy = null;
-    let destroyed = false;
+    undo.push(() => button.menu.disconnect(openID));
 
     function render() {
+        if (released)
+            return;
         const list = [...activities.values()].sort((a, b) => a.id - b.id);
         const percent = overallPercent(list);
         percentLabel.text = percent === null ? '' : `${percent} %`;
         percentLabel.visible = percent !== null;
+        button.accessible_name = percent === null ? 'Network activity' : `Network activity, ${percent} %`;
         // A closed menu is rebuilt when it opens: progress reported many times a second costs the label alone.
         // It keeps one row meanwhile, since an empty menu does not open.
         if (!button.menu.isOpen && !button.menu.isEmpty())
@@ -104,26 +131,23 @@ var start = function (shell, path) {
 
     function row(activity, now) {
         const item = new PopupMenu.PopupBaseMenuItem({reactive: false, can_focus: false});
-        const info = activity.app ? Gio.DesktopAppInfo.new(`${activity.app}.desktop`) : null;
-        const name = info?.get_name() ?? activity.app ?? '';
-        const appIcon = info?.get_icon();
-        item.add_child(new St.Icon(appIcon ? {gicon: appIcon, icon_size: 24} : {icon_name: ICON_NAME, icon_size: 24}));
-        const column = new St.BoxLayout({vertical: true, x_expand: true});
+        // The Shell's own table of applications, which its dash and app grid read and keep up to date.
+        const app = activity.app ? Shell.AppSystem.get_default().lookup_app(`${activity.app}.desktop`) : null;
+        const name = app?.get_name() ?? activity.app ?? '';
+        item.add_child(app ? app.create_icon_texture(24) : new St.Icon({icon_name: ICON_NAME, icon_size: 24}));
+        const lines = new St.BoxLayout({...column, x_expand: true, style_class: 'netactivity-row'});
         const marks = [activity.system ? 'system' : null, activity.source === 'packagekit' ? 'PackageKit' : null]
             .filter(mark => mark);
         const title = name && name !== activity.label ? `${name}: ${activity.label}` : activity.label || name;
-        column.add_child(new St.Label({text: marks.length ? `${title} (${marks.join(', ')})` : title}));
+        lines.add_child(new St.Label({text: marks.length ? `${title} (${marks.join(', ')})` : title}));
         if (activity.percent !== undefined) {
-            const bar = new St.Widget({
-                style: `background-color: rgba(255, 255, 255, 0.2); height: 6px; width: ${BAR_WIDTH}px;`,
-                layout_manager: new Clutter.BinLayout(),
-            });
-            const fill = Math.round(BAR_WIDTH * Math.min(activity.percent, 100) / 100);
-            bar.add_child(new St.Widget({
-                style: `background-color: #3584e4; height: 6px; width: ${fill}px;`,
-                x_align: Clutter.ActorAlign.START,
-            }));
-            column.add_child(bar);
+            // The Shell's own level bar, in its sliders' style: its colours follow the light and dark styles and
+            // the accent colour, and it fills from the start of the line.
+            const bar = new BarLevel({style_class: 'slider netactivity-progress', x_expand: false,
+                x_align: Clutter.ActorAlign.START, reactive: false, can_focus: false});
+            bar.value = Math.min(activity.percent, 100) / 100;
+            bar.accessible_name = `${activity.label || name}: ${activity.percent} %`;
+            lines.add_child(bar);
         }
         const facts = [];
         if (activity.percent !== undefined)
@@ -133,88 +157,131 @@ var start = function (shell, path) {
         if (activity.rate !== undefined)
             facts.push(`${byteAmount(activity.rate)}/s`);
         facts.push(elapsed(Math.max(0, now - activity.started) / 1e6));
-        column.add_child(new St.Label({text: facts.join(' · '), style_class: 'popup-inactive-menu-item'}));
-        item.add_child(column);
+        lines.add_child(new St.Label({text: facts.join(' · '), style_class: 'popup-inactive-menu-item'}));
+        item.add_child(lines);
+        item.accessible_name = `${title}, ${facts.join(', ')}`;
         if (activity.cancelRequested || stopping.has(activity.id)) {
             item.add_child(new St.Label({text: 'Stopping…', y_align: Clutter.ActorAlign.CENTER}));
         } else if (activity.cancellable) {
             const stop = new St.Button({
-                label: 'Stop', style_class: 'button', y_align: Clutter.ActorAlign.CENTER, can_focus: true,
-                style: 'background-color: #c01c28; color: white; padding: 4px 12px;',
+                label: 'Stop', style_class: 'button netactivity-stop', y_align: Clutter.ActorAlign.CENTER,
+                can_focus: true, accessible_name: `Stop ${activity.label || name}`,
             });
-            stop.connect('clicked', () => {
-                stopping.add(activity.id);
-                render();
-                proxy?.RequestCancelRemote(activity.id, (_, error) => {
-                    if (error)
-                        log(`netactivity: could not stop activity ${activity.id}: ${error.message}`);
-                    stopping.delete(activity.id);
-                    if (!destroyed)
-                        render();
-                });
-            });
+            stop.connect('clicked', () => requestStop(activity.id));
             item.add_child(stop);
         }
         return item;
     }
 
-    function readAll() {
-        proxy.GetActivitiesRemote((result, error) => {
-            if (destroyed)
-                return;
-            if (error) {
-                log(`netactivity: could not read the activities: ${error.message}`);
-                return;
-            }
-            activities = new Map(result[0].map(activityOf).map(activity => [activity.id, activity]));
+    // The interface's methods, by name, for the types of their replies.
+    const methods = Gio.DBusNodeInfo.new_for_xml(INTERFACE_XML).lookup_interface(BUS_NAME);
+    function call(method, parameters, done) {
+        const replyType = `(${methods.lookup_method(method).out_args.map(arg => arg.signature).join('')})`;
+        Gio.DBus.session.call(BUS_NAME, OBJECT_PATH, BUS_NAME, method, parameters, new GLib.VariantType(replyType),
+            Gio.DBusCallFlags.NO_AUTO_START, -1, cancellable, (connection, result) => {
+                let reply = null;
+                let failure = null;
+                try {
+                    reply = connection.call_finish(result).deepUnpack();
+                } catch (error) {
+                    failure = error;
+                }
+                // A reply to a call of an extension that was disabled meanwhile touches nothing.
+                if (!released)
+                    done(reply, failure);
+            });
+    }
+
+    function requestStop(id) {
+        stopping.add(id);
+        render();
+        call('RequestCancel', new GLib.Variant('(u)', [id]), (_, error) => {
+            if (error)
+                log(`netactivity: could not stop activity ${id}: ${error.message}`);
+            stopping.delete(id);
             render();
         });
     }
 
-    function serviceChanged() {
+    function readAll(owner) {
+        call('GetActivities', null, (reply, error) => {
+            if (error || owner !== serviceOwner) {
+                if (error)
+                    log(`netactivity: could not read the activities: ${error.message}`);
+                return;
+            }
+            activities = new Map(reply[0].map(activityOf).map(activity => [activity.id, activity]));
+            render();
+        });
+        Gio.DBus.session.call(BUS_NAME, OBJECT_PATH, 'org.freedesktop.DBus.Properties', 'Get',
+            new GLib.Variant('(ss)', [BUS_NAME, 'Visible']), new GLib.VariantType('(v)'),
+            Gio.DBusCallFlags.NO_AUTO_START, -1, cancellable, (connection, result) => {
+                try {
+                    const [visible] = connection.call_finish(result).deepUnpack();
+                    if (!released && owner === serviceOwner)
+                        button.visible = visible.deepUnpack();
+                } catch (error) {
+                    if (!released)
+                        log(`netactivity: could not read Visible: ${error.message}`);
+                }
+            });
+    }
+
+    // The service's owner now: its activities are read again whenever it changes (a restart, a `--replace`).
+    let serviceOwner = null;
+    function serviceChanged(owner) {
+        serviceOwner = owner;
         activities = new Map();
         stopping = new Set();
-        button.visible = proxy.g_name_owner !== null && proxy.Visible === true;
-        if (proxy.g_name_owner !== null)
-            readAll();
-        else
-            render();
+        button.visible = false;
+        render();
+        if (owner !== null)
+            readAll(owner);
     }
 
-    proxy = new ServiceProxy(Gio.DBus.session, BUS_NAME, OBJECT_PATH, (_, error) => {
-        if (destroyed)
-            return;
-        if (error) {
-            log(`netactivity: no proxy for the service: ${error.message}`);
-            return;
+    function subscribe(signal, handler) {
+        const id = Gio.DBus.session.signal_subscribe(BUS_NAME, BUS_NAME, signal, OBJECT_PATH, null,
+            Gio.DBusSignalFlags.NONE, (_connection, _sender, _path, _interface, _signal, parameters) => {
+                if (!released)
+                    handler(parameters.deepUnpack());
+            });
+        undo.push(() => Gio.DBus.session.signal_unsubscribe(id));
+    }
+    subscribe('VisibilityChanged', ([visible]) => {
+        button.visible = visible;
+    });
+    subscribe('ActivitiesChanged', ([changed, ended]) => {
+        for (const record of changed) {
+            const activity = activityOf(record);
+            activities.set(activity.id, activity);
         }
-        proxy.connect('notify::g-name-owner', serviceChanged);
-        proxy.connectSignal('VisibilityChanged', (_proxy, _sender, [visible]) => {
-            button.visible = visible;
+        for (const id of ended) {
+            activities.delete(id);
+            stopping.delete(id);
+        }
+        render();
+    });
+    const watchID = Gio.bus_watch_name_on_connection(Gio.DBus.session, BUS_NAME, Gio.BusNameWatcherFlags.NONE,
+        (_connection, _name, owner) => {
+            if (!released)
+                serviceChanged(owner);
+        },
+        () => {
+            if (!released)
+                serviceChanged(null);
         });
-        proxy.connectSignal('ActivitiesChanged', (_proxy, _sender, [changed, ended]) => {
-            for (const record of changed) {
-                const activity = activityOf(record);
-                activities.set(activity.id, activity);
-            }
-            for (const id of ended) {
-                activities.delete(id);
-                stopping.delete(id);
-            }
-            render();
-        });
-        serviceChanged();
-    }, null, Gio.DBusProxyFlags.DO_NOT_AUTO_START);
+    undo.push(() => Gio.bus_unwatch_name(watchID));
 
-    const ownerID = Gio.bus_own_name(Gio.BusType.SESSION, INDICATOR_NAME, Gio.BusNameOwnerFlags.NONE,
-        null, null, null);
+    const nameID = Gio.bus_own_name_on_connection(Gio.DBus.session, INDICATOR_NAME, Gio.BusNameOwnerFlags.NONE,
+        null, null);
+    undo.push(() => Gio.bus_unown_name(nameID));
 
     return {
         stop() {
-            destroyed = true;
-            Gio.bus_unown_name(ownerID);
-            proxy = null;
-            button.destroy();
+            const destroyed = released;
+            release();
+            if (!destroyed)
+                button.destroy();
         },
     };
 };

@@ -64,9 +64,10 @@ start_dunst_and_service() {
   within 10 "$products/netactivity" status >/dev/null || { echo "the service did not start" >&2; return 1; }
 }
 
-# Starts Xvfb with a screen of SIZE (WxHxD) and, when the host needs one ($needs_system_bus), a stand-in system
-# bus; sets $work, a scratch folder that an EXIT trap removes with everything started here. The environment names
-# only these: HOME and the XDG folders are in $work, so that nothing of the machine's desktop is read or written.
+# Starts Xvfb with a screen of SIZE (WxHxD), or none when SIZE is `none` (a Wayland compositor draws its own), and,
+# when the host needs one ($needs_system_bus), a stand-in system bus; sets $work, a scratch folder that an EXIT trap
+# removes with everything started here. The environment names only these: HOME and the XDG folders are in $work, so
+# that nothing of the machine's desktop is read or written.
 open_screen() {
   work=$(mktemp -d /tmp/netactivity-screen.XXXXXX)
   chmod 755 "$work"
@@ -74,10 +75,14 @@ open_screen() {
   trap close_screen EXIT
   # -noreset: the server would reset each time its last client leaves, such as a screenshot taken while a panel
   # connects, and the panel would meet a server going away.
-  Xvfb -displayfd 3 -screen 0 "$1" -nolisten tcp -noreset 3>"$work/display" 2>"$work/xvfb.log" &
-  screen_pids+=($!)
-  within 10 test -s "$work/display" || { echo "Xvfb did not start" >&2; exit 1; }
-  export DISPLAY=":$(cat "$work/display")"
+  if [ "$1" = none ]; then
+    unset DISPLAY
+  else
+    Xvfb -displayfd 3 -screen 0 "$1" -nolisten tcp -noreset 3>"$work/display" 2>"$work/xvfb.log" &
+    screen_pids+=($!)
+    within 10 test -s "$work/display" || { echo "Xvfb did not start" >&2; exit 1; }
+    export DISPLAY=":$(cat "$work/display")"
+  fi
   if [ "${needs_system_bus:-0}" = 1 ]; then
     cat >"$work/system.conf" <<CONF
 <busconfig><type>system</type><listen>unix:path=$work/system_bus</listen><auth>EXTERNAL</auth>

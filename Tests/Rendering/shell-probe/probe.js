@@ -1,0 +1,66 @@
+// A test's own GNOME Shell extension, never installed for users: it lets a test see and use the project's extension
+// where no pointer can (headless Wayland), over D-Bus on the session bus, at /org/example/NetworkActivityProbe.
+//   Describe() -> s   JSON: the indicator's visibility and accessible name, and, for each actor of its menu that has
+//                     an accessible name, that name and its kind (row, stop, bar; a bar with its value)
+//   OpenMenu()        opens the indicator's menu, as a click does
+//   Press(s name) -> b  clicks the menu's button of that accessible name ("Stop backup"); false when there is none
+// Written once for both extension systems: extension-43.js and extension-45.js hand it `Main` and `Gio`, as the
+// project's own extension does.
+
+/* exported serve */
+
+const PROBE_XML = `<node><interface name="org.example.NetworkActivityProbe">
+  <method name="Describe"><arg type="s" direction="out"/></method>
+  <method name="OpenMenu"/>
+  <method name="Press"><arg type="s" direction="in"/><arg type="b" direction="out"/></method>
+</interface></node>`;
+
+var serve = function (Main, Gio) {
+    const indicator = () => Main.panel.statusArea['netactivity'] ?? null;
+    const named = (actor, found = []) => {
+        if (actor.accessible_name)
+            found.push(actor);
+        for (const child of actor.get_children())
+            named(child, found);
+        return found;
+    };
+    const kind = actor => {
+        if (actor.value !== undefined && actor.maximum_value !== undefined)
+            return 'bar';
+        if (actor.label === 'Stop')
+            return 'stop';
+        return 'row';
+    };
+    const exported = Gio.DBusExportedObject.wrapJSObject(PROBE_XML, {
+        Describe() {
+            const button = indicator();
+            if (!button)
+                return JSON.stringify({present: false});
+            return JSON.stringify({
+                present: true, visible: button.visible, name: button.accessible_name,
+                menu: named(button.menu.box).map(actor => ({
+                    kind: kind(actor), name: actor.accessible_name,
+                    ...kind(actor) === 'bar' ? {value: actor.value} : {},
+                })),
+            });
+        },
+        OpenMenu() {
+            indicator()?.menu.open();
+        },
+        Press(name) {
+            const button = indicator();
+            const target = button ? named(button.menu.box).find(actor => actor.accessible_name === name) : null;
+            if (!target)
+                return false;
+            target.emit('clicked', 1);
+            return true;
+        },
+    });
+    exported.export(Gio.DBus.session, '/org/example/NetworkActivityProbe');
+    const nameID = Gio.bus_own_name_on_connection(Gio.DBus.session, 'org.example.NetworkActivityProbe',
+        Gio.BusNameOwnerFlags.NONE, null, null);
+    return () => {
+        Gio.bus_unown_name(nameID);
+        exported.unexport();
+    };
+};
