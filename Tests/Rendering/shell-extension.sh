@@ -71,8 +71,8 @@ if [ "${1:-}" = --inside ]; then
   if [ "$session" = wayland ]; then
     # No X screen to read: the Shell takes the pictures itself.
     shot() {
-      local png=${1%.miff}.png
-      python3 "$here/shell-screenshot.py" "$png" && convert "$png" "$1" && rm -f "$png"
+      local png=$work/$(basename "${1%.miff}").png
+      python3 "$here/shell-screenshot.py" "$png" && convert "$png" -alpha off "$1" && rm -f "$png"
     }
   fi
   # The activities' program has a desktop file, as an installed application has: each row shows its green icon.
