@@ -9,7 +9,7 @@
 #                                 path it is given must be under /tmp, which the root shares
 #   debian-root.sh overlay NAME SCRIPT [ARG...]
 #                                 the same in a throwaway copy of NAME (an overlay): what SCRIPT installs is gone
-#                                 afterwards, the cached root untouched
+#                                 afterwards, the cached root untouched; NAME `host` is this machine's own root
 #
 # NAME is SUITE-DESKTOP: trixie-gnome (Debian 13, GNOME Shell 48), trixie-plasma (Plasma 6), forky-gnome (testing,
 # GNOME 50 today), sid-gnome (unstable, GNOME 51 today). The cache is $NETACTIVITY_ROOTS (default
@@ -70,15 +70,16 @@ enter() {
         TERM=dumb /bin/bash "$@"' enter "$root" "$@"
 }
 
-# Runs SCRIPT with ARGS in an overlay of ROOT whose changes are thrown away.
+# Runs SCRIPT with ARGS in an overlay of ROOT whose changes are thrown away; they are kept in memory (a tmpfs of the
+# namespace), which also keeps them apart from ROOT when ROOT is this machine's /.
 enter_overlay() {
   local root=$1; shift
   local layers
   layers=$(mktemp -d /tmp/netactivity-overlay.XXXXXX)
-  mkdir -p "$layers/upper" "$layers/work" "$layers/merged"
   local status=0
   unshare --mount --propagation private bash -c '
     root=$1 layers=$2; shift 2
+    mount -t tmpfs tmpfs "$layers" && mkdir "$layers/upper" "$layers/work" "$layers/merged" &&
     mount -t overlay overlay -o "lowerdir=$root,upperdir=$layers/upper,workdir=$layers/work" "$layers/merged" &&
       mount -t proc proc "$layers/merged/proc" && mount --rbind /dev "$layers/merged/dev" &&
       mount --rbind /sys "$layers/merged/sys" && mount --bind /tmp "$layers/merged/tmp" &&
@@ -93,6 +94,8 @@ command=${1:-}; name=${2:-}
 case "$command" in
   make) make_root "$name" ;;
   run) root=$(make_root "$name"); enter "$root" "${@:3}" ;;
-  overlay) root=$(make_root "$name"); enter_overlay "$root" "${@:3}" ;;
+  overlay)
+    if [ "$name" = host ]; then root=/; else root=$(make_root "$name"); fi
+    enter_overlay "$root" "${@:3}" ;;
   *) echo "unknown command: $command" >&2; exit 2 ;;
 esac
