@@ -10,6 +10,11 @@
 #   debian-root.sh overlay NAME SCRIPT [ARG...]
 #                                 the same in a throwaway copy of NAME (an overlay): what SCRIPT installs is gone
 #                                 afterwards, the cached root untouched; NAME `host` is this machine's own root
+#   debian-root.sh test NAME PRODUCTS SCRIPT [ARG...]
+#   debian-root.sh test-overlay NAME PRODUCTS SCRIPT [ARG...]
+#                                 runs Tests/Rendering's SCRIPT (e.g. tray-in-a-host.sh) inside NAME, or a throwaway
+#                                 copy of it, on a copy of this folder and of the programs in PRODUCTS (the release
+#                                 build); an ARG equal to PRODUCTS names that copy; every other path must be under /tmp
 #
 # NAME is SUITE-DESKTOP: trixie-gnome (Debian 13, GNOME Shell 48), trixie-plasma (Plasma 6), forky-gnome (testing,
 # GNOME 50 today), sid-gnome (unstable, GNOME 51 today). The cache is $NETACTIVITY_ROOTS (default
@@ -89,13 +94,33 @@ enter_overlay() {
   return "$status"
 }
 
+# Copies this folder and PRODUCTS' programs under /tmp, then runs SCRIPT from there with `run` or `overlay`.
+test_in_root() {
+  local how=$1 name=$2 products=$3 script=$4
+  shift 4
+  local stage arguments=() argument status=0
+  stage=$(mktemp -d /tmp/netactivity-root-test.XXXXXX)
+  chmod 755 "$stage"
+  cp -r "$(dirname "$0")" "$stage/Rendering"
+  mkdir -p "$stage/products"
+  cp "$products"/{netactivityd,netactivity,netactivity-tray} "$stage/products/"
+  for argument in "$@"; do
+    if [ "$argument" = "$products" ]; then arguments+=("$stage/products"); else arguments+=("$argument"); fi
+  done
+  bash "$0" "$how" "$name" "$stage/Rendering/$script" "${arguments[@]}" || status=$?
+  rm -rf "$stage"
+  return "$status"
+}
+
 command=${1:-}; name=${2:-}
-[ -n "$command" ] && [ -n "$name" ] || { sed -n '2,20p' "$0" >&2; exit 2; }
+[ -n "$command" ] && [ -n "$name" ] || { sed -n '2,25p' "$0" >&2; exit 2; }
 case "$command" in
   make) make_root "$name" ;;
   run) root=$(make_root "$name"); enter "$root" "${@:3}" ;;
   overlay)
     if [ "$name" = host ]; then root=/; else root=$(make_root "$name"); fi
     enter_overlay "$root" "${@:3}" ;;
+  test) test_in_root run "$name" "${@:3}" ;;
+  test-overlay) test_in_root overlay "$name" "${@:3}" ;;
   *) echo "unknown command: $command" >&2; exit 2 ;;
 esac

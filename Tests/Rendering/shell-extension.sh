@@ -14,10 +14,9 @@
 #   - and the Shell's log has no line naming the extension, no JS ERROR and no CRITICAL.
 # Each step waits for what it expects with a deadline.
 #
-# Usage: shell-extension.sh [--root NAME] SESSION PRODUCTS EXTENSION [SHOTS]
-#   --root NAME  run inside Debian's root NAME (debian-root.sh: trixie-gnome, forky-gnome, sid-gnome), or in a
-#                throwaway copy of it when EXTENSION is a package; `host` with a package: a throwaway copy of this
-#                machine. PRODUCTS must then be the release build, which carries its Swift runtime.
+# Usage: shell-extension.sh SESSION PRODUCTS EXTENSION [SHOTS]
+# In Debian's newer GNOMEs: debian-root.sh test NAME PRODUCTS shell-extension.sh SESSION PRODUCTS EXTENSION SHOTS,
+# with the release build, and test-overlay for a package.
 #   SESSION      x11 or wayland (headless, with a virtual monitor)
 #   PRODUCTS     the folder with netactivityd, netactivity and netactivity-tray
 #   EXTENSION    a build's zip (packaging/build-shell-extension.sh), installed with `gnome-extensions install`, or
@@ -27,26 +26,6 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 uuid=netactivity@example.org
-
-if [ "${1:-}" = --root ]; then
-  root_name=$2 session=$3 products=$4 extension=$5 shots=${6:-}
-  stage=$(mktemp -d /tmp/netactivity-root-test.XXXXXX)
-  trap 'rm -rf "$stage"' EXIT
-  chmod 755 "$stage"
-  cp -r "$here" "$stage/Rendering"
-  mkdir -p "$stage/products" "$stage/shots"
-  cp "$products"/{netactivityd,netactivity,netactivity-tray} "$stage/products/"
-  cp "$extension" "$stage/"
-  inner=("$stage/Rendering/shell-extension.sh" "$session" "$stage/products" "$stage/$(basename "$extension")" "$stage/shots")
-  status=0
-  if [[ "$extension" == *.deb ]]; then
-    bash "$here/debian-root.sh" overlay "$root_name" "${inner[@]}" || status=$?
-  else
-    bash "$here/debian-root.sh" run "$root_name" "${inner[@]}" || status=$?
-  fi
-  [ -z "$shots" ] || cp "$stage"/shots/*.png "$shots/" 2>/dev/null || true
-  exit "$status"
-fi
 
 source "$here/screen.sh"
 # The top bar's right part, away from the clock; the menu under it; the part of the screen kept as a picture.

@@ -52,6 +52,9 @@ if [ "${1:-}" = --inside ]; then
   # What a host may show of the backup elsewhere once the menu is closed (Plasma: its job tracker); it may stop it.
   host_job_check() { true; }
   host_idle_check() { true; }
+  # Where the icon is drawn, "W H X Y": what changed in the panel since before the item (a host whose other parts
+  # change with the activities, Plasma 6's notifications, says which part is the item's).
+  icon_box() { changed_box before.miff "$panel_region"; }
   source "$here/hosts/$host.sh"
   cd "$work"
   trap 'host_stop 2>/dev/null || true; for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null || true; done' EXIT
@@ -90,7 +93,7 @@ if [ "${1:-}" = --inside ]; then
     wait "$run_pid" || status=$?
     [ "$status" = 143 ] || fail "the run stopped by $1 exited with $status, not 143: $(cat run.log)"
   }
-  icon_shown() { box=$(changed_box before.miff "$panel_region"); [ -n "$box" ]; }
+  icon_shown() { box=$(icon_box); [ -n "$box" ]; }
   within 20 icon_shown || fail "no icon appeared in the panel ($panel_region)"
   host_active_check || fail "$host_active_problem"
   progress_reported() { "$products/netactivity" status --json | grep -q '"percent":45.*"rate_bytes_per_second"'; }
@@ -172,8 +175,8 @@ if [ "${1:-}" = --inside ]; then
       --method org.freedesktop.DBus.ListNames | grep -o "org.kde.StatusNotifierItem-[0-9-]*" \
       | sed 's/$/ still owned/' || echo "no item owns its name"
   }
-  icon_gone() { [ -z "$(changed_box before.miff "$panel_region")" ]; }
-  within 15 icon_gone || fail "the icon stayed after every activity ended: $(changed_box before.miff "$panel_region")"
+  icon_gone() { [ -z "$(icon_box)" ]; }
+  within 15 icon_gone || fail "the icon stayed after every activity ended: $(icon_box)"
   echo "icon gone after the activities ended"
   host_idle_check || fail "$host_idle_problem"
 
