@@ -16,12 +16,13 @@ within() {
 shot() { import -window root "$1" 2>/dev/null; }
 
 # Prints "W H X Y" (screen coordinates) of the box around the pixels of REGION (WxH+X+Y) that differ between
-# REFERENCE and the screen now, by more than a slight shade; nothing when fewer than 20 pixels differ.
+# REFERENCE and the screen now, by more than a slight shade (THRESHOLD, 12 % unless given); nothing when fewer than 20
+# pixels differ.
 changed_box() {
-  local reference=$1 region=$2 count geometry
+  local reference=$1 region=$2 threshold=${3:-12%} count geometry
   shot now.miff
   read -r count geometry < <(convert "$reference" now.miff -compose difference -composite -crop "$region" +repage \
-    -colorspace gray -threshold 12% -format "%[fx:round(mean*w*h)] %@\n" info: 2>/dev/null)
+    -colorspace gray -threshold "$threshold" -format "%[fx:round(mean*w*h)] %@\n" info: 2>/dev/null)
   [ "$count" -ge 20 ] || return 0
   local region_x=${region#*+}; region_x=${region_x%+*}
   local region_y=${region##*+}
