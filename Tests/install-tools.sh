@@ -14,7 +14,8 @@
 #   qdbusxml2cpp, moc and headers, zbus and its crates as Debian packages them, and cargo where rustup's is not;
 #   the Flatpak check: xdg-dbus-proxy;
 #   the sources of activities: PackageKit's daemon and pkcon, and the polkit daemon PackageKit asks;
-#   docks that draw apps' progress: Plank, and Dash to Dock in GNOME Shell.
+#   docks that draw apps' progress: Plank, and Dash to Dock in GNOME Shell;
+#   Debian 13's and testing's desktops: mmdebstrap, which makes their roots (Tests/Rendering/debian-root.sh).
 set -euo pipefail
 # A normal user's PATH on Debian leaves out the sbin folders, where runuser and a few others live.
 PATH="$PATH:/usr/sbin:/sbin"
@@ -30,7 +31,8 @@ for tool_package in dbus-daemon:dbus-daemon dbus-send:dbus-bin gdbus:libglib2.0-
                     xfconf-query:xfconf lxqt-panel:lxqt-panel sway:sway waybar:waybar polybar:polybar i3blocks:i3blocks \
                     dunst:dunst gjs:gjs gdbus-codegen:libglib2.0-dev-bin g++:g++ xdg-dbus-proxy:xdg-dbus-proxy \
                     /usr/lib/qt5/bin/qdbusxml2cpp:qtbase5-dev-tools pkcon:packagekit-tools \
-                    /usr/libexec/packagekitd:packagekit /usr/lib/polkit-1/polkitd:polkitd plank:plank; do
+                    /usr/libexec/packagekitd:packagekit /usr/lib/polkit-1/polkitd:polkitd plank:plank \
+                    mmdebstrap:mmdebstrap; do
   command -v "${tool_package%%:*}" >/dev/null || missing+=("${tool_package#*:}")
 done
 [ -f /usr/share/bash-completion/bash_completion ] || missing+=(bash-completion)

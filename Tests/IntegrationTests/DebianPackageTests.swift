@@ -52,11 +52,12 @@ extension Integration {
             "usr/share/bash-completion/completions/netactivity", "usr/share/zsh/vendor-completions/_netactivity",
             "usr/share/fish/vendor_completions.d/netactivity.fish",
             "usr/share/doc/netactivity/copyright", "usr/share/doc/netactivity/changelog.gz",
-            "usr/share/gnome-shell/extensions/netactivity@example.org/metadata.json",
-            "usr/share/gnome-shell/extensions/netactivity@example.org/extension.js",
-            "usr/share/gnome-shell/extensions/netactivity@example.org/indicator.js",
-            "usr/share/gnome-shell/extensions/netactivity@example.org/org.example.NetworkActivity.xml",
-        ]
+            "usr/share/netactivity/gnome-shell/select-build",
+        ] + ["gnome-43", "gnome-45"].flatMap { build in
+            ["metadata.json", "extension.js", "indicator.js", "stylesheet.css", "LICENSE"].map {
+                "usr/share/netactivity/gnome-shell/\(build)/netactivity@example.org/\($0)"
+            }
+        }
 
         /// Runs the script as a person would, with the toolchain on `PATH`, on the release that `Tests/run.sh` built;
         /// returns the package it printed.

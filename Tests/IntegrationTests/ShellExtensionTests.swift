@@ -21,26 +21,43 @@ extension Integration {
             return output
         }
 
-        @Test func eachBuildHasItsEntryPointItsVersionsAndTheInterface() throws {
+        /// Each build lists the versions it is tested on (docs/testing.md), carries its stylesheets and its licence,
+        /// and has the service's interface XML in its code, read from no file.
+        @Test func eachBuildHasItsEntryPointItsVersionsItsLicenceAndTheInterface() throws {
             let output = try Self.build()
             defer { try? FileManager.default.removeItem(at: output) }
-            for (build, versions) in [("gnome-43", ["43", "44"]), ("gnome-45", ["45", "46", "47", "48", "49"])] {
+            let interface = try String(contentsOf: Paths.dbusFolder.appendingPathComponent(
+                "org.example.NetworkActivity.xml"), encoding: .utf8)
+            for (build, versions) in [("gnome-43", ["43", "44"]),
+                                      ("gnome-45", ["45", "46", "47", "48", "49", "50", "51"])] {
                 let folder = output.appendingPathComponent("\(build)/\(Self.uuid)")
                 let metadata = try #require(try JSONSerialization.jsonObject(
                     with: Data(contentsOf: folder.appendingPathComponent("metadata.json"))) as? [String: Any])
                 #expect(metadata["uuid"] as? String == Self.uuid)
                 #expect(metadata["shell-version"] as? [String] == versions, "\(build)")
-                let xml = try String(contentsOf: folder.appendingPathComponent("org.example.NetworkActivity.xml"),
-                                     encoding: .utf8)
-                #expect(xml == (try String(contentsOf: Paths.dbusFolder.appendingPathComponent(
-                    "org.example.NetworkActivity.xml"), encoding: .utf8)))
-                // The zip holds what `gnome-extensions install` needs.
+                let code = try String(contentsOf: folder.appendingPathComponent("indicator.js"), encoding: .utf8)
+                #expect(!code.contains("file_get_contents") && !code.contains("DesktopAppInfo"), "\(build)")
+                #expect(try String(contentsOf: folder.appendingPathComponent("LICENSE"), encoding: .utf8)
+                    .contains("GNU GENERAL PUBLIC LICENSE"))
+                // The zip holds what `gnome-extensions install` needs, its licence among them.
                 let listed = try runTool("/usr/bin/python3", ["-m", "zipfile", "-l", output.appendingPathComponent(
                     "\(build)/\(Self.uuid).shell-extension.zip").path], bus: nil)
-                for file in ["metadata.json", "extension.js", "indicator.js", "org.example.NetworkActivity.xml"] {
+                for file in ["metadata.json", "extension.js", "indicator.js", "stylesheet.css", "stylesheet-light.css",
+                             "LICENSE"] {
                     #expect(listed.stdout.contains(file), "\(build): \(listed)")
                 }
             }
+            // The string in the code is the XML, byte for byte: gjs prints it. The ES module is the same code.
+            let legacy = output.appendingPathComponent("gnome-43/\(Self.uuid)")
+            let embedded = try runTool("/usr/bin/gjs", ["-c", """
+                imports.searchPath.unshift('\(legacy.path)');
+                print(imports.indicator.INTERFACE_XML);
+                """], bus: nil)
+            #expect(embedded.stdout == interface + "\n", "\(embedded)")
+            let module = try String(contentsOf: output.appendingPathComponent("gnome-45/\(Self.uuid)/indicator.js"),
+                                    encoding: .utf8)
+            #expect(module == (try String(contentsOf: legacy.appendingPathComponent("indicator.js"), encoding: .utf8))
+                + "\nexport {start, INTERFACE_XML};\n")
         }
 
         /// GNOME 43's `imports` system runs the shared logic as it is; GNOME 45's entry point is an ES module that
@@ -57,8 +74,9 @@ extension Integration {
             let imports = source.split(separator: "\n").filter { $0.hasPrefix("import ") }
                 .compactMap { $0.split(separator: "'").dropFirst().first.map(String.init) }
             #expect(Set(imports) == [
-                "gi://Clutter", "gi://Gio", "gi://GLib", "gi://St",
-                "resource:///org/gnome/shell/extensions/extension.js", "resource:///org/gnome/shell/ui/main.js",
+                "gi://Clutter", "gi://Gio", "gi://GLib", "gi://GObject", "gi://Shell", "gi://St",
+                "resource:///org/gnome/shell/extensions/extension.js", "resource:///org/gnome/shell/ui/barLevel.js",
+                "resource:///org/gnome/shell/ui/main.js",
                 "resource:///org/gnome/shell/ui/panelMenu.js", "resource:///org/gnome/shell/ui/popupMenu.js",
                 "./indicator.js",
             ], "\(imports)")
@@ -67,7 +85,7 @@ extension Integration {
                                      bus: nil)
             #expect(module.succeeded, "\(module)")
             #expect(try String(contentsOf: folder.appendingPathComponent("indicator.js"), encoding: .utf8)
-                .hasSuffix("export {start};\n"))
+                .hasSuffix("export {start, INTERFACE_XML};\n"))
             // As a GNOME 43 `imports` module, it has `start`.
             let legacy = try runTool("/usr/bin/gjs", ["-c", """
                 imports.searchPath.unshift('\(output.appendingPathComponent("gnome-43/\(Self.uuid)").path)');
