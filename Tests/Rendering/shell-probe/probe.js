@@ -1,6 +1,7 @@
 // A test's own GNOME Shell extension, never installed for users: it lets a test see and use the project's extension
 // where no pointer can (headless Wayland), over D-Bus on the session bus, at /org/example/NetworkActivityProbe.
-//   Describe() -> s   JSON: the indicator's visibility and accessible name, and, for each actor of its menu that has
+//   Describe() -> s   JSON: the indicator's visibility, accessible name and whether its menu is open, and, for each
+//                     actor of its menu that has
 //                     an accessible name, that name and its kind (row, stop, bar; a bar with its value)
 //   OpenMenu()        opens the indicator's menu, as a click does
 //   Press(s name) -> b  clicks the menu's button of that accessible name ("Stop backup"); false when there is none
@@ -37,7 +38,7 @@ var serve = function (Main, Gio) {
             if (!button)
                 return JSON.stringify({present: false});
             return JSON.stringify({
-                present: true, visible: button.visible, name: button.accessible_name,
+                present: true, visible: button.visible, name: button.accessible_name, open: button.menu.isOpen,
                 menu: named(button.menu.box).map(actor => ({
                     kind: kind(actor), name: actor.accessible_name,
                     ...kind(actor) === 'bar' ? {value: actor.value} : {},
