@@ -28,7 +28,11 @@ xml = open(sys.argv[2]).read()
 sys.stdout.write(open(sys.argv[1]).read().replace("= INTERFACE_XML_FROM_THE_BUILD;", "= " + json.dumps(xml) + ";"))' \
     "$source/indicator.js" dbus/org.example.NetworkActivity.xml >"$folder/indicator.js"
   printf '%s' "$4" >>"$folder/indicator.js"
-  cp "$source/stylesheet.css" "$source/stylesheet-light.css" "$source/LICENSE" "$folder/"
+  cp "$source/stylesheet.css" "$source/LICENSE" "$folder/"
+  # GNOME 47 and later load stylesheet-light.css instead in their light style: the same, in the destructive
+  # colours of the Shell's light style.
+  sed -e 's/#c01c28/#e01b24/' -e 's/#d02030/#e8313a/' -e 's/#a51d2d/#c01c28/' "$source/stylesheet.css" \
+    >"$folder/stylesheet-light.css"
   if command -v gnome-extensions >/dev/null; then
     gnome-extensions pack "$folder" --extra-source=indicator.js --extra-source=stylesheet-light.css \
       --extra-source=LICENSE --out-dir="$output/$1" --force

@@ -1,24 +1,19 @@
 # KDE Plasma 6 (Debian 13's 6.3, from its root: debian-root.sh trixie-plasma): kded6 runs the StatusNotifierWatcher,
-# kwin_x11 manages the windows, plasmashell draws the panel (at the bottom) and its system tray. It wants a system bus.
+# kwin_x11 manages the windows, plasmashell draws the panel (at the bottom) and its system tray. Plasma 5's recipe
+# (its screen, its regions, its readiness, a system bus), with Plasma 6's programs, icon and job.
+source "$here/hosts/plasma.sh"
 host_tools="plasmashell kded6 kwin_x11"
-needs_system_bus=1
-screen_size=1280x800x24
-# The panel's right part, where the system tray is, away from the clock at its right end.
-panel_region=500x44+600+756
-menu_region=1280x740+0+0
-shot_region=520x320+760+480
-idle_spot="640 300"
-# Plasma draws the icon of a disabled row (an activity's, for reading only) in this grey.
-menu_icon_grey="srgb(185,186,186)"
 
 # Plasma 6 draws the jobs' ring in its notifications' icon, left of the items: the icon is the rightmost part of what
 # changed in the panel.
 icon_box() {
   shot now.miff
   convert before.miff now.miff -compose difference -composite -crop "$panel_region" +repage -colorspace gray \
-    -threshold 12% -morphology Dilate Square:2 -define connected-components:verbose=true -define connected-components:area-threshold=20 \
-    -connected-components 8 null: 2>/dev/null | awk -v region="$panel_region" '
-      /gray\(255\)|gray\(100%\)|white/ { split($2, g, /[x+]/); if (g[3] + g[1] > right) { right = g[3] + g[1]; box = g[1] " " g[2] " " g[3] " " g[4] } }
+    -threshold 12% -morphology Dilate Square:2 -define connected-components:verbose=true \
+    -define connected-components:area-threshold=20 -connected-components 8 null: 2>/dev/null |
+    awk -v region="$panel_region" '
+      /gray\(255\)|gray\(100%\)|white/ { split($2, g, /[x+]/)
+        if (g[3] + g[1] > right) { right = g[3] + g[1]; box = g[1] " " g[2] " " g[3] " " g[4] } }
       END { if (box == "") exit; split(region, r, /[x+]/); split(box, b, " "); print b[1], b[2], r[3] + b[3], r[4] + b[4] }'
 }
 
@@ -32,8 +27,6 @@ host_start() {
   panel_pid=$!
 }
 
-# The watcher comes before the panel and the wallpaper are drawn.
-host_ready() { watcher_ready && drawn_at 640 790 && drawn_at 640 300; }
 host_alive() { kill -0 "$panel_pid" 2>/dev/null && kill -0 "$kded_pid" 2>/dev/null && kill -0 "$kwin_pid" 2>/dev/null; }
 host_stop() { kill -KILL "$panel_pid" "$kded_pid" "$kwin_pid" 2>/dev/null; }
 
