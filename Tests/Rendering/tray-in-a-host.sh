@@ -120,13 +120,17 @@ if [ "${1:-}" = --inside ]; then
   menu_stays() { within 15 menu_shown && within 30 screen_still && menu_shown; }
   # lxqt-panel, with another copy of this suite showing its own panel at the same moment, was seen to close the menu
   # 100 to 130 ms after asking for its layout and saying "opened" (twice in two runs side by side, and once in
-  # another, after the menu had been drawn; never alone): a person clicks again, and so does this test, once,
-  # saying so.
-  if ! menu_stays; then
-    echo "no menu stayed open after the first right click; clicking again" >&2
+  # another, after the menu had been drawn; never alone); GNOME 43's AppIndicator extension, while two CI runs and
+  # other GNOME sessions loaded the machine, closed it about a second after it opened, at both of two right clicks.
+  # A person clicks again, and so does this test, twice at most, saying so.
+  for attempt in 1 2 3; do
+    menu_stays && break
+    [ "$attempt" -lt 3 ] || fail "no menu stayed open on three right clicks at $click_x,$click_y"
+    echo "no menu stayed open after right click $attempt; clicking again" >&2
+    # A menu still open would take the click for itself: it is closed first.
+    xdotool key Escape
     xdotool mousemove "$click_x" "$click_y" click 3
-    menu_stays || fail "no menu stayed open on two right clicks at $click_x,$click_y"
-  fi
+  done
   # A host reads a row's icon name and loads the icon after it drew the row: GNOME Shell, with the tray slowed by
   # AddressSanitizer, was seen to settle on a menu without it once. The icon is awaited, with a deadline.
   menu_icon_drawn() {
