@@ -35,6 +35,10 @@ extension Integration {
             }
         }()
 
+        /// The scripts' environment: a PATH, and the roots' cache when it is not the default.
+        static let environment = ["PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"].merging(
+            ProcessInfo.processInfo.environment.filter { $0.key == "NETACTIVITY_ROOTS" }) { $1 }
+
         /// A scratch folder under /tmp, which the roots share with this machine.
         static func scratch(_ name: String) throws -> URL {
             let url = URL(fileURLWithPath: "/tmp/netactivity-\(name)-\(UUID().uuidString.prefix(8))")
@@ -46,8 +50,7 @@ extension Integration {
         static func run(_ how: String, _ root: String, _ script: String, _ arguments: [String]) throws -> ToolResult {
             let release = try Self.release.get()
             return try StartedTool("/bin/bash", [rootScript, how, root, release.path, script] + arguments, bus: nil,
-                                   environment: ["PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"])
-                .result(within: timeout)
+                                   environment: environment).result(within: timeout)
         }
 
         /// The extension's GNOME 45+ build, as `gnome-extensions install` takes it.
@@ -125,7 +128,7 @@ extension Integration {
             defer { try? FileManager.default.removeItem(at: work) }
             let result = try StartedTool("/bin/bash", [Paths.repository.appendingPathComponent(
                 "Tests/Rendering/extension-upgrade.sh").path, try Self.package(into: work)], bus: nil,
-                environment: ["PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"]).result(within: Self.timeout)
+                environment: Self.environment).result(within: Self.timeout)
             #expect(result.succeeded, "\(result)")
             for step in ["upgraded to GNOME Shell 48.7-0+deb13u1: the gnome-45 build",
                          "upgraded to GNOME Shell 43.9-0+deb12u2: the gnome-43 build", "removed: no link",
