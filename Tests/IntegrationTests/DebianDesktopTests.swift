@@ -137,14 +137,30 @@ extension Integration {
             }
         }
 
+        /// The package of the release, built once for the suite (in `.build/desktop-tests`, which git ignores),
+        /// and copied into the scratch folder under /tmp that the roots share.
         static func package(into folder: URL) throws -> String {
-            let built = try runTool("/bin/bash", [Paths.packagingFolder.appendingPathComponent("build-deb.sh").path],
-                                    bus: nil, environment: ["OUTPUT": folder.path, "PRODUCTS": try release.get().path,
-                                                            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? ""],
-                                    timeout: .seconds(600))
-            try #require(built.succeeded, "\(built)")
-            return try #require(built.stdout.split(separator: "\n").last.map(String.init))
+            let built = try Self.builtPackage.get()
+            let copy = folder.appendingPathComponent(built.lastPathComponent)
+            try FileManager.default.copyItem(at: built, to: copy)
+            return copy.path
         }
+
+        static let builtPackage: Result<URL, TestFailure> = {
+            do {
+                let output = Paths.repository.appendingPathComponent(".build/desktop-tests")
+                let built = try runTool("/bin/bash", [Paths.packagingFolder.appendingPathComponent("build-deb.sh").path],
+                                        bus: nil, environment: ["OUTPUT": output.path, "PRODUCTS": try release.get().path,
+                                                                "PATH": ProcessInfo.processInfo.environment["PATH"] ?? ""],
+                                        timeout: .seconds(600))
+                guard built.succeeded, let path = built.stdout.split(separator: "\n").last else {
+                    return .failure(TestFailure("build-deb.sh failed: \(built)"))
+                }
+                return .success(URL(fileURLWithPath: String(path)))
+            } catch {
+                return .failure(TestFailure("build-deb.sh did not run: \(error)"))
+            }
+        }()
 
         /// Plasma 6: the tray's item and menu, the backup as a job in Plasma's notifications whose Cancel stops the
         /// run, and 30 begin/end cycles (`tray-in-a-host.sh plasma6`).
