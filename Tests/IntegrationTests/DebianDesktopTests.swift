@@ -71,6 +71,20 @@ extension Integration {
             "PASS gnome-extension",
         ]
 
+        /// Keeps what a failed run drew (`failed-*.png` in its scratch folder) in `.build/desktop-tests/failed`,
+        /// which git ignores, for the person reading the failure.
+        static func keepPictures(of result: ToolResult, from work: URL) {
+            guard !result.succeeded else { return }
+            let kept = Paths.repository.appendingPathComponent(".build/desktop-tests/failed")
+            try? FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: work.path)) ?? []
+                where name.hasPrefix("failed") && name.hasSuffix(".png") {
+                let target = kept.appendingPathComponent("\(work.lastPathComponent)-\(name)")
+                try? FileManager.default.copyItem(at: work.appendingPathComponent(name), to: target)
+                print("kept \(target.path)")
+            }
+        }
+
         static func expectTheWholeDay(_ result: ToolResult, _ what: String) {
             #expect(result.succeeded, "\(what): \(result)")
             for step in extensionSteps {
@@ -84,6 +98,7 @@ extension Integration {
             defer { try? FileManager.default.removeItem(at: work) }
             let result = try Self.run("test", "trixie-gnome", "shell-extension.sh",
                                       [session, try Self.release.get().path, try Self.extensionZip(in: work), work.path])
+            Self.keepPictures(of: result, from: work)
             Self.expectTheWholeDay(result, "GNOME 48, \(session)")
             #expect(result.stdout.contains("GNOME Shell 48 up (\(session))"), "\(result)")
             let png = try Data(contentsOf: work.appendingPathComponent("extension-gnome.png"))
@@ -107,6 +122,7 @@ extension Integration {
             defer { try? FileManager.default.removeItem(at: work) }
             let result = try Self.run("test", root, "shell-extension.sh",
                                       ["wayland", try Self.release.get().path, try Self.extensionZip(in: work), work.path])
+            Self.keepPictures(of: result, from: work)
             Self.expectTheWholeDay(result, root)
         }
 
@@ -120,6 +136,7 @@ extension Integration {
             let package = try Self.package(into: work)
             let result = try Self.run("test-overlay", root, "shell-extension.sh",
                                       ["x11", try Self.release.get().path, package, work.path])
+            Self.keepPictures(of: result, from: work)
             Self.expectTheWholeDay(result, "the package in \(root)")
         }
 
@@ -169,6 +186,7 @@ extension Integration {
             defer { try? FileManager.default.removeItem(at: work) }
             let result = try Self.run("test", "trixie-plasma", "tray-in-a-host.sh",
                                       ["plasma6", try Self.release.get().path, work.path])
+            Self.keepPictures(of: result, from: work)
             #expect(result.succeeded, "\(result)")
             for step in ["icon drawn", "menu drawn", "Plasma drew the job",
                          "stopped from Plasma's job tracker: the run exited with status 143",
@@ -183,6 +201,7 @@ extension Integration {
             defer { try? FileManager.default.removeItem(at: work) }
             let result = try Self.run("test", "trixie-plasma", "dock-progress.sh",
                                       ["plasma-tasks", try Self.release.get().path, work.path])
+            Self.keepPictures(of: result, from: work)
             #expect(result.succeeded, "\(result)")
             for step in ["the dock's progress bar:", "the bar is gone after the run ended", "PASS plasma-tasks"] {
                 #expect(result.stdout.contains(step), "\(step): \(result)")

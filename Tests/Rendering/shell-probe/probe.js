@@ -3,7 +3,7 @@
 //   Describe() -> s   JSON: the indicator's visibility, accessible name and whether its menu is open, and, for each
 //                     actor of its menu that has
 //                     an accessible name, that name and its kind (row, stop, bar; a bar with its value)
-//   OpenMenu()        opens the indicator's menu, as a click does
+//   OpenMenu()        opens the indicator's menu, as a click does; CloseMenu() closes it
 //   Press(s name) -> b  clicks the menu's button of that accessible name ("Stop backup"); false when there is none
 // Written once for both extension systems: extension-43.js and extension-45.js hand it `Main` and `Gio`, as the
 // project's own extension does.
@@ -13,6 +13,7 @@
 const PROBE_XML = `<node><interface name="org.example.NetworkActivityProbe">
   <method name="Describe"><arg type="s" direction="out"/></method>
   <method name="OpenMenu"/>
+  <method name="CloseMenu"/>
   <method name="Press"><arg type="s" direction="in"/><arg type="b" direction="out"/></method>
 </interface></node>`;
 
@@ -47,6 +48,9 @@ var serve = function (Main, Gio) {
         },
         OpenMenu() {
             indicator()?.menu.open();
+        },
+        CloseMenu() {
+            indicator()?.menu.close();
         },
         Press(name) {
             const button = indicator();
