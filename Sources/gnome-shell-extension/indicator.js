@@ -70,7 +70,6 @@ function activityOf([id, record]) {
 /// PanelMenu, PopupMenu, BarLevel). Returns what stops it.
 var start = function (shell) {
     const {St, Gio, GLib, GObject, Clutter, Shell, Main, PanelMenu, PopupMenu, BarLevel} = shell;
-    const ServiceProxy = Gio.DBusProxy.makeProxyWrapper(INTERFACE_XML);
     // St 48 added `orientation` to its boxes and deprecated `vertical`, which St 51 removed.
     const column = GObject.Object.find_property.call(St.BoxLayout, 'orientation')
         ? {orientation: Clutter.Orientation.VERTICAL} : {vertical: true};
