@@ -35,7 +35,7 @@ let package = Package(
         // The contract of org.example.NetworkActivity on the bus: its members declared once (`ServiceMembers`), the
         // names, error names, records, and the calls built from the declarations, shared by the service and its
         // clients.
-        .target(name: "NetworkActivityInterface", dependencies: ["DBusKit"]),
+        .target(name: "NetworkActivityInterface", dependencies: ["DBusKit", "ProgramSupport"]),
         // The domain: activities, owners, deadlines, limits and the visibility policy. No C, no D-Bus.
         .target(
             name: "NetworkActivity",
@@ -53,7 +53,7 @@ let package = Package(
         // StatusNotifierItem with its menu, and notifications. Calls no service of its own.
         .target(
             name: "DesktopIndicator",
-            dependencies: ["DBusKit", "NetworkActivityClient", "ProgramSupport"],
+            dependencies: ["DBusKit", "NetworkActivityClient", "NetworkActivityInterface", "ProgramSupport"],
             resources: [.embedInCode("org.kde.StatusNotifierItem.xml"), .embedInCode("com.canonical.dbusmenu.xml")]
         ),
         .executableTarget(name: "netactivityd", dependencies: ["NetworkActivityService", "ProgramSupport"]),
@@ -118,7 +118,8 @@ let package = Package(
         .testTarget(name: "ProgramSupportTests", dependencies: ["ProgramSupport"]),
         .testTarget(
             name: "DesktopIndicatorTests",
-            dependencies: ["DBusKit", "DesktopIndicator", "NetworkActivityClient", "ProgramSupport", "TestSupport"]
+            dependencies: ["DBusKit", "DesktopIndicator", "NetworkActivityClient", "NetworkActivityInterface", "ProgramSupport",
+                           "TestSupport"]
         ),
         // The command's own reading of its plain forms against swift-argument-parser's.
         .testTarget(

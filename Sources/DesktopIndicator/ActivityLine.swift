@@ -1,4 +1,5 @@
 public import NetworkActivityClient
+import NetworkActivityInterface
 public import ProgramSupport
 
 /// One activity in a line, as the tray's menu and tooltip, its notifications and the panel modules' tooltips tell
@@ -7,7 +8,7 @@ extension ActivityStatus {
     /// The application that began it as people know it: the name in its desktop file ("Firefox"), otherwise what
     /// the service found (a command's name); nil when unknown. `status` shows it.
     public var applicationName: String? {
-        application.map { desktopApplication?.name ?? $0 }
+        self.application.map { desktopApplication?.name ?? $0 }
     }
 
     /// The icon in the desktop file of the application that began it.
@@ -15,7 +16,7 @@ extension ActivityStatus {
 
     /// What the desktop file of the application that began it says, when it has one.
     public var desktopApplication: DesktopApplication? {
-        application.flatMap(DesktopApplications.installed.application)
+        self.application.flatMap(DesktopApplications.installed.application)
     }
 
     /// Who and what, for the tray, notifications and panel tooltips: "Firefox: download" for an application with
@@ -25,27 +26,28 @@ extension ActivityStatus {
     /// "Chromium (launcher)".
     public var title: String {
         let what: String
+        let label = self.label
         if let name = desktopApplication?.name {
             what = label.isEmpty || label == name ? name : "\(name): \(ActivitySummary.displayed(label))"
         } else {
             what = ActivitySummary.displayed(label)
         }
-        return source.map { "\(what) (\(Self.sourceNames[$0] ?? $0))" } ?? what
+        return self.source.map { "\(what) (\(Self.sourceNames[$0] ?? $0.rawValue))" } ?? what
     }
 
     /// The sources as people know them.
-    static let sourceNames = ["packagekit": "PackageKit", "launcher": "launcher"]
+    static let sourceNames: [ActivityDetails.Source: String] = [.packagekit: "PackageKit", .launcher: "launcher"]
 
     /// How far it is, as far as that is known: "45 % · 3.2 MB/s", "1.2 MB · 3.2 MB/s" when only the amount moved
     /// is known; empty when nothing is.
     public var progressText: String {
         var facts: [String] = []
-        if let percent {
+        if let percent = self.percent {
             facts.append("\(percent) %")
-        } else if let done {
+        } else if let done = self.done {
             facts.append(ByteAmount.text(done))
         }
-        if let rate { facts.append(ByteAmount.rate(rate)) }
+        if let rate = self.rate { facts.append(ByteAmount.rate(rate)) }
         return facts.joined(separator: " · ")
     }
 

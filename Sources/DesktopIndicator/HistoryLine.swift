@@ -11,7 +11,7 @@ extension HistoryEntry {
         case .left: "quit"
         case .expired: "timed out"
         case .reset: "reset"
-        case .unknown: "ended"
+        default: "ended"
         }
     }
 

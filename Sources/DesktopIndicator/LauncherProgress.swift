@@ -43,7 +43,7 @@ public struct LauncherProgress: Sendable {
     /// Takes the activities now; `hasDesktopFile` tells whether an app id names an installed desktop file.
     public mutating func follow(_ activities: [ActivityStatus], hasDesktopFile: (String) -> Bool) {
         var byApplication: [String: [ActivityStatus]] = [:]
-        for activity in activities where activity.source != "launcher" && activity.isShowingProgress {
+        for activity in activities where activity.source != .launcher && activity.isShowingProgress {
             guard let application = activity.application, Self.isDesktopID(application), !foreign.contains(application),
                   hasDesktopFile(application) else { continue }
             byApplication[application, default: []].append(activity)
@@ -126,5 +126,5 @@ public struct LauncherProgress: Sendable {
 
 extension ActivityStatus {
     /// Whether it has progress to show on a dock: a percent, or amounts that give one.
-    fileprivate var isShowingProgress: Bool { percent != nil || (total ?? 0) > 0 }
+    fileprivate var isShowingProgress: Bool { self.percent != nil || (self.total ?? 0) > 0 }
 }

@@ -9,10 +9,10 @@ struct HistoryCommand: AsyncParsableCommand {
             One line per activity: when it ended, the application, the label, the amount moved, how long it ran \
             and the outcome: finished, stopped (it ended after someone asked it to stop), quit (its program left \
             without ending it), timed out or reset. The service keeps the last 100 of each user, across its \
-            restarts; root sees every user's. --json prints one array of objects with the keys of the service's \
-            records (id, label, owner, started, ended and deadline in microseconds since the Unix epoch, outcome, \
-            user, process, app, source, percent, done, total, rate, cancellable, cancel_requested), the unknown \
-            ones left out. --clear forgets this user's entries and says how many.
+            restarts; root sees every user's. --json prints one array with each entry's record as the service's \
+            GetHistory gives it: the keys of status --json's activities, and ended (microseconds since the Unix \
+            epoch) and outcome (ended, stopped, left, expired, reset). --clear forgets this user's entries and says \
+            how many.
             """)
 
     @OptionGroup var busOptions: BusOptions

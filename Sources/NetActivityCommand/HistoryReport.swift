@@ -1,5 +1,6 @@
 import DesktopIndicator
 import NetworkActivityClient
+import ProgramSupport
 
 /// How `netactivity history` prints the history.
 enum HistoryReport {
@@ -10,7 +11,7 @@ enum HistoryReport {
         let rows = [["ENDED", "APP", "LABEL", "MOVED", "RAN", "OUTCOME"]] + entries.map { entry in
             [
                 LocalTime.dateAndClock(entry.endedAt),
-                entry.activity.applicationName ?? entry.activity.source ?? "-",
+                entry.activity.applicationName ?? entry.activity.source?.rawValue ?? "-",
                 entry.activity.label.isEmpty ? "-" : ActivitySummary.displayed(entry.activity.label),
                 entry.activity.done.map { ByteAmount.text($0) } ?? "-",
                 StatusReport.format(entry.duration),
@@ -20,36 +21,8 @@ enum HistoryReport {
         return TextTable.lines(rows).joined(separator: "\n")
     }
 
+    /// Each entry's record as `GetHistory` gives it: an activity's keys with `ended` and `outcome`.
     static func json(_ entries: [HistoryEntry]) -> String {
-        encodeJSON(entries.map { entry in
-            let activity = entry.activity
-            return EntryJSON(
-                id: activity.id.rawValue, label: activity.label, owner: activity.owner, started: activity.startedAt,
-                ended: entry.endedAt, outcome: entry.outcome.rawValue, deadline: activity.deadline,
-                user: activity.user.flatMap { $0 == UInt32.max ? nil : $0 }, process: activity.ownerProcessID,
-                app: activity.application, source: activity.source, percent: activity.percent, done: activity.done,
-                total: activity.total, rate: activity.rate, cancellable: activity.isCancellable,
-                cancelRequested: activity.isCancelRequested)
-        })
-    }
-
-    private struct EntryJSON: Encodable {
-        let id: UInt32
-        let label: String
-        let owner: String
-        let started: UInt64
-        let ended: UInt64
-        let outcome: String
-        let deadline: UInt64?
-        let user: UInt32?
-        let process: UInt32?
-        let app: String?
-        let source: String?
-        let percent: UInt32?
-        let done: UInt64?
-        let total: UInt64?
-        let rate: UInt64?
-        let cancellable: Bool
-        let cancelRequested: Bool
+        JSONValue.array(entries.map(\.activity.record.json)).text
     }
 }

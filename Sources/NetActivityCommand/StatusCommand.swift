@@ -6,12 +6,13 @@ struct StatusCommand: AsyncParsableCommand {
         commandName: "status",
         abstract: "Show whether the indicator is visible and every active activity.",
         discussion: """
-            For each activity: its id, age, time left for a timed one, the owner's process id and command name \
+            For each activity: its id, age, time left for a timed one, the owner's process id and application \
             where the bus tells them, the owner's bus name, how far it is (percent, bytes moved and in all, rate), \
             whether it can be stopped ("yes", or "stopping" once asked) and the label. --json prints one object \
-            with the keys visible, active_count and activities; an activity's pid, command, time_left_seconds, \
-            percent, done_bytes, total_bytes and rate_bytes_per_second are left out when unknown or not \
-            applicable, and cancellable and cancel_requested are always there.
+            with the keys active_count, activities and visible; each activity is its record as the service's \
+            GetActivities gives it: id, label, owner, started and deadline (microseconds since the Unix epoch, 0 \
+            for none), user, process (0 when unknown), system, cancellable, cancel-requested, and when known app, \
+            percent, done, total, rate and source.
             """)
 
     @OptionGroup var busOptions: BusOptions

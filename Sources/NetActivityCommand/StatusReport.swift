@@ -1,6 +1,6 @@
 import DesktopIndicator
-import FoundationEssentials
 import NetworkActivityClient
+import ProgramSupport
 
 /// How `netactivity status` prints a status.
 enum StatusReport {
@@ -16,7 +16,7 @@ enum StatusReport {
                     activity.id.description,
                     format(activity.age(at: status.takenAt)),
                     activity.timeLeft(at: status.takenAt).map(format) ?? "-",
-                    activity.ownerProcessID.map(String.init) ?? "-",
+                    activity.processID.map(String.init) ?? "-",
                     activity.applicationName ?? "-",
                     owner(of: activity),
                     progress(of: activity),
@@ -29,24 +29,19 @@ enum StatusReport {
         return lines.joined(separator: "\n")
     }
 
+    /// `{"active_count":…,"activities":[…],"visible":…}`, each activity its record as `GetActivities` gives it.
     static func json(_ status: ServiceStatus) -> String {
-        encodeJSON(StatusJSON(
-            visible: status.isVisible, activeCount: status.activeCount,
-            activities: status.activities.map { activity in
-                ActivityJSON(
-                    id: activity.id.rawValue, label: activity.label, owner: activity.owner, pid: activity.ownerProcessID,
-                    app: activity.application, appName: activity.applicationName, ageSeconds: seconds(activity.age(at: status.takenAt)),
-                    timeLeftSeconds: activity.timeLeft(at: status.takenAt).map(seconds), percent: activity.percent,
-                    doneBytes: activity.done, totalBytes: activity.total, rateBytesPerSecond: activity.rate,
-                    cancellable: activity.isCancellable, cancelRequested: activity.isCancelRequested,
-                    source: activity.source)
-            }))
+        JSONValue.object([
+            "active_count": .unsigned(UInt64(status.activeCount)),
+            "activities": .array(status.activities.map(\.record.json)),
+            "visible": .bool(status.isVisible),
+        ]).text
     }
 
     /// Who began an activity; for a source's, the source and the connection that spoke for it:
     /// `packagekit :1.7`, `launcher :1.42`.
     static func owner(of activity: ActivityStatus) -> String {
-        guard let source = activity.source else { return activity.owner }
+        guard let source = activity.source?.rawValue else { return activity.owner }
         let speaker = activity.owner.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
         return speaker.isEmpty ? source : "\(source) \(speaker)"
     }
@@ -74,35 +69,5 @@ enum StatusReport {
 
     private static func twoDigits(_ value: Int64) -> String {
         value < 10 ? "0\(value)" : "\(value)"
-    }
-
-    /// Seconds to the millisecond.
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds * 1000 + attoseconds / 1_000_000_000_000_000) / 1000
-    }
-
-    private struct StatusJSON: Encodable {
-        let visible: Bool
-        let activeCount: UInt32
-        let activities: [ActivityJSON]
-    }
-
-    private struct ActivityJSON: Encodable {
-        let id: UInt32
-        let label: String
-        let owner: String
-        let pid: UInt32?
-        let app: String?
-        let appName: String?
-        let ageSeconds: Double
-        let timeLeftSeconds: Double?
-        let percent: UInt32?
-        let doneBytes: UInt64?
-        let totalBytes: UInt64?
-        let rateBytesPerSecond: UInt64?
-        let cancellable: Bool
-        let cancelRequested: Bool
-        let source: String?
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DesktopIndicator
 import NetworkActivityClient
+import ProgramSupport
 
 /// How `netactivity watch` prints a state: one line each.
 enum WatchFormat: String, CaseIterable, ExpressibleByArgument {
@@ -11,7 +12,7 @@ enum WatchFormat: String, CaseIterable, ExpressibleByArgument {
     /// The idle look's colour in the panels that take one: the tray's idle grey (IndicatorLook.idle).
     static let idleColour = "#9E9E9E"
 
-    /// One line for `state`; with `showsIdle`, the panel formats keep an idle look on screen instead of hiding.
+    /// One line for `state`; the JSON objects' own keys in alphabetical order, as they always were; with `showsIdle`, the panel formats keep an idle look on screen instead of hiding.
     func render(_ state: IndicatorState, showsIdle: Bool = false) -> String {
         let overall = state.isVisible ? OverallProgress.percent(of: state.activities) : nil
         let progress = overall.map { " · \($0) %" } ?? ""
@@ -20,96 +21,40 @@ enum WatchFormat: String, CaseIterable, ExpressibleByArgument {
         case .plain:
             return "\(state.isVisible ? "active" : "idle") \(state.activeCount)\(progress)"
         case .json:
-            return encodeJSON(WatchJSON(
-                running: state.isServiceRunning, visible: state.isVisible, count: state.activeCount,
-                labels: state.labels, percent: OverallProgress.percent(of: state.activities),
-                activities: state.activities.map(ActivityJSON.init)))
+            return JSONValue.object([
+                "activities": .array(state.activities.map(\.record.json)),
+                "count": .unsigned(UInt64(state.activeCount)),
+                "labels": .array(state.labels.map(JSONValue.string)),
+                // How far the activities are together (`OverallProgress`); absent when unknown.
+                "percent": OverallProgress.percent(of: state.activities).map { .unsigned(UInt64($0)) },
+                "running": .bool(state.isServiceRunning),
+                "visible": .bool(state.isVisible),
+            ]).text
         case .waybar:
             let name = state.isVisible ? "active" : "idle"
             let isStopping = state.isVisible && state.activities.contains(where: \.isCancelRequested)
             // waybar reads the tooltip as Pango markup.
             let tooltip = state.activities.isEmpty ? ActivitySummary.idleText
                 : ActivityStatus.summaryLines(state.activities).map(\.markupEscaped).joined(separator: "\n")
-            return encodeJSON(WaybarJSON(text: panelText, tooltip: panelText.isEmpty ? "" : tooltip,
-                                         class: isStopping ? "stopping" : name, alt: name, percentage: overall))
+            // What waybar's custom module reads with `"return-type": "json"`; `percentage` feeds its
+            // `{percentage}` and `format-icons`, absent when unknown.
+            return JSONValue.object([
+                "alt": .string(name),
+                "class": .string(isStopping ? "stopping" : name),
+                "percentage": overall.map { .unsigned(UInt64($0)) },
+                "text": .string(panelText),
+                "tooltip": .string(panelText.isEmpty ? "" : tooltip),
+            ]).text
         case .polybar:
             // polybar's colour tag greys the idle look.
             return state.isVisible || panelText.isEmpty ? panelText : "%{F\(Self.idleColour)}\(panelText)%{F-}"
         case .i3blocks:
             // i3blocks reads JSON with `format=json`: an empty full_text hides the block, where an empty line of
             // plain text is an error with `interval=persist`.
-            return encodeJSON(I3BlocksJSON(fullText: panelText, color: state.isVisible || panelText.isEmpty ? nil : Self.idleColour))
+            return JSONValue.object([
+                "color": state.isVisible || panelText.isEmpty ? nil : .string(Self.idleColour),
+                "full_text": .string(panelText),
+            ]).text
         }
-    }
-
-    private struct WatchJSON: Encodable {
-        let running: Bool
-        let visible: Bool
-        let count: UInt32
-        let labels: [String]
-        /// How far the activities are together (`OverallProgress`); absent when unknown.
-        let percent: UInt32?
-        let activities: [ActivityJSON]
-    }
-
-    /// One activity's record with the keys of `GetActivities`; 0 for "no deadline" and "no process", as there.
-    private struct ActivityJSON: Encodable {
-        let id: UInt32
-        let label: String
-        let owner: String
-        let started: UInt64
-        let deadline: UInt64
-        let user: UInt32?
-        let process: UInt32
-        let app: String?
-        let system: Bool
-        let cancellable: Bool
-        let cancelRequested: Bool
-        let percent: UInt32?
-        let done: UInt64?
-        let total: UInt64?
-        let rate: UInt64?
-        let source: String?
-
-        private enum CodingKeys: String, CodingKey {
-            case id, label, owner, started, deadline, user, process, app, system, cancellable, percent, done, total
-            case rate, source
-            case cancelRequested = "cancel-requested"
-        }
-
-        init(_ activity: ActivityStatus) {
-            id = activity.id.rawValue
-            label = activity.label
-            owner = activity.owner
-            started = activity.startedAt
-            deadline = activity.deadline ?? 0
-            user = activity.user
-            process = activity.ownerProcessID ?? 0
-            app = activity.application
-            system = activity.isSystem
-            cancellable = activity.isCancellable
-            cancelRequested = activity.isCancelRequested
-            percent = activity.percent
-            done = activity.done
-            total = activity.total
-            rate = activity.rate
-            source = activity.source
-        }
-    }
-
-    /// What i3blocks reads from a block with `format=json`.
-    private struct I3BlocksJSON: Encodable {
-        let fullText: String
-        let color: String?
-    }
-
-    /// What waybar's custom module reads with `"return-type": "json"`.
-    private struct WaybarJSON: Encodable {
-        let text: String
-        let tooltip: String
-        let `class`: String
-        let alt: String
-        /// Read by waybar's `{percentage}` and `format-icons`; absent when unknown.
-        let percentage: UInt32?
     }
 }

@@ -84,12 +84,13 @@ public struct ActivityCoordinator {
     private var unsaved = UnsavedChanges()
     /// Whether the activities that end are kept until `takeFinished` takes them, for the history.
     public var keepsFinished = false {
-        didSet {
-            tracker.asksNewCallers = keepsFinished
-            if !keepsFinished { finished = [] }
-        }
+        didSet { if !keepsFinished { finished = [] } }
     }
     var finished: [FinishedActivity] = []
+    /// The activities that ended, per Unix user (`GetHistory`); kept with `keepHistory(limitPerUser:)`.
+    public internal(set) var history = ActivityHistory(limitPerUser: 0)
+    /// `HistoryChanged`, at most once a second.
+    var historyChanges = ChangePacing(interval: .seconds(1))
 
     public init(limits: ActivityLimits, delays: VisibilityDelays, clock: any TimeSource) {
         tracker = ActivityTracker(limits: limits)

@@ -78,10 +78,6 @@ public struct ActivityTracker {
     /// Progress and cancel receivers, of the activities that have them.
     /// Kept by the extension in `ActivityTracker+Progress.swift`.
     var extras = ActivityExtrasTable()
-    /// Whether `userOf` is asked about each caller at its first activity, whatever the quota: so that the service
-    /// learns who it is while it is on the bus, for the history of what it leaves behind. What it answers is not
-    /// counted until the quota needs it, as for any caller.
-    public var asksNewCallers = false
     // The stored state is internal rather than private for the extensions in `ActivityTracker+Progress.swift` and
     // `State/ActivityTracker+Restore.swift`; nothing else in the module touches it.
 
@@ -151,7 +147,6 @@ public struct ActivityTracker {
         if let known = callerIndex(caller) {
             index = known
         } else {
-            if asksNewCallers { _ = userOf(caller) }
             index = insertCaller(caller)
         }
         let list = callers.values[index]

@@ -1,35 +1,21 @@
-package import NetworkActivityInterface
+public import NetworkActivityInterface
 
 /// An activity that has ended, as the service's history keeps it (``NetworkActivityClient/history(limit:)``).
-public struct HistoryEntry: Sendable, Equatable {
-    /// How an activity ended.
-    public enum Outcome: String, Sendable, Hashable, CaseIterable {
-        /// Its program ended it, or its source said it was done, with no stop asked.
-        case ended
-        /// It ended after someone asked it to stop (``NetworkActivityClient/requestCancel(_:)``).
-        case stopped
-        /// Its program left the bus without ending it: it exited or crashed.
-        case left
-        /// Its timeout passed.
-        case expired
-        /// ``NetworkActivityClient/reset()`` ended it.
-        case reset
-        /// An outcome that a newer service names and this library does not know.
-        case unknown
-    }
+public struct HistoryEntry: Sendable, Hashable {
+    /// How an activity ended: `ended`, `stopped`, `left`, `expired`, `reset`, or a word of a newer service.
+    public typealias Outcome = ActivityDetails.Outcome
 
-    /// The activity as it was when it ended: its label, application, source, progress and start. Its
-    /// ``ActivityStatus/isCancelRequested`` tells whether it was asked to stop.
+    /// The activity as it was when it ended: its label, application, source, progress and start, and its end.
+    /// Its ``ActivityStatus/isCancelRequested`` tells whether it was asked to stop.
     public var activity: ActivityStatus
-    /// When it ended, in microseconds since the Unix epoch.
-    public var endedAt: UInt64
-    public var outcome: Outcome
 
-    public init(activity: ActivityStatus, endedAt: UInt64, outcome: Outcome) {
+    public init(_ activity: ActivityStatus) {
         self.activity = activity
-        self.endedAt = endedAt
-        self.outcome = outcome
     }
+
+    /// When it ended, in microseconds since the Unix epoch.
+    public var endedAt: UInt64 { activity.endedAt ?? activity.startedAt }
+    public var outcome: Outcome { activity.outcome ?? .ended }
 
     /// How long it ran.
     public var duration: Duration {
@@ -37,18 +23,10 @@ public struct HistoryEntry: Sendable, Equatable {
     }
 }
 
-extension HistoryEntry {
-    /// An entry as `GetHistory` tells it.
-    init(_ details: ActivityDetails) {
-        self.init(activity: ActivityStatus(details), endedAt: details.endedAt ?? 0,
-                  outcome: details.outcome.flatMap(Outcome.init(rawValue:)) ?? .unknown)
-    }
-}
-
 extension ServiceCall where Reply == [HistoryEntry] {
     /// `GetHistory`: the newest `limit` entries of the caller's user, all that are kept for 0.
     package static func history(limit: UInt32) -> ServiceCall {
-        ServiceMembers.getHistory.serviceCall(limit).map { $0.map(HistoryEntry.init) }
+        ServiceMembers.getHistory.serviceCall(limit).map { $0.map { HistoryEntry(ActivityStatus($0)) } }
     }
 }
 

@@ -15,11 +15,8 @@ final class ActivityEndpoint {
     let ownUser: UInt32
     /// The object that serves the interface, which sends the replies and signals.
     private(set) var object: ServedObject!
-    private let lookUpCredentials: (BusName) -> ConnectionCredentials?
-    private let lookUpApplication: (UInt32) -> String?
-    /// Who is behind the callers the service has had to ask about; unique names are never reused, so an entry
-    /// holds until its name leaves the bus.
-    private var callers: [String: Caller] = [:]
+    /// Who is behind the callers, asked of the bus.
+    let callers: CallerDirectory
     /// The system service's activities as `ListActivities` shows them here, their owners marked `system:`.
     private(set) var systemActivities: [ActivityRecord] = []
     /// Each distinct change signal, built once and sent as copies.
@@ -32,10 +29,6 @@ final class ActivityEndpoint {
     var stateKeeper: StateKeeper? {
         didSet { coordinator.savesChanges = stateKeeper != nil }
     }
-    /// The activities that ended, per Unix user (`GetHistory`).
-    private(set) var history: ActivityHistory
-    /// `HistoryChanged`, at most once a second.
-    private var historyChanges = ChangePacing(interval: .seconds(1))
 
     /// - Parameters:
     ///   - send: where the object's replies and signals go: the connection, or a test's list.
@@ -46,12 +39,10 @@ final class ActivityEndpoint {
          lookUpCredentials: @escaping (BusName) -> ConnectionCredentials?,
          lookUpApplication: @escaping (UInt32) -> String? = CallerApplication.of(processID:), historyLimit: Int = 0) {
         self.coordinator = coordinator
-        self.coordinator.keepsFinished = historyLimit > 0
-        history = ActivityHistory(limitPerUser: historyLimit)
+        self.coordinator.keepHistory(limitPerUser: historyLimit)
         self.logger = logger
         self.ownUser = ownUser
-        self.lookUpCredentials = lookUpCredentials
-        self.lookUpApplication = lookUpApplication
+        callers = CallerDirectory(lookUpCredentials: lookUpCredentials, lookUpApplication: lookUpApplication)
         // Signals of a change go out before the reply to the call that caused it, so panels wait behind nothing.
         object = ServedObject(self, at: ServiceNames.objectPath, interfaces: [Self.interface],
                               introspectionXML: Self.introspectionXML, send: send,
@@ -69,7 +60,7 @@ final class ActivityEndpoint {
         coordinator.writeUnsavedChanges(to: &stateKeeper.journal)
         // The tracker is read (copied) only for a fresh file, which comes once in many calls.
         let written = stateKeeper.isDueForFreshFile
-            ? stateKeeper.begin(with: coordinator.tracker, history: history) : stateKeeper.writeJournal()
+            ? stateKeeper.begin(with: coordinator.tracker, history: coordinator.history) : stateKeeper.writeJournal()
         if !written { self.stateKeeper = nil }
     }
 
@@ -77,74 +68,51 @@ final class ActivityEndpoint {
     /// append (entries of the history forgotten).
     func saveAfresh() {
         guard let stateKeeper else { return }
-        if !stateKeeper.begin(with: coordinator.tracker, history: history) { self.stateKeeper = nil }
+        if !stateKeeper.begin(with: coordinator.tracker, history: coordinator.history) { self.stateKeeper = nil }
     }
 
     // MARK: The history
 
-    /// Takes over the entries an earlier instance kept.
-    func restoreHistory(_ saved: ActivityHistory) {
-        guard history.isKept, !saved.isEmpty else { return }
-        history = saved
-    }
-
     /// Takes the activities that ended into the history, with who was behind a caller's (asked of the bus at the
     /// caller's first activity, while it was there), and into the state file's journal.
     private func recordFinished() {
-        guard coordinator.hasFinished else { return }
-        coordinator.takeFinished { entry in
-            if entry.source == nil, let owner = callers[entry.owner] {
-                entry.user = entry.user ?? owner.credentials.user
-                entry.processID = owner.credentials.processID
-                entry.application = owner.application
+        coordinator.recordFinished(identify: { owner in
+            callers.asked(owner).map { caller in
+                CallerIdentity(user: caller.credentials.user, processID: caller.credentials.processID,
+                               application: caller.application)
             }
-            history.record(entry)
-            stateKeeper?.journal.appendFinished(entry)
-        }
-        historyChanges.changed()
+        }) { entry in stateKeeper?.journal.appendFinished(entry) }
     }
 
-    /// `GetHistory` of a caller: its Unix user's entries, or everyone's for root, newest first.
+    /// `GetHistory` of a caller: what its Unix user may read, newest first.
     func historyEntries(for caller: String, max: UInt32) throws(DBusError) -> [ActivityDetails] {
-        let user = try knownUser(of: caller)
-        return history.entries(ofUser: user == 0 ? nil : user, limit: max == 0 ? nil : Int(max)).map(details(of:))
+        coordinator.history(readBy: try knownUser(of: caller), limit: max == 0 ? nil : Int(max)).map(ActivityDetails.init)
     }
 
     /// `ClearHistory` of a caller: forgets its Unix user's entries; returns how many.
     func clearHistory(for caller: String) throws(DBusError) -> UInt32 {
-        let cleared = history.clear(user: try knownUser(of: caller))
+        let cleared = coordinator.clearHistory(of: try knownUser(of: caller))
         if cleared > 0 {
-            historyChanges.changed()
             saveAfresh()
             logger.info("\(caller) cleared \(cleared) entries of the history")
         }
         return UInt32(cleared)
     }
 
-    private func knownUser(of caller: String) throws(DBusError) -> UInt32 {
-        guard let user = unixUser(of: caller) else {
+    /// The Unix user behind a caller, or the error that says the bus did not tell.
+    func knownUser(of caller: String) throws(DBusError) -> UInt32 {
+        guard let user = callers.unixUser(of: caller) else {
             throw DBusError(.failed, "the bus did not tell the Unix user of \(caller)")
         }
         return user
     }
 
-    private func details(of entry: FinishedActivity) -> ActivityDetails {
-        let progress = entry.progress
-        return ActivityDetails(
-            id: entry.id.rawValue, label: entry.label.text, owner: entry.owner, startedAt: entry.startedAt,
-            deadline: entry.deadline, user: entry.user ?? UInt32.max, processID: entry.processID,
-            application: entry.application, isCancellable: entry.wasCancellable,
-            isCancelRequested: entry.outcome == .stopped, percent: progress.percent, done: progress.done,
-            total: progress.total, rate: progress.rate, source: entry.source?.rawValue, endedAt: entry.endedAt,
-            outcome: entry.outcome.rawValue)
-    }
-
     /// Sends `HistoryChanged` when it is due; returns the turn with the next time one may be.
     private func announceHistory(_ turn: TurnEnd) -> TurnEnd {
-        if historyChanges.isDue(at: turn.now) {
+        if coordinator.isHistoryChangeDue(at: turn.now) {
             object.emit(object.makeSignal(ServiceMembers.historyChanged))
         }
-        return turn.due(alsoAt: historyChanges.nextDeadline)
+        return turn.due(alsoAt: coordinator.nextHistoryChange)
     }
 
     /// Sends the signals of what changed since the last call: `VisibilityChanged` and `PropertiesChanged`.
@@ -166,7 +134,7 @@ final class ActivityEndpoint {
                     object.makeSignal(ServiceMembers.visibilityChanged, visible)
                 })
             case .activitiesChanged(let changed, let ended):
-                object.emit(object.makeSignal(ServiceMembers.activitiesChanged, changed.compactMap(status(of:)),
+                object.emit(object.makeSignal(ServiceMembers.activitiesChanged, changed.compactMap(details(of:)),
                                               ended.map(\.rawValue)))
             }
         }
@@ -175,51 +143,25 @@ final class ActivityEndpoint {
     /// Every activity as `GetActivities` gives it: this service's callers', ordered by id, its sources', then the
     /// system service's.
     func allDetails() -> [ActivityDetails] {
-        coordinator.tracker.all.map(status(of:)) + coordinator.allSourceActivities.map(status(ofSource:))
-            + systemActivities.map(status(ofSystem:))
+        coordinator.tracker.all.map(details(of:)) + coordinator.allSourceActivities.map(ActivityDetails.init)
+            + systemActivities.map(ActivityDetails.init(system:))
     }
 
     /// Every activity as `ListActivities` gives it, in the same order.
     func allRecords() -> [ActivityRecord] {
-        coordinator.tracker.all.map(ActivityRecord.init) + coordinator.allSourceActivities.map { activity in
-            ActivityRecord(id: activity.id.rawValue, owner: activity.report.owner, label: activity.report.label.text,
-                           startedAt: activity.startedAt, deadline: nil)
-        } + systemActivities
+        coordinator.tracker.all.map(ActivityRecord.init) + coordinator.allSourceActivities.map(ActivityRecord.init)
+            + systemActivities
     }
 
     /// What `GetActivities` tells of a live activity; nil for one that has ended.
-    private func status(of id: ActivityID) -> ActivityDetails? {
-        if let activity = coordinator.tracker[id] { return status(of: activity) }
-        if let activity = coordinator.sourceActivity(id) { return status(ofSource: activity) }
-        return systemActivities.first { $0.id == id.rawValue }.map(status(ofSystem:))
+    private func details(of id: ActivityID) -> ActivityDetails? {
+        if let activity = coordinator.tracker[id] { return details(of: activity) }
+        if let activity = coordinator.sourceActivity(id) { return ActivityDetails(activity) }
+        return systemActivities.first { $0.id == id.rawValue }.map(ActivityDetails.init(system:))
     }
 
-    private func status(of activity: TrackedActivity) -> ActivityDetails {
-        let owner = caller(activity.owner)
-        let extras = coordinator.tracker.extras(of: activity.id)
-        let progress = extras.progress
-        return ActivityDetails(
-            id: activity.id.rawValue, label: activity.label.text, owner: activity.owner, startedAt: activity.startedAt,
-            deadline: activity.expiry?.wallClockDeadline,
-            user: activity.expiry?.creatorUser ?? owner?.credentials.user ?? UInt32.max,
-            processID: owner?.credentials.processID, application: owner?.application, isCancellable: extras.isCancellable,
-            isCancelRequested: extras.isCancelRequested, percent: progress.percent, done: progress.done,
-            total: progress.total, rate: progress.rate)
-    }
-
-    private func status(ofSource activity: SourceActivity) -> ActivityDetails {
-        let report = activity.report
-        return ActivityDetails(
-            id: activity.id.rawValue, label: report.label.text, owner: report.owner, startedAt: activity.startedAt,
-            user: report.user ?? UInt32.max, processID: report.processID, application: report.application,
-            isCancellable: report.isCancellable, isCancelRequested: activity.isCancelRequested,
-            percent: report.percent, rate: report.rate, source: activity.source.rawValue)
-    }
-
-    /// The system service's activities are root's, or its own user's: the record it listed does not say.
-    private func status(ofSystem record: ActivityRecord) -> ActivityDetails {
-        ActivityDetails(id: record.id, label: record.label, owner: record.owner, startedAt: record.startedAt,
-                       deadline: record.deadline, user: 0, isSystem: true)
+    private func details(of activity: TrackedActivity) -> ActivityDetails {
+        ActivityDetails(activity, extras: coordinator.tracker.extras(of: activity.id), owner: callers[activity.owner])
     }
 
     /// The end of the event loop's turn: announces what the domain coalesced over the turn (a count that changed
@@ -243,7 +185,7 @@ final class ActivityEndpoint {
         let ended = coordinator.callerLeft(name)
         // Its activities' entries take who it was before it is forgotten.
         recordFinished()
-        callers[name] = nil
+        callers.forget(name)
         publishNotifications()
         return ended
     }
@@ -291,30 +233,5 @@ final class ActivityEndpoint {
             }
             return .later
         }
-    }
-
-    /// The Unix user behind a caller, asked of the bus once per caller.
-    func unixUser(of caller: String) -> UInt32? {
-        self.caller(caller)?.credentials.user
-    }
-
-    /// What the bus says of a connection, asked once per connection; nil once it has left.
-    func credentials(of caller: String) -> ConnectionCredentials? {
-        self.caller(caller)?.credentials
-    }
-
-    /// Who is behind a connection, asked of the bus and the system once per connection; nil once it has left.
-    private func caller(_ name: String) -> Caller? {
-        if let known = callers[name] { return known }
-        guard let busName = try? BusName(name), let credentials = lookUpCredentials(busName) else { return nil }
-        let found = Caller(credentials: credentials, application: credentials.processID.flatMap(lookUpApplication))
-        callers[name] = found
-        return found
-    }
-
-    /// Who is behind a connection: what the bus says, and the application the system says it is.
-    private struct Caller {
-        var credentials: ConnectionCredentials
-        var application: String?
     }
 }

@@ -77,7 +77,7 @@ public final class NetworkActivityService {
                 logger.warning("following no launcher progress: \(error.message)")
             }
         }
-        let followsPackageKit = configuration.sources.contains(.packageKit)
+        let followsPackageKit = configuration.sources.contains(.packagekit)
         guard configuration.followsSystemService || followsPackageKit else { return }
         let system: Connection
         do {
@@ -201,9 +201,9 @@ public final class NetworkActivityService {
             if namesOnBus == nil { logger.warning("the bus did not list its names; taking over timed activities only") }
         }
         let restored = endpoint.coordinator.restore(saved, isOnBus: namesOnBus.map { names in { names.contains($0) } })
-        endpoint.restoreHistory(saved.history)
+        endpoint.coordinator.restoreHistory(saved.history)
         endpoint.stateKeeper = keeper
-        guard keeper.begin(with: endpoint.coordinator.tracker, history: endpoint.history) else {
+        guard keeper.begin(with: endpoint.coordinator.tracker, history: endpoint.coordinator.history) else {
             endpoint.stateKeeper = nil
             return
         }

@@ -13,24 +13,26 @@ extension ActivityEndpoint {
         ServiceNames.interface,
         methods: [
             MethodDeclaration(ServiceMembers.begin) { endpoint, call, label throws(DBusError) in
-                try domain { () throws(ActivityError) in
+                // Who the caller is, asked while it is on the bus, for the history of what it may leave behind.
+                if endpoint.coordinator.keepsFinished { _ = endpoint.callers[call.callerName] }
+                return try domain { () throws(ActivityError) in
                     try endpoint.coordinator.begin(label: label, caller: call.callerName,
-                                                   userOf: endpoint.unixUser(of:)).rawValue
+                                                   userOf: endpoint.callers.unixUser(of:)).rawValue
                 }
             },
             MethodDeclaration(ServiceMembers.beginWithTimeout) { endpoint, call, label, seconds throws(DBusError) in
-                guard let user = endpoint.unixUser(of: call.callerName) else {
+                guard let user = endpoint.callers.unixUser(of: call.callerName) else {
                     throw DBusError(.failed, "the bus did not tell the Unix user of \(call.callerName)")
                 }
                 return try domain { () throws(ActivityError) in
                     try endpoint.coordinator.beginTimed(label: label, seconds: seconds, caller: call.callerName,
-                                                       user: user, userOf: endpoint.unixUser(of:)).rawValue
+                                                       user: user, userOf: endpoint.callers.unixUser(of:)).rawValue
                 }
             },
             MethodDeclaration(ServiceMembers.end) { endpoint, call, rawID throws(DBusError) in
                 let id = ActivityID(rawValue: rawID)
                 do throws(ActivityError) {
-                    try endpoint.coordinator.end(id, caller: call.callerName) { endpoint.unixUser(of: call.callerName) }
+                    try endpoint.coordinator.end(id, caller: call.callerName) { endpoint.callers.unixUser(of: call.callerName) }
                 } catch {
                     throw endpoint.refusedEnd(of: id, by: call.callerName, error)
                 }
@@ -42,7 +44,7 @@ extension ActivityEndpoint {
             MethodDeclaration(ServiceMembers.reset) { endpoint, call throws(DBusError) in
                 // The system bus's policy already refuses Reset to everyone but root; this is the second line, for
                 // a policy that is missing or wrong. On a session bus every caller is the service's own user.
-                guard let user = endpoint.unixUser(of: call.callerName), user == 0 || user == endpoint.ownUser else {
+                guard let user = endpoint.callers.unixUser(of: call.callerName), user == 0 || user == endpoint.ownUser else {
                     throw DBusError(.accessDenied, "only root or the service's own user may reset it")
                 }
                 let ended = endpoint.coordinator.reset()
@@ -55,21 +57,21 @@ extension ActivityEndpoint {
             MethodDeclaration(ServiceMembers.setProgress) { endpoint, call, id, percent throws(DBusError) in
                 try domain { () throws(ActivityError) in
                     try endpoint.coordinator.setProgress(ActivityID(rawValue: id), percent: percent,
-                                                         caller: call.callerName, userOf: endpoint.unixUser(of:))
+                                                         caller: call.callerName, userOf: endpoint.callers.unixUser(of:))
                 }
                 return NoValue()
             },
             MethodDeclaration(ServiceMembers.setTransfer) { endpoint, call, id, done, total throws(DBusError) in
                 try domain { () throws(ActivityError) in
                     try endpoint.coordinator.setTransfer(ActivityID(rawValue: id), done: done, total: total,
-                                                         caller: call.callerName, userOf: endpoint.unixUser(of:))
+                                                         caller: call.callerName, userOf: endpoint.callers.unixUser(of:))
                 }
                 return NoValue()
             },
             MethodDeclaration(ServiceMembers.setCancellable) { endpoint, call, id, cancellable throws(DBusError) in
                 try domain { () throws(ActivityError) in
                     try endpoint.coordinator.setCancellable(ActivityID(rawValue: id), cancellable,
-                                                            caller: call.callerName, userOf: endpoint.unixUser(of:))
+                                                            caller: call.callerName, userOf: endpoint.callers.unixUser(of:))
                 }
                 return NoValue()
             },
@@ -77,7 +79,7 @@ extension ActivityEndpoint {
                 let id = ActivityID(rawValue: rawID)
                 let receiver = try domain { () throws(ActivityError) in
                     try endpoint.coordinator.requestCancel(id, caller: call.callerName, serviceUser: endpoint.ownUser,
-                                                           userOf: endpoint.unixUser(of:))
+                                                           userOf: endpoint.callers.unixUser(of:))
                 }
                 return try endpoint.askToCancel(id, receiver: receiver, call: call)
             }),

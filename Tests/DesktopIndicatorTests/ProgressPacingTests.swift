@@ -1,3 +1,4 @@
+import NetworkActivityInterface
 import DesktopIndicator
 import NetworkActivityClient
 import ProgramSupport
@@ -9,9 +10,9 @@ import Testing
 struct ProgressPacingTests {
     static func activity(_ id: UInt32, app: String? = "org.example.Backup", percent: UInt32?,
                          cancellable: Bool = false, source: String? = nil) -> ActivityStatus {
-        ActivityStatus(id: ActivityID(rawValue: id), label: "backup", owner: ":1.7", ownerProcessID: nil,
-                       application: app, startedAt: 1_800_000_000_000_000, deadline: nil,
-                       isCancellable: cancellable, percent: percent, source: source)
+        ActivityStatus(ActivityDetails(id: id, label: "backup", owner: ":1.7", startedAt: 1_800_000_000_000_000,
+                                       user: 1000, application: app, isCancellable: cancellable, percent: percent,
+                                       source: source.map(ActivityDetails.Source.init(rawValue:))))
     }
 
     static func at(_ milliseconds: Int64) -> MonotonicTime { MonotonicTime(microseconds: milliseconds * 1000) }

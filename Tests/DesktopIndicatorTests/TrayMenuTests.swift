@@ -1,3 +1,4 @@
+import NetworkActivityInterface
 import DesktopIndicator
 import NetworkActivityClient
 import ProgramSupport
@@ -187,8 +188,8 @@ extension ActivityStatus {
         id: UInt32 = 1, label: String, startedAt: UInt64 = TrayMenuTests.now, isCancellable: Bool = false,
         percent: UInt32? = nil, done: UInt64? = nil, total: UInt64? = nil, rate: UInt64? = nil
     ) -> ActivityStatus {
-        ActivityStatus(id: ActivityID(rawValue: id), label: label, owner: ":1.7", ownerProcessID: nil,
-                       application: nil, startedAt: startedAt, deadline: nil, isCancellable: isCancellable,
-                       percent: percent, done: done, total: total, rate: rate)
+        ActivityStatus(ActivityDetails(id: id, label: label, owner: ":1.7", startedAt: startedAt, user: 1000,
+                                       isCancellable: isCancellable, percent: percent, done: done, total: total,
+                                       rate: rate))
     }
 }

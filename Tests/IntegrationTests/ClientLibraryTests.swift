@@ -27,7 +27,7 @@ extension Integration {
             let status = try await client.status()
             #expect(status.activities.map(\.id) == [activity.id])
             #expect(status.activities.first?.label == "upload")
-            #expect(status.activities.first?.ownerProcessID == UInt32(getpid()))
+            #expect(status.activities.first?.processID == UInt32(getpid()))
             #expect(status.activities.first?.application == ownCommandName())
             try await activity.end()
             try await activity.end()

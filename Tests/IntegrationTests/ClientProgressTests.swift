@@ -21,7 +21,7 @@ extension Integration {
             try await activity.setTransfer(done: 512, total: 2048)
             var listed = try #require(try await client.activities().first)
             #expect(listed.id == activity.id && listed.percent == 25 && listed.done == 512 && listed.total == 2048)
-            #expect(listed.ownerProcessID == UInt32(getpid()) && listed.user == getuid() && !listed.isCancellable)
+            #expect(listed.processID == UInt32(getpid()) && listed.user == getuid() && !listed.isCancellable)
             try await activity.setProgress(90)
             listed = try #require(try await client.activities().first)
             #expect(listed.percent == 90)

@@ -55,17 +55,17 @@ extension Integration {
             #expect(first["id"] as? Int == Int(download))
             #expect(first["label"] as? String == "download")
             #expect(first["owner"] as? String == client.name)
-            #expect(first["pid"] as? Int == Int(getpid()))
-            // The test runs in no application's unit: its application is its command's name, and no desktop file
-            // names it.
+            #expect(first["process"] as? Int == Int(getpid()))
+            // The test runs in no application's unit: its application is its command's name.
             #expect(first["app"] as? String == ownCommandName())
-            #expect(first["app_name"] as? String == ownCommandName())
-            #expect((first["age_seconds"] as? Double).map { (0..<60).contains($0) } == true, "\(first)")
-            #expect(first["time_left_seconds"] == nil)
+            let now = UInt64(Date().timeIntervalSince1970 * 1_000_000)
+            #expect((first["started"] as? UInt64).map { now - $0 < 60_000_000 } == true, "\(first)")
+            #expect(first["deadline"] as? Int == 0, "0 is no deadline, as on the bus")
             #expect(second["id"] as? Int == Int(backup))
             #expect(second["label"] as? String == "backup")
-            #expect(second["pid"] == nil, "the owner, netactivity begin, has left the bus")
-            #expect((second["time_left_seconds"] as? Double).map { $0 > 200 && $0 <= 300 } == true, "\(second)")
+            #expect(second["process"] as? Int == 0, "the owner, netactivity begin, has left the bus")
+            let started = try #require(second["started"] as? UInt64), deadline = try #require(second["deadline"] as? UInt64)
+            #expect(deadline - started == 300_000_000, "\(second)")
         }
 
         @Test func statusPrintsATableForPeople() throws {

@@ -86,7 +86,7 @@ extension Integration {
             let command = try runTool(Paths.cli.path, ["history", "--json", "--address", bus.address], bus: bus)
             let json = try #require(try JSONSerialization.jsonObject(with: Data(command.stdout.utf8)) as? [[String: Any]],
                                     "\(command)")
-            #expect(json.compactMap { $0["outcome"] as? String } == entries.compactMap(\.outcome))
+            #expect(json.compactMap { $0["outcome"] as? String } == entries.compactMap(\.outcome?.rawValue))
             #expect(json.first { $0["label"] as? String == "download" }?["done"] as? Int == 300)
             let table = try runTool(Paths.cli.path, ["history", "--limit", "3", "--address", bus.address], bus: bus)
             let lines = table.stdout.split(separator: "\n")

@@ -21,7 +21,7 @@ extension Integration {
             let activities = try #require(try jsonObject(lines[0])["activities"] as? [[String: Any]])
             #expect(activities.count == 1)
             #expect(activities.first?["label"] as? String == "sh")
-            #expect((activities.first?["pid"] as? NSNumber)?.stringValue == lines[1], "the owner is netactivity, the parent")
+            #expect((activities.first?["process"] as? NSNumber)?.stringValue == lines[1], "the owner is netactivity, the parent")
             #expect(try RawClient(bus).list().isEmpty, "\(service.log)")
         }
 

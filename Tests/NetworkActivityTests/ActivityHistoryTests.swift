@@ -81,16 +81,16 @@ struct ActivityHistoryTests {
         var coordinator = coordinator()
         let report = SourceReport(label: try ActivityLabel("Downloading"), owner: ":1.7 /1", user: 1000, percent: 40,
                                   isCancellable: true)
-        let done = try coordinator.report(report, of: "/1", from: .packageKit)
-        let asked = try coordinator.report(report, of: "/2", from: .packageKit)
-        _ = try coordinator.report(report, of: "/3", from: .packageKit)
+        let done = try coordinator.report(report, of: "/1", from: .packagekit)
+        let asked = try coordinator.report(report, of: "/2", from: .packagekit)
+        _ = try coordinator.report(report, of: "/3", from: .packagekit)
         _ = try coordinator.requestCancel(asked, caller: ":1.9", serviceUser: 1000, userOf: oneUser)
-        coordinator.endSourceWork("/1", from: .packageKit)
-        coordinator.endSourceWork("/2", from: .packageKit)
-        coordinator.endSourceWork(of: .packageKit, .left)
+        coordinator.endSourceWork("/1", from: .packagekit)
+        coordinator.endSourceWork("/2", from: .packagekit)
+        coordinator.endSourceWork(of: .packagekit, .left)
         let entries = coordinator.takeFinished()
         #expect(entries.map(\.outcome) == [.ended, .stopped, .left])
-        #expect(entries.first?.id == done && entries.allSatisfy { $0.source == .packageKit && $0.user == 1000 })
+        #expect(entries.first?.id == done && entries.allSatisfy { $0.source == .packagekit && $0.user == 1000 })
         #expect(entries.first?.progress.percent == 40)
     }
 
@@ -147,7 +147,7 @@ struct ActivityHistoryTests {
         full.progress = ActivityProgress(percent: 50, done: 500, total: 1000, rate: 20)
         history.record(full)
         var source = try entry(2, user: 0, endedAt: 60)
-        source.source = .packageKit
+        source.source = .packagekit
         source.owner = ":1.7 /" + String(repeating: "p", count: 400)
         history.record(source)
         for index in 3...6 { history.record(try entry(UInt32(index), user: 1000, endedAt: UInt64(index * 10))) }
@@ -157,7 +157,7 @@ struct ActivityHistoryTests {
         #expect(read.problem == nil)
         #expect(read.history.entries(ofUser: 1000).last == full)
         let readSource = try #require(read.history.entries(ofUser: 0).first)
-        #expect(readSource.source == .packageKit && readSource.owner.utf8.count == StateFileFormat.maximumNameBytes)
+        #expect(readSource.source == .packagekit && readSource.owner.utf8.count == StateFileFormat.maximumNameBytes)
         #expect(read.history.count == 6)
         let fewer = SavedState(reading: journal.bytes, maximumActivities: 100, historyLimit: 2)
         #expect(fewer.history.entries(ofUser: 1000).map(\.id.rawValue) == [6, 5], "the newest two")

@@ -165,15 +165,15 @@ struct ActivitySourceTests {
 
     @Test func aSourcesWorkCountsShowsAndEndsOnlyByItsSource() throws {
         var coordinator = coordinator()
-        let id = try coordinator.report(try report(percent: 10), of: "/1_abc", from: .packageKit)
+        let id = try coordinator.report(try report(percent: 10), of: "/1_abc", from: .packagekit)
         #expect(coordinator.activeCount == 1 && coordinator.isVisible)
         #expect(announced(&coordinator).changed == [id])
         // The same item is the same activity; a report that says nothing new announces nothing.
-        let same = try coordinator.report(try report(percent: 20), of: "/1_abc", from: .packageKit)
+        let same = try coordinator.report(try report(percent: 20), of: "/1_abc", from: .packagekit)
         #expect(same == id)
         #expect(coordinator.sourceActivity(id)?.report.percent == 20)
         #expect(announced(&coordinator).changed == [id])
-        _ = try coordinator.report(try report(percent: 20), of: "/1_abc", from: .packageKit)
+        _ = try coordinator.report(try report(percent: 20), of: "/1_abc", from: .packagekit)
         #expect(announced(&coordinator).changed == [])
 
         // Callers cannot end or change it.
@@ -189,8 +189,8 @@ struct ActivitySourceTests {
         // Its id is never one a caller gets, nor one the caller's gets again.
         let own = try coordinator.begin(label: "backup", caller: ":1.3") { _ in 1000 }
         #expect(own != id)
-        let ended = [coordinator.endSourceWork("/1_abc", from: .packageKit),
-                     coordinator.endSourceWork("/1_abc", from: .packageKit)]
+        let ended = [coordinator.endSourceWork("/1_abc", from: .packagekit),
+                     coordinator.endSourceWork("/1_abc", from: .packagekit)]
         #expect(ended == [id, nil])
         #expect(announced(&coordinator).ended == [id])
         #expect(coordinator.activeCount == 1)
@@ -201,11 +201,11 @@ struct ActivitySourceTests {
         _ = try coordinator.report(try report(), of: ":1.5 chromium", from: .launcher)
         _ = try coordinator.report(try report(), of: ":1.5 google-chrome", from: .launcher)
         let other = try coordinator.report(try report(), of: ":1.6 chromium", from: .launcher)
-        let transaction = try coordinator.report(try report(), of: "/1_abc", from: .packageKit)
+        let transaction = try coordinator.report(try report(), of: "/1_abc", from: .packagekit)
         let senderLeft = coordinator.endSourceWork(of: .launcher, .left) { LauncherEntries.isItem($0, of: ":1.5") }
         #expect(senderLeft == 2)
         #expect(coordinator.allSourceActivities.map(\.id) == [other, transaction])
-        let packageKitLeft = coordinator.endSourceWork(of: .packageKit, .left)
+        let packageKitLeft = coordinator.endSourceWork(of: .packagekit, .left)
         #expect(packageKitLeft == 1)
         #expect(coordinator.allSourceActivities.map(\.id) == [other])
     }
@@ -226,8 +226,8 @@ struct ActivitySourceTests {
 
     @Test func aStopRequestGoesToTheSourceAndARefusalUndoesIt() throws {
         var coordinator = coordinator()
-        let stuck = try coordinator.report(try report(), of: "/1_a", from: .packageKit)
-        let id = try coordinator.report(try report(cancellable: true), of: "/2_b", from: .packageKit)
+        let stuck = try coordinator.report(try report(), of: "/1_a", from: .packagekit)
+        let id = try coordinator.report(try report(cancellable: true), of: "/2_b", from: .packagekit)
         #expect(throws: ActivityError.notCancellable(stuck)) {
             try coordinator.requestCancel(stuck, caller: ":1.3", serviceUser: 1000) { _ in 1000 }
         }
@@ -237,7 +237,7 @@ struct ActivitySourceTests {
         }
         let receiver = try coordinator.requestCancel(id, caller: ":1.3", serviceUser: 1002) { _ in 1000 }
         guard case .source(let activity) = receiver else { Issue.record("\(receiver)"); return }
-        #expect(activity.item == "/2_b" && activity.source == .packageKit)
+        #expect(activity.item == "/2_b" && activity.source == .packagekit)
         #expect(coordinator.sourceActivity(id)?.isCancelRequested == true)
         coordinator.cancelRefused(id)
         #expect(coordinator.sourceActivity(id)?.isCancelRequested == false)

@@ -96,7 +96,7 @@ if [ "${1:-}" = --inside ]; then
   icon_shown() { box=$(icon_box); [ -n "$box" ]; }
   within 20 icon_shown || fail "no icon appeared in the panel ($panel_region)"
   host_active_check || fail "$host_active_problem"
-  progress_reported() { "$products/netactivity" status --json | grep -q '"percent":45.*"rate_bytes_per_second"'; }
+  progress_reported() { "$products/netactivity" status --json | grep -q '"percent":45.*"rate"'; }
   within 10 progress_reported || fail "the backup's progress did not reach the service: $(cat run.log)"
   host_progress_check || fail "$host_progress_problem"
   # A host under load (Plasma drawing the backup as a job meanwhile) may take a while to finish drawing.

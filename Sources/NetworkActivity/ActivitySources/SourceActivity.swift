@@ -2,7 +2,7 @@
 /// that the work shows like any caller's activity.
 public enum ActivitySource: String, Sendable, Hashable, CaseIterable {
     /// PackageKit's transactions while they download (`PackageKitTransaction`).
-    case packageKit = "packagekit"
+    case packagekit
     /// Progress that listed apps show on their launcher (`LauncherEntries`).
     case launcher
 }

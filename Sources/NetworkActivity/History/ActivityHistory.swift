@@ -55,6 +55,12 @@ public struct ActivityHistory: Sendable, Equatable {
         return Array(newestFirst.prefix(limit))
     }
 
+    /// What `reader` may read, newest first, at most `limit` (nil: all): root reads everyone's, anyone else their
+    /// own user's.
+    public func entries(readBy reader: UInt32, limit: Int? = nil) -> [FinishedActivity] {
+        entries(ofUser: reader == 0 ? nil : reader, limit: limit)
+    }
+
     /// Forgets a user's entries; returns how many there were.
     public mutating func clear(user: UInt32) -> Int {
         users.removeValue(forKey: user)?.count ?? 0

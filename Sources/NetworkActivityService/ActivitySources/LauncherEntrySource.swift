@@ -43,7 +43,7 @@ final class LauncherEntrySource {
         }
         switch entries.update(from: sender, appURI: uri, properties: properties, at: clock.monotonicNow()) {
         case .shows(let item, let application, let percent):
-            let credentials = endpoint.credentials(of: sender)
+            let credentials = endpoint.callers[sender]?.credentials
             let report = SourceReport(
                 label: ActivityLabel(sanitizing: applications.application(application)?.name ?? application),
                 owner: sender, application: application, user: credentials?.user,

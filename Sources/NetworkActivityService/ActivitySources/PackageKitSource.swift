@@ -76,7 +76,7 @@ final class PackageKitSource {
             logger.info("PackageKit (\(owner)) left; its transactions leave the count")
             transactions = [:]
             applications = [:]
-            endpoint.coordinator.endSourceWork(of: .packageKit, .left)
+            endpoint.coordinator.endSourceWork(of: .packagekit, .left)
         }
         owner = newOwner
         guard let destination = try? BusName(owner) else { return }
@@ -172,7 +172,7 @@ final class PackageKitSource {
     /// Shows the transaction while it downloads, and ends its activity when it does not.
     private func evaluate(_ path: String, _ transaction: PackageKitTransaction) {
         guard transaction.isNetworkWork else {
-            endpoint.coordinator.endSourceWork(path, from: .packageKit)
+            endpoint.coordinator.endSourceWork(path, from: .packagekit)
             return
         }
         let report = SourceReport(
@@ -180,7 +180,7 @@ final class PackageKitSource {
             application: application(of: transaction.sender), user: transaction.user,
             percent: transaction.percent, rate: transaction.rate, isCancellable: transaction.allowCancel)
         do throws(ActivityError) {
-            try endpoint.coordinator.report(report, of: path, from: .packageKit)
+            try endpoint.coordinator.report(report, of: path, from: .packagekit)
         } catch {
             logger.debug("PackageKit's transaction \(path) shows not: \(error)")
         }
@@ -188,7 +188,7 @@ final class PackageKitSource {
 
     private func forget(_ path: String, _ way: ActivityOutcome) {
         guard transactions.removeValue(forKey: path) != nil else { return }
-        endpoint.coordinator.endSourceWork(path, from: .packageKit, way)
+        endpoint.coordinator.endSourceWork(path, from: .packagekit, way)
     }
 
     /// The program behind a transaction's sender on the system bus, as for the service's own callers.

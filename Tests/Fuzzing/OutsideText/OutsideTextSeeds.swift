@@ -16,7 +16,7 @@ func outsideTextSeeds() -> [String: [UInt8]] {
     var history = ActivityHistory(limitPerUser: 4)
     if let label = try? ActivityLabel("update") {
         history.record(FinishedActivity(id: ActivityID(rawValue: 3), label: label, owner: ":1.7 /1_abc", user: 0,
-                                        processID: 42, application: "pkcon", source: .packageKit,
+                                        processID: 42, application: "pkcon", source: .packagekit,
                                         startedAt: 1_799_999_000_000_000, endedAt: 1_800_000_000_000_000,
                                         outcome: .stopped, progress: ActivityProgress(percent: 40, done: nil,
                                                                                       total: nil, rate: 1000),

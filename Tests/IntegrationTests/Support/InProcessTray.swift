@@ -1,3 +1,4 @@
+import NetworkActivityInterface
 import DBusKit
 import DesktopIndicator
 import Dispatch
@@ -72,9 +73,9 @@ final class InProcessTray: Sendable {
     func activity(_ id: UInt32, _ label: String, age: Duration = .zero, percent: UInt32? = nil, done: UInt64? = nil)
         -> ActivityStatus
     {
-        ActivityStatus(id: ActivityID(rawValue: id), label: label, owner: ":1.1", ownerProcessID: nil,
-                       application: nil, startedAt: clock.wallClock - UInt64(age.wholeMicroseconds), deadline: nil,
-                       percent: percent, done: done)
+        ActivityStatus(ActivityDetails(id: id, label: label, owner: ":1.1",
+                                       startedAt: clock.wallClock - UInt64(age.wholeMicroseconds), user: 1000,
+                                       percent: percent, done: done))
     }
 
     /// The state while `activities` are active (none: idle), the indicator showing while any are.
