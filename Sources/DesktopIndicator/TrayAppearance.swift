@@ -38,3 +38,37 @@ public struct TrayAppearance: Sendable, Equatable {
             : ActivityStatus.summaryLines(activities).joined(separator: "\n")
     }
 }
+
+extension TrayAppearance {
+    /// What the item tells hosts for this appearance: its icon by name and drawn, its status and its tooltip.
+    public var itemContent: ItemContent {
+        let toolTip = ToolTip(iconName: look.iconName, title: Self.title, text: summary.markupEscaped)
+        return ItemContent(title: Self.title, status: isActive ? .active : .passive, iconName: look.iconName,
+                           iconPixmaps: Self.pixmaps[look] ?? [], toolTip: toolTip)
+    }
+
+    /// Each look's pixmaps, drawn once.
+    private static let pixmaps: [IndicatorLook: [IconPixmap]] = Dictionary(uniqueKeysWithValues: [IndicatorLook.active, .idle].map { look in
+        (look, IndicatorLook.pixmapSizes.map { size in
+            IconPixmap(width: Int32(size), height: Int32(size), argb: look.pixels(size: size))
+        })
+    })
+}
+
+extension IndicatorState {
+    /// Whether only the activities' progress (percent, amounts, rate) tells the two states apart: a change the
+    /// tray may show later, paced.
+    public func differsInProgressOnly(from other: IndicatorState) -> Bool {
+        func withoutProgress(_ state: IndicatorState) -> IndicatorState {
+            var state = state
+            for index in state.activities.indices {
+                state.activities[index].percent = nil
+                state.activities[index].done = nil
+                state.activities[index].total = nil
+                state.activities[index].rate = nil
+            }
+            return state
+        }
+        return self != other && withoutProgress(self) == withoutProgress(other)
+    }
+}

@@ -17,15 +17,13 @@ import Musl
 /// (`StatusNotifierItem.settlesAt`). Progress alone redraws it at most every `progressPacing`.
 final class ActivityTray {
     private let idleMode: IdleMode
-    /// Activities that lasted at least this long are announced with a notification when they end; nil: none are.
-    private let notifyAfter: Duration?
     /// Serves the item and its menu, follows the service, and calls it.
     private let connection: Connection
     private let logger: Logger
     /// Where its timers, and the ages it shows, read the time.
     private let clock: any TimeSource
     private var item: StatusNotifierItem!
-    private let notifier: DesktopNotifier
+    private let notices: TrayNotices
     /// The activities as jobs in KDE Plasma's job tracker; nil when turned off.
     private var plasmaJobs: PlasmaJobViews?
     /// Each app's progress on its icon in docks and task bars; nil when turned off.
@@ -44,31 +42,24 @@ final class ActivityTray {
     /// Hosts draw the whole menu again at each `LayoutUpdated` and read the item again at each `NewToolTip`: with
     /// activities reporting progress many times a second, the tray shows progress at most this often.
     static let progressPacing: Duration = .milliseconds(500)
-    /// When it last showed a state to hosts, and whether a later state waits for `progressPacing` to pass.
-    private var lastRender: MonotonicTime?
-    private var isRenderPending = false
-    /// The menu's row numbers of each listed activity: its row, and the row under it that stops it. They stay the
-    /// same while the activity lasts, so that a click on a menu drawn a moment ago stops the activity it showed.
-    private var rowNumbers: [ActivityID: Int32] = [:]
-    private var nextRowNumber = RowID.firstActivity.rawValue
-    /// The pixmaps of each look, drawn once.
-    private let pixmaps: [IndicatorLook: [IconPixmap]] = [.active: drawn(.active), .idle: drawn(.idle)]
+    private var renderPacing = ChangePacing(interval: progressPacing)
+    /// The menu's dbusmenu items, and what a click on one asks for.
+    private var menuItems = TrayMenuItems()
 
     init(connection: Connection, idleMode: IdleMode, notifyAfter: Duration?,
          showsPlasmaJobs: Bool = true, showsDockProgress: Bool = false, dockStateFile: String? = nil,
          showsProgressNotifications: Bool = false,
          clock: any TimeSource = SystemClock(), logger: Logger) throws(DBusError) {
         self.idleMode = idleMode
-        self.notifyAfter = notifyAfter
         self.connection = connection
         self.clock = clock
         self.logger = logger
-        notifier = DesktopNotifier(connection: connection, logger: logger)
+        notices = TrayNotices(notifier: DesktopNotifier(connection: connection, logger: logger), notifyAfter: notifyAfter)
         let appearance = TrayAppearance(isVisible: false, activeCount: 0, activities: [], idleMode: idleMode)
         item = try StatusNotifierItem(
-            connection: connection, id: "netactivity", category: "SystemServices", content: content(of: appearance),
+            connection: connection, id: "netactivity", category: "SystemServices", content: appearance.itemContent,
             menu: [], clock: clock, logger: logger,
-            onActivate: { [unowned self] _, _ in notifyActivities() },
+            onActivate: { [unowned self] _, _ in notices.showActivities(of: state) },
             onMenuEvent: { [unowned self] id, event in menuEvent(id, event) },
             onMenuOpening: { [unowned self] in item.updateMenu(menuRows()) })
         recent = try RecentActivities(connection: connection, logger: logger) { [unowned self] in
@@ -110,13 +101,14 @@ final class ActivityTray {
         } else if !state.isServiceRunning {
             recent.read()
         }
-        announceFinished(before: state, after: newState)
+        notices.showFinished(before: state, after: newState, at: clock.now().wallClock)
         dockProgress?.follow(newState.isServiceRunning ? newState.activities : [])
         _ = progressBubbles?.follow(newState.isServiceRunning ? newState.activities : [])
         let isProgressOnly = newState.differsInProgressOnly(from: state)
         state = newState
-        if isProgressOnly, let lastRender, clock.monotonicNow() < lastRender + Self.progressPacing {
-            isRenderPending = true
+        if isProgressOnly {
+            renderPacing.changed()
+            if renderPacing.isDue(at: clock.monotonicNow()) { render() }
         } else {
             render()
         }
@@ -132,10 +124,9 @@ final class ActivityTray {
     }
 
     private func renderIfDue() -> Duration? {
-        guard isRenderPending, let lastRender else { return nil }
+        guard let due = renderPacing.nextDeadline else { return nil }
         let now = clock.monotonicNow()
-        let due = lastRender + Self.progressPacing
-        guard now >= due else { return now.duration(to: due) }
+        guard renderPacing.isDue(at: now) else { return now.duration(to: due) }
         render()
         return nil
     }
@@ -174,8 +165,7 @@ final class ActivityTray {
     /// Joins or leaves the tray and shows the state. Joining, the content changes first, so that hosts read it
     /// current; leaving, the item leaves first and announces nothing (`StatusNotifierItem.update`).
     private func render() {
-        lastRender = clock.monotonicNow()
-        isRenderPending = false
+        renderPacing.announced(at: clock.monotonicNow())
         let wanted = appearance
         let inTray = presence.update(wantsInTray: wanted.isInTray, at: clock.monotonicNow(), notBefore: item.settlesAt)
         // In the tray only for its minimum stay, or while hosts read its last change: the idle look.
@@ -183,7 +173,7 @@ final class ActivityTray {
             : TrayAppearance(isVisible: false, activeCount: 0, activities: [], idleMode: .show)
         do throws(DBusError) {
             if !inTray { try item.withdraw() }
-            item.update(content(of: shown))
+            item.update(shown.itemContent)
             item.updateMenu(menuRows())
             plasmaJobs?.show(state.isVisible ? state.activities : [])
             if inTray { try item.publish() }
@@ -192,77 +182,23 @@ final class ActivityTray {
         }
     }
 
-    private func content(of appearance: TrayAppearance) -> ItemContent {
-        let toolTip = ToolTip(iconName: appearance.look.iconName, title: TrayAppearance.title,
-                              text: appearance.summary.markupEscaped)
-        return ItemContent(title: TrayAppearance.title, status: appearance.isActive ? .active : .passive,
-                           iconName: appearance.look.iconName, iconPixmaps: pixmaps[appearance.look] ?? [],
-                           toolTip: toolTip)
-    }
-
     // MARK: The menu
 
-    private enum RowID: Int32 {
-        case header = 1, separator, showDetails, endAll, more, recentHeader, recentSeparator, clearRecent
-        /// The activities that finished, one row each.
-        case firstRecent = 50
-        /// Activities are numbered from here, two rows each (`rowNumbers`).
-        case firstActivity = 100
-    }
-
-    /// The menu's rows now, the activities' ages counted from now.
+    /// The menu's items now, the activities' ages counted from now.
     private func menuRows() -> [MenuItem] {
-        let activities = state.isVisible ? state.activities : []
-        let menu = TrayMenu(activities: activities, recent: recent.entries, at: clock.now().wallClock,
-                            mayEndAll: userMayEndAll())
-        var separators = [RowID.separator, .recentSeparator]
-        let listed = Set(activities.prefix(TrayMenu.listedActivities).map(\.id))
-        rowNumbers = rowNumbers.filter { listed.contains($0.key) }
-        func rowNumber(of id: ActivityID) -> Int32 {
-            if let number = rowNumbers[id] { return number }
-            defer { nextRowNumber = nextRowNumber >= Int32.max - 2 ? RowID.firstActivity.rawValue : nextRowNumber + 2 }
-            rowNumbers[id] = nextRowNumber
-            return nextRowNumber
-        }
-        return menu.rows.map { row in
-            switch row {
-            case .header(let text):
-                return MenuItem(id: RowID.header.rawValue, label: MenuItem.literalLabel(text), isEnabled: false)
-            case .activity(let id, let text, let icon):
-                return MenuItem(id: rowNumber(of: id), label: MenuItem.literalLabel(text), isEnabled: false,
-                                iconName: icon)
-            case .stop(let id, let text):
-                return MenuItem(id: rowNumber(of: id) + 1, label: MenuItem.literalLabel(text))
-            case .stopping(let id, let text):
-                return MenuItem(id: rowNumber(of: id) + 1, label: MenuItem.literalLabel(text), isEnabled: false)
-            case .more(let text):
-                return MenuItem(id: RowID.more.rawValue, label: MenuItem.literalLabel(text), isEnabled: false)
-            case .separator:
-                return .separator(id: separators.removeFirst().rawValue)
-            case .recentHeader:
-                return MenuItem(id: RowID.recentHeader.rawValue, label: TrayMenu.recentLabel, isEnabled: false)
-            case .recent(let index, let text):
-                return MenuItem(id: RowID.firstRecent.rawValue + Int32(index), label: MenuItem.literalLabel(text),
-                                isEnabled: false)
-            case .clearRecent:
-                return MenuItem(id: RowID.clearRecent.rawValue, label: TrayMenu.clearRecentLabel)
-            case .showDetails:
-                return MenuItem(id: RowID.showDetails.rawValue, label: TrayMenu.showDetailsLabel)
-            case .endAll:
-                return MenuItem(id: RowID.endAll.rawValue, label: TrayMenu.endAllLabel)
-            }
-        }
+        menuItems.items(of: TrayMenu(activities: state.isVisible ? state.activities : [], recent: recent.entries,
+                                     at: clock.now().wallClock, mayEndAll: userMayEndAll()))
     }
 
     private func menuEvent(_ id: Int32, _ event: String) {
         logger.debug("menu event \(event) on item \(id)")
         guard event == "clicked" else { return }
-        switch RowID(rawValue: id) {
-        case .showDetails: notifyActivities()
+        switch menuItems.intent(ofClickOn: id) {
+        case .showDetails: notices.showActivities(of: state)
         case .endAll: endAll()
         case .clearRecent: recent.clear()
-        default:
-            if let activity = rowNumbers.first(where: { $0.value + 1 == id })?.key { requestCancel(activity) }
+        case .stop(let activity): requestCancel(activity)
+        case nil: break
         }
     }
 
@@ -278,9 +214,7 @@ final class ActivityTray {
                 logger.notice("asked the owner of activity \(id) to stop it")
             case .failure(let error):
                 logger.warning("could not ask for activity \(id) to stop: \(error)")
-                notifier.show(DesktopNotification(
-                    applicationName: "netactivity", iconName: IndicatorLook.active.iconName,
-                    summary: "Could not stop \(title)", body: error.message.markupEscaped))
+                notices.showStopRefused(title, error)
             }
         }
     }
@@ -309,51 +243,5 @@ final class ActivityTray {
     /// Calls the service from the loop, which goes on serving hosts meanwhile; never starts it.
     private func callService<Reply>(_ call: ServiceCall<Reply>, then: @escaping (Result<Reply, DBusError>) -> Void) {
         connection.send(call.withoutAutoStart(), onReply: then)
-    }
-
-    // MARK: Notifications
-
-    /// A click: every activity's label, one per line.
-    private func notifyActivities() {
-        notifier.show(DesktopNotification(
-            applicationName: "netactivity", iconName: IndicatorLook.active.iconName,
-            summary: ActivitySummary(count: state.activities.count, labels: []).text,
-            body: ActivityStatus.summaryLines(state.activities).map(\.markupEscaped).joined(separator: "\n")))
-    }
-
-    /// With `notifyAfter`: names the activities of at least that age that `before` had and `after` has not.
-    private func announceFinished(before: IndicatorState, after: IndicatorState) {
-        // A service that stops has not finished its activities.
-        guard let notifyAfter, before.isServiceRunning, after.isServiceRunning else { return }
-        let now = clock.now().wallClock
-        let remaining = Set(after.activities.map(\.id))
-        let finished = before.activities.filter { !remaining.contains($0.id) && $0.age(at: now) >= notifyAfter }
-        guard !finished.isEmpty else { return }
-        let text = FinishedActivities(finished, endedAt: now)
-        notifier.show(DesktopNotification(applicationName: "netactivity", iconName: IndicatorLook.active.iconName,
-                                          summary: text.summary, body: text.body.markupEscaped))
-    }
-}
-
-private func drawn(_ look: IndicatorLook) -> [IconPixmap] {
-    IndicatorLook.pixmapSizes.map { size in
-        IconPixmap(width: Int32(size), height: Int32(size), argb: look.pixels(size: size))
-    }
-}
-
-extension IndicatorState {
-    /// Whether only the activities' progress (percent, amounts, rate) tells the two states apart.
-    fileprivate func differsInProgressOnly(from other: IndicatorState) -> Bool {
-        func withoutProgress(_ state: IndicatorState) -> IndicatorState {
-            var state = state
-            for index in state.activities.indices {
-                state.activities[index].percent = nil
-                state.activities[index].done = nil
-                state.activities[index].total = nil
-                state.activities[index].rate = nil
-            }
-            return state
-        }
-        return self != other && withoutProgress(self) == withoutProgress(other)
     }
 }

@@ -1,8 +1,6 @@
-public import ProgramSupport
-
-/// When to announce a change that listeners only need to hear of now and then (`HistoryChanged`): at once after
-/// a quiet `interval`, otherwise once the interval since the last announcement has passed, whatever the number of
-/// changes meanwhile.
+/// When to announce a change that listeners only need to hear of now and then (`HistoryChanged`, the tray's
+/// progress): at once after a quiet `interval`, otherwise once the interval since the last announcement has
+/// passed, whatever the number of changes meanwhile. The one pacing every paced announcement uses.
 public struct ChangePacing: Sendable {
     /// In microseconds: asked at the end of every turn of the service's loop, where `Duration`'s arithmetic
     /// would cost more than the rest.
@@ -26,6 +24,13 @@ public struct ChangePacing: Sendable {
         isPending = false
         lastAnnouncement = now
         return true
+    }
+
+    /// Something was announced at `now` outside the pacing (a change that cannot wait): the interval counts from
+    /// it, and nothing is pending.
+    public mutating func announced(at now: MonotonicTime) {
+        isPending = false
+        lastAnnouncement = now
     }
 
     /// When a pending change falls due; nil when none is pending.
