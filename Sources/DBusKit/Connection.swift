@@ -15,7 +15,7 @@ import ProgramSupport
 /// loop at all.
 public final class Connection {
     /// Which bus to connect to.
-    public enum Bus: Sendable, Equatable {
+    public enum Bus: Sendable, Hashable {
         /// `DBUS_SESSION_BUS_ADDRESS`, as `dbus_bus_get_private(DBUS_BUS_SESSION)` finds it.
         case session
         /// The system bus.

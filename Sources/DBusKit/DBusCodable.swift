@@ -29,53 +29,29 @@ extension Bool: DBusCodable {
     }
 }
 
-extension UInt8: DBusCodable {
-    public static var dbusSignature: String { "y" }
-    public func encode(to writer: inout MessageWriter) { writer.appendBasic(CDBUS_TYPE_BYTE, self) }
+/// A fixed-size basic type that libdbus copies in and out as it is (`dbus_message_iter_append_basic`,
+/// `dbus_message_iter_get_basic`): its D-Bus type code is all it adds, and its signature is that code's letter.
+public protocol DBusFixedSizeValue: DBusCodable {
+    /// The libdbus type code, such as `DBUS_TYPE_UINT32` (`u`).
+    static var dbusTypeCode: Int32 { get }
+    /// The value a read starts from.
+    static var zero: Self { get }
+}
+
+extension DBusFixedSizeValue {
+    public static var dbusSignature: String { String(UnicodeScalar(UInt8(dbusTypeCode))) }
+    public func encode(to writer: inout MessageWriter) { writer.appendBasic(Self.dbusTypeCode, self) }
     public init(from reader: inout MessageReader) throws(DBusError) {
-        self = try reader.readBasic(CDBUS_TYPE_BYTE, "y", zero: 0)
+        self = try reader.readBasic(Self.dbusTypeCode, Self.dbusSignature, zero: Self.zero)
     }
 }
 
-extension Int32: DBusCodable {
-    public static var dbusSignature: String { "i" }
-    public func encode(to writer: inout MessageWriter) { writer.appendBasic(CDBUS_TYPE_INT32, self) }
-    public init(from reader: inout MessageReader) throws(DBusError) {
-        self = try reader.readBasic(CDBUS_TYPE_INT32, "i", zero: 0)
-    }
-}
-
-extension UInt32: DBusCodable {
-    public static var dbusSignature: String { "u" }
-    public func encode(to writer: inout MessageWriter) { writer.appendBasic(CDBUS_TYPE_UINT32, self) }
-    public init(from reader: inout MessageReader) throws(DBusError) {
-        self = try reader.readBasic(CDBUS_TYPE_UINT32, "u", zero: 0)
-    }
-}
-
-extension Int64: DBusCodable {
-    public static var dbusSignature: String { "x" }
-    public func encode(to writer: inout MessageWriter) { writer.appendBasic(CDBUS_TYPE_INT64, self) }
-    public init(from reader: inout MessageReader) throws(DBusError) {
-        self = try reader.readBasic(CDBUS_TYPE_INT64, "x", zero: 0)
-    }
-}
-
-extension UInt64: DBusCodable {
-    public static var dbusSignature: String { "t" }
-    public func encode(to writer: inout MessageWriter) { writer.appendBasic(CDBUS_TYPE_UINT64, self) }
-    public init(from reader: inout MessageReader) throws(DBusError) {
-        self = try reader.readBasic(CDBUS_TYPE_UINT64, "t", zero: 0)
-    }
-}
-
-extension Double: DBusCodable {
-    public static var dbusSignature: String { "d" }
-    public func encode(to writer: inout MessageWriter) { writer.appendBasic(CDBUS_TYPE_DOUBLE, self) }
-    public init(from reader: inout MessageReader) throws(DBusError) {
-        self = try reader.readBasic(CDBUS_TYPE_DOUBLE, "d", zero: 0)
-    }
-}
+extension UInt8: DBusFixedSizeValue { public static var dbusTypeCode: Int32 { CDBUS_TYPE_BYTE } }
+extension Int32: DBusFixedSizeValue { public static var dbusTypeCode: Int32 { CDBUS_TYPE_INT32 } }
+extension UInt32: DBusFixedSizeValue { public static var dbusTypeCode: Int32 { CDBUS_TYPE_UINT32 } }
+extension Int64: DBusFixedSizeValue { public static var dbusTypeCode: Int32 { CDBUS_TYPE_INT64 } }
+extension UInt64: DBusFixedSizeValue { public static var dbusTypeCode: Int32 { CDBUS_TYPE_UINT64 } }
+extension Double: DBusFixedSizeValue { public static var dbusTypeCode: Int32 { CDBUS_TYPE_DOUBLE } }
 
 extension String: DBusCodable {
     public static var dbusSignature: String { "s" }

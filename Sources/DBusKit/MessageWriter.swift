@@ -42,6 +42,13 @@ public struct MessageWriter {
         appendContainer(CDBUS_TYPE_STRUCT, signature: nil, body)
     }
 
+    /// Appends a struct of these fields, in order.
+    public mutating func appendStruct<each Field: DBusEncodable>(of fields: repeat each Field) {
+        appendStruct { writer in
+            repeat writer.append(each fields)
+        }
+    }
+
     /// Appends one entry of a dictionary array; `body` appends the key, then the value.
     public mutating func appendDictEntry(_ body: (inout MessageWriter) -> Void) {
         appendContainer(CDBUS_TYPE_DICT_ENTRY, signature: nil, body)

@@ -47,11 +47,7 @@ public struct IconPixmap: DBusEncodable, Sendable, Equatable {
     }
 
     public func encode(to writer: inout MessageWriter) {
-        writer.appendStruct { fields in
-            fields.append(width)
-            fields.append(height)
-            fields.append(argb)
-        }
+        writer.appendStruct(of: width, height, argb)
     }
 }
 
@@ -73,11 +69,6 @@ public struct ToolTip: DBusEncodable, Sendable, Equatable {
     }
 
     public func encode(to writer: inout MessageWriter) {
-        writer.appendStruct { fields in
-            fields.append(iconName)
-            fields.append(iconPixmaps)
-            fields.append(title)
-            fields.append(text)
-        }
+        writer.appendStruct(of: iconName, iconPixmaps, title, text)
     }
 }

@@ -56,11 +56,6 @@ extension ActivityCoordinator {
         return ids.count
     }
 
-    /// The source refused to stop the activity, or could not be asked: it is no longer marked as asked.
-    public mutating func cancelRefused(_ id: ActivityID) {
-        if sources.setCancelRequested(id, false) { activityChanges.changed(id) }
-    }
-
     private mutating func endSourceActivities(_ ids: [ActivityID], _ way: ActivityOutcome) {
         guard !ids.isEmpty else { return }
         let now = clock.now()

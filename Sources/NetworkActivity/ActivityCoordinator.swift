@@ -1,13 +1,5 @@
 public import ProgramSupport
 
-/// Who is asked to stop an activity.
-public enum CancelReceiver: Sendable, Equatable {
-    /// The connection that said it would stop it, sent `CancelRequested`.
-    case connection(String)
-    /// The source whose work it is, through the source's own cancel.
-    case source(SourceActivity)
-}
-
 /// What listeners must be told after a change.
 public enum ActivityNotification: Sendable, Hashable {
     /// Properties whose values changed, together: nil means unchanged.
@@ -168,24 +160,18 @@ public struct ActivityCoordinator {
         changed(id)
     }
 
-    /// Marks an activity as asked to stop; returns who to ask. See `ActivityTracker.requestCancel`; a source's
-    /// activity may be asked by its user, root and `serviceUser`, and its source decides.
+    /// Marks an activity as asked to stop; returns the connection to send `CancelRequested`. See
+    /// `ActivityTracker.requestCancel`. A source's activity is never stopped from here: PackageKit, for one,
+    /// takes a transaction's `Cancel` only from the connection that created it.
     public mutating func requestCancel(
         _ id: ActivityID, caller: String, serviceUser: UInt32, userOf: (String) -> UInt32?
-    ) throws(ActivityError) -> CancelReceiver {
-        if let activity = sources[id] {
-            let callerUser = userOf(caller)
-            guard let callerUser, callerUser == 0 || callerUser == serviceUser || callerUser == activity.report.user
-            else { throw .notOwner(id) }
-            guard activity.report.isCancellable else { throw .notCancellable(id) }
-            if sources.setCancelRequested(id, true) { activityChanges.changed(id) }
-            return .source(activity)
-        }
+    ) throws(ActivityError) -> String {
+        if sources[id] != nil { throw .notCancellable(id) }
         let receiver = try ownOnly(id) { (tracker: inout ActivityTracker) throws(ActivityError) in
             try tracker.requestCancel(id, caller: caller, serviceUser: serviceUser, userOf: userOf)
         }
         changed(id)
-        return .connection(receiver)
+        return receiver
     }
 
     /// One of this service's activities began.

@@ -17,7 +17,7 @@ package final class BlockingActivityCalls {
 
     package init(bus: NetworkActivityClient.Bus, timeout: Duration = .seconds(5)) throws(NetworkActivityError) {
         do throws(DBusError) {
-            connection = try Connection(bus: bus.connectionBus)
+            connection = try Connection(bus: bus)
         } catch {
             throw NetworkActivityError(error)
         }

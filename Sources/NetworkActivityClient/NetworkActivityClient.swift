@@ -1,4 +1,4 @@
-internal import DBusKit
+public import DBusKit
 internal import NetworkActivityInterface
 import ProgramSupport
 
@@ -12,15 +12,9 @@ import ProgramSupport
 /// Activities begun through a client belong to its bus connection: the service ends whatever is left when the
 /// client is released or the program exits.
 public final class NetworkActivityClient: Sendable {
-    /// Which bus the service is on.
-    public enum Bus: Sendable, Hashable {
-        /// The user's session bus, where desktop programs and the panel meet (`DBUS_SESSION_BUS_ADDRESS`).
-        case session
-        /// The system bus, where root's services run.
-        case system
-        /// The bus at a D-Bus address, such as `unix:path=/run/user/1000/bus`.
-        case address(String)
-    }
+    /// Which bus the service is on: the user's session bus, where desktop programs and the panel meet; the
+    /// system bus, where root's services run; or the bus at a D-Bus address.
+    public typealias Bus = Connection.Bus
 
     /// How long each call waits for the service's answer before it throws ``NetworkActivityError/noReply(message:)``.
     public let timeout: Duration
@@ -33,7 +27,7 @@ public final class NetworkActivityClient: Sendable {
     public init(bus: Bus = .session, timeout: Duration = .seconds(5)) throws(NetworkActivityError) {
         do throws(DBusError) {
             // Every stream of states and updates finishes.
-            connection = try SharedConnection(bus: bus.connectionBus) { [busLossListeners] in busLossListeners.fireAll() }
+            connection = try SharedConnection(bus: bus) { [busLossListeners] in busLossListeners.fireAll() }
         } catch {
             throw NetworkActivityError(error)
         }
@@ -146,16 +140,6 @@ public final class NetworkActivityClient: Sendable {
             }
         } catch {
             throw NetworkActivityError(error)
-        }
-    }
-}
-
-extension NetworkActivityClient.Bus {
-    var connectionBus: Connection.Bus {
-        switch self {
-        case .session: .session
-        case .system: .system
-        case .address(let address): .address(address)
         }
     }
 }

@@ -4,13 +4,13 @@ extension ActivityDetails {
     /// The record as the programs' JSON gives it (`netactivity status --json`, `watch --format json`,
     /// `history --json`): an object with exactly the keys and values `GetActivities` gives, `id` first.
     public var json: JSONValue {
-        var members = [JSONValue.Member("id", .unsigned(UInt64(id)))]
+        var members: [(key: String, value: JSONValue)] = [("id", .unsigned(UInt64(id)))]
         forEachField { key, value in
             switch value {
-            case .string(let text): members.append(.init(key, .string(text)))
-            case .uint32(let number): members.append(.init(key, .unsigned(UInt64(number))))
-            case .uint64(let number): members.append(.init(key, .unsigned(number)))
-            case .bool(let flag): members.append(.init(key, .bool(flag)))
+            case .string(let text): members.append((key, .string(text)))
+            case .uint32(let number): members.append((key, .unsigned(UInt64(number))))
+            case .uint64(let number): members.append((key, .unsigned(number)))
+            case .bool(let flag): members.append((key, .bool(flag)))
             }
         }
         return .object(members)

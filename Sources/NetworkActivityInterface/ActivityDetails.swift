@@ -37,10 +37,9 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
 
     /// The programs whose announcements the service follows, as `source` names them. A newer service may name
     /// others; a reader shows those by their name.
-    public struct Source: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public struct Source: RecordWord {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public init(stringLiteral value: String) { rawValue = value }
 
         /// PackageKit's transactions while they download.
         public static let packagekit: Source = "packagekit"
@@ -49,10 +48,9 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
     }
 
     /// How an activity of the history ended, as `outcome` names it. A newer service may name others.
-    public struct Outcome: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public struct Outcome: RecordWord {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public init(stringLiteral value: String) { rawValue = value }
 
         /// Its program ended it, or its source said it was done, with no stop asked.
         public static let ended: Outcome = "ended"
@@ -217,4 +215,14 @@ public struct ActivityChangeReport: Sendable, Equatable {
         let (changed, ended) = try ServiceMembers.activitiesChanged.read(signal)
         self.init(changed: changed, ended: ended)
     }
+}
+
+/// A word the record's values are made of (a source's name, an outcome): declared once as a constant, and
+/// read as any string, so that a newer service's words pass through.
+public protocol RecordWord: RawRepresentable<String>, Hashable, Sendable, ExpressibleByStringLiteral,
+    CustomStringConvertible {}
+
+extension RecordWord {
+    public init(stringLiteral value: String) { self.init(rawValue: value)! }
+    public var description: String { rawValue }
 }

@@ -27,14 +27,8 @@ public struct ActivityRecord: DBusCodable, Hashable, Sendable {
 
     /// Writes the record as `(usstt)`, the missing deadline as 0.
     public func encode(to writer: inout MessageWriter) {
-        writer.appendStruct { fields in
-            fields.append(id)
-            fields.append(owner)
-            fields.append(label)
-            fields.append(startedAt)
-            // On the wire, 0 stands for "no deadline".
-            fields.append(deadline ?? 0)
-        }
+        // On the wire, 0 stands for "no deadline".
+        writer.appendStruct(of: id, owner, label, startedAt, deadline ?? 0)
     }
 
     /// Reads a `(usstt)` record; a deadline of 0 becomes nil.

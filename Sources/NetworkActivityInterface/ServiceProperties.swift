@@ -5,17 +5,13 @@ public struct ServiceProperties: Equatable, Sendable {
     public var isVisible: Bool
     public var activeCount: UInt32
 
-    public init(isVisible: Bool, activeCount: UInt32) {
-        self.isVisible = isVisible
-        self.activeCount = activeCount
-    }
-
     /// The properties from the values `GetAll` returned.
     public init(values: [String: ReceivedVariant]) throws(DBusError) {
         guard let visible = values[ServiceMembers.visible.name],
               let count = values[ServiceMembers.activeCount.name] else {
             throw DBusError(.invalidArgs, "the service's properties lack Visible or ActiveCount")
         }
-        self.init(isVisible: try visible.decode(Bool.self), activeCount: try count.decode(UInt32.self))
+        isVisible = try visible.decode(Bool.self)
+        activeCount = try count.decode(UInt32.self)
     }
 }

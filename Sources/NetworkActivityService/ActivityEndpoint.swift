@@ -21,10 +21,6 @@ final class ActivityEndpoint {
     private(set) var systemActivities: [ActivityRecord] = []
     /// Each distinct change signal, built once and sent as copies.
     private var changeSignals = SignalCache<ActivityNotification>()
-    /// Asks a source to stop a piece of its work (`RequestCancel` of a source's activity), and calls back on the
-    /// loop's thread with nil once the source agreed, or with the error it answered. Nil while no source that
-    /// takes such requests is followed.
-    var stopSourceWork: ((SourceActivity, @escaping (DBusError?) -> Void) -> Void)?
     /// Where changes are saved for the next instance, if anywhere.
     var stateKeeper: StateKeeper? {
         didSet { coordinator.savesChanges = stateKeeper != nil }
@@ -202,36 +198,10 @@ final class ActivityEndpoint {
         publishNotifications()
     }
 
-    /// Asks who stops the activity: sends `CancelRequested` to the connection that said it would, and to it
-    /// alone, and answers the call at once; or asks its source, and answers the call with the source's answer.
-    func askToCancel(
-        _ id: ActivityID, receiver: CancelReceiver, call: Message
-    ) throws(DBusError) -> MethodAnswer<NoValue> {
-        let caller = call.callerName
-        switch receiver {
-        case .connection(let receiver):
-            guard let destination = try? BusName(receiver) else { return .now(NoValue()) }
-            object.emit(object.makeSignal(ServiceMembers.cancelRequested, id.rawValue, to: destination))
-            logger.info("\(caller) asked \(receiver) to stop activity \(id)")
-            return .now(NoValue())
-        case .source(let activity):
-            guard let stopSourceWork else {
-                coordinator.cancelRefused(id)
-                throw ActivityError.notCancellable(id).dbusError
-            }
-            logger.info("\(caller) asked \(activity.source.rawValue) to stop activity \(id) (\(activity.item))")
-            stopSourceWork(activity) { [weak self] error in
-                guard let self else { return }
-                if let error {
-                    logger.info("\(activity.source.rawValue) did not stop activity \(id): \(error.message)")
-                    coordinator.cancelRefused(id)
-                    object.answer(call, failing: error)
-                } else {
-                    object.answer(call, with: NoValue())
-                }
-                publishNotifications()
-            }
-            return .later
-        }
+    /// Sends `CancelRequested` to the connection that said it would stop the activity, and to it alone.
+    func askToCancel(_ id: ActivityID, receiver: String, caller: String) {
+        guard let destination = try? BusName(receiver) else { return }
+        object.emit(object.makeSignal(ServiceMembers.cancelRequested, id.rawValue, to: destination))
+        logger.info("\(caller) asked \(receiver) to stop activity \(id)")
     }
 }

@@ -7,7 +7,7 @@ public import NetworkActivity
 
 /// netactivityd's command line (`CommandLineOptions`, not swift-argument-parser: docs/performance.md). Here
 /// rather than in the program, so that a fuzz target can read command lines with it (docs/reliability.md).
-public struct DaemonOptions {
+public struct DaemonOptions: ProgramOptions {
     public var system = false
     public var address: String?
     public var showDelay = 0.5
@@ -59,37 +59,50 @@ extension DaemonOptions {
     private static let secondsRange = "0 to 86400 seconds"
     private static let countRange = "a whole number from 1"
 
+    private typealias Option = CommandLineOptions<DaemonOptions>.Option
+
+    /// An option of `SECONDS`, 0 to 86400.
+    private static func seconds(_ name: String, _ help: String,
+                                set: @escaping @Sendable (inout DaemonOptions, Double) -> Void) -> Option {
+        .value(name, "SECONDS", takes: secondsRange, help: help, parse: parseSeconds, set: set)
+    }
+
+    /// An option of `COUNT`, from 1.
+    private static func count(_ name: String, _ help: String,
+                              set: @escaping @Sendable (inout DaemonOptions, Int) -> Void) -> Option {
+        .value(name, "COUNT", takes: countRange, help: help, parse: parseCount, set: set)
+    }
+
     public static let commandLine = CommandLineOptions<DaemonOptions>(program: "netactivityd", options: [
         .flag("--system", help: "Use the system bus instead of the session bus.") { $0.system = true },
         .value("--address", "ADDRESS", takes: "a bus address",
                help: "Use the bus at this address, e.g. unix:path=/run/user/1000/bus.",
                parse: { $0 }) { $0.address = $1 },
-        .value("--show-delay", "SECONDS", takes: secondsRange,
-               help: "Seconds of uninterrupted activity before the indicator shows (default 0.5).",
-               parse: parseSeconds) { $0.showDelay = $1 },
-        .value("--hide-delay", "SECONDS", takes: secondsRange,
-               help: "Seconds with no activity before the indicator hides (default 0.2).",
-               parse: parseSeconds) { $0.hideDelay = $1 },
-        .value("--min-visible", "SECONDS", takes: secondsRange,
-               help: "Seconds the indicator stays at least, once shown (default 0.5).",
-               parse: parseSeconds) { $0.minVisible = $1 },
-        .value("--max-per-caller", "COUNT", takes: countRange,
-               help: "Live activities one connection may hold (default 1024).",
-               parse: parseCount) { $0.maxPerCaller = $1 },
-        .value("--max-per-user", "COUNT", takes: countRange,
-               help: "Live activities one Unix user may hold, from all its connections, timed ones included (default 4096).",
-               parse: parseCount) { $0.maxPerUser = $1 },
-        .value("--max-total", "COUNT", takes: countRange,
-               help: "Live activities of all callers together (default 65536).",
-               parse: parseCount) { $0.maxTotal = $1 },
+        seconds("--show-delay", "Seconds of uninterrupted activity before the indicator shows (default 0.5).") {
+            $0.showDelay = $1
+        },
+        seconds("--hide-delay", "Seconds with no activity before the indicator hides (default 0.2).") {
+            $0.hideDelay = $1
+        },
+        seconds("--min-visible", "Seconds the indicator stays at least, once shown (default 0.5).") {
+            $0.minVisible = $1
+        },
+        count("--max-per-caller", "Live activities one connection may hold (default 1024).") { $0.maxPerCaller = $1 },
+        count("--max-per-user", """
+            Live activities one Unix user may hold, from all its connections, timed ones included (default 4096).
+            """) { $0.maxPerUser = $1 },
+        count("--max-total", "Live activities of all callers together (default 65536).") { $0.maxTotal = $1 },
         .value("--max-timeout", "SECONDS", takes: "a whole number of seconds from 1 to 86400",
                help: "The longest a timed activity (BeginWithTimeout) may last (default 86400).",
                parse: parseMaximumTimeout) { $0.maxTimeout = $1 },
         .flag("--no-system", help: "On the session bus, do not count the system bus's service's activities too.") {
             $0.noSystem = true
         },
-        .value("--no-source", "NAME", takes: "packagekit or launcher",
-               help: "Do not follow this source of activities: packagekit (PackageKit's downloads) or launcher (apps' progress on their launcher); may be given twice.",
+        .value("--no-source", "NAME", takes: ActivitySource.allCases.map(\.rawValue).joined(separator: " or "),
+               help: """
+                   Do not follow this source of activities: \(ActivitySource.packagekit) (PackageKit's downloads) or \
+                   \(ActivitySource.launcher) (apps' progress on their launcher); may be given twice.
+                   """,
                parse: ActivitySource.init(rawValue:)) { options, source in
                    options.noSources = ActivitySource.allCases.filter { options.noSources.contains($0) || $0 == source }
                },

@@ -98,11 +98,7 @@ public final class NetworkActivityService {
                 }
             }
             if followsPackageKit {
-                let packageKit = try PackageKitSource(connection: system, endpoint: endpoint)
-                self.packageKit = packageKit
-                endpoint.stopSourceWork = { [unowned packageKit] activity, answer in
-                    packageKit.stop(activity, answer: answer)
-                }
+                packageKit = try PackageKitSource(connection: system, endpoint: endpoint)
             }
         } catch {
             logger.warning("the system bus refused a subscription: \(error.message)")

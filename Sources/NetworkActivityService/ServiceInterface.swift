@@ -75,14 +75,15 @@ extension ActivityEndpoint {
                 }
                 return NoValue()
             },
-            MethodDeclaration(ServiceMembers.requestCancel, answeringLater: { endpoint, call, rawID throws(DBusError) in
+            MethodDeclaration(ServiceMembers.requestCancel) { endpoint, call, rawID throws(DBusError) in
                 let id = ActivityID(rawValue: rawID)
                 let receiver = try domain { () throws(ActivityError) in
                     try endpoint.coordinator.requestCancel(id, caller: call.callerName, serviceUser: endpoint.ownUser,
                                                            userOf: endpoint.callers.unixUser(of:))
                 }
-                return try endpoint.askToCancel(id, receiver: receiver, call: call)
-            }),
+                endpoint.askToCancel(id, receiver: receiver, caller: call.callerName)
+                return NoValue()
+            },
             MethodDeclaration(ServiceMembers.getActivities) { endpoint, _ throws(DBusError) in
                 endpoint.allDetails()
             },

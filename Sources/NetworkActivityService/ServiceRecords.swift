@@ -24,7 +24,6 @@ extension ActivityDetails {
         self.init(
             id: activity.id.rawValue, label: report.label.text, owner: report.owner, startedAt: activity.startedAt,
             user: report.user ?? UInt32.max, processID: report.processID, application: report.application,
-            isCancellable: report.isCancellable, isCancelRequested: activity.isCancelRequested,
             percent: report.percent, rate: report.rate, source: Source(activity.source))
     }
 

@@ -3,7 +3,7 @@
 /// Written by hand, not with Foundation's `JSONEncoder`: the command is a third of the size without Foundation,
 /// and `netactivity watch` stays within 10 MB (docs/performance.md). Objects keep their keys in the order given,
 /// so the same value always reads the same.
-public enum JSONValue: Sendable, Equatable {
+public enum JSONValue: Sendable {
     case string(String)
     case integer(Int64)
     case unsigned(UInt64)
@@ -11,22 +11,11 @@ public enum JSONValue: Sendable, Equatable {
     case null
     case array([JSONValue])
     /// Keys in the order they are written.
-    case object([Member])
-
-    /// One key of an object and its value.
-    public struct Member: Sendable, Equatable {
-        public var key: String
-        public var value: JSONValue
-
-        public init(_ key: String, _ value: JSONValue) {
-            self.key = key
-            self.value = value
-        }
-    }
+    case object([(key: String, value: JSONValue)])
 
     /// An object of the members whose value is not nil, in this order: a key with no value is left out.
     public static func object(_ members: KeyValuePairs<String, JSONValue?>) -> JSONValue {
-        .object(members.compactMap { key, value in value.map { Member(key, $0) } })
+        .object(members.compactMap { key, value in value.map { (key, $0) } })
     }
 
     /// The value as one line of JSON.

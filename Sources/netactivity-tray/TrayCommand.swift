@@ -10,11 +10,7 @@ import ProgramSupport
 @main
 enum TrayCommand {
     static func main() {
-        let options = TrayOptions.commandLine.parseOrExit(
-            onto: TrayOptions(), summary: TrayOptions.summary, description: TrayOptions.description,
-            version: PackageVersion.current)
-        StandardErrorLogging.bootstrap(level: options.logLevel)
-        let logger = Logger(label: "netactivity-tray")
+        let (options, logger) = TrayOptions.startProgram(named: "netactivity-tray")
         do {
             try run(options, logger: logger)
         } catch {

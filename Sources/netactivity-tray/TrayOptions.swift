@@ -2,7 +2,7 @@ import ProgramSupport
 import DesktopIndicator
 
 /// netactivity-tray's command line (`CommandLineOptions`, not swift-argument-parser: docs/performance.md).
-struct TrayOptions {
+struct TrayOptions: ProgramOptions {
     var idle = IdleMode.hide
     var notifyAfter: UInt?
     var logLevel = Logger.Level.notice

@@ -7,15 +7,11 @@ import ProgramSupport
 @main
 enum NetActivityDaemon {
     static func main() {
-        let options = DaemonOptions.commandLine.parseOrExit(
-            onto: DaemonOptions(), summary: DaemonOptions.summary, description: DaemonOptions.description,
-            version: PackageVersion.current, validate: DaemonOptions.validate)
-        exit(run(options))
+        let (options, logger) = DaemonOptions.startProgram(named: "netactivityd")
+        exit(run(options, logger: logger))
     }
 
-    private static func run(_ options: DaemonOptions) -> Int32 {
-        StandardErrorLogging.bootstrap(level: options.logLevel)
-        let logger = Logger(label: "netactivityd")
+    private static func run(_ options: DaemonOptions, logger: Logger) -> Int32 {
         let service: NetworkActivityService
         do {
             service = try NetworkActivityService(configuration: options.configuration, logger: logger)

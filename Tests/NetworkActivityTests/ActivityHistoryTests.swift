@@ -79,17 +79,13 @@ struct ActivityHistoryTests {
 
     @Test func sourcesEndWithTheOutcomeTheySay() throws {
         var coordinator = coordinator()
-        let report = SourceReport(label: try ActivityLabel("Downloading"), owner: ":1.7 /1", user: 1000, percent: 40,
-                                  isCancellable: true)
+        let report = SourceReport(label: try ActivityLabel("Downloading"), owner: ":1.7 /1", user: 1000, percent: 40)
         let done = try coordinator.report(report, of: "/1", from: .packagekit)
-        let asked = try coordinator.report(report, of: "/2", from: .packagekit)
-        _ = try coordinator.report(report, of: "/3", from: .packagekit)
-        _ = try coordinator.requestCancel(asked, caller: ":1.9", serviceUser: 1000, userOf: oneUser)
+        _ = try coordinator.report(report, of: "/2", from: .packagekit)
         coordinator.endSourceWork("/1", from: .packagekit)
-        coordinator.endSourceWork("/2", from: .packagekit)
         coordinator.endSourceWork(of: .packagekit, .left)
         let entries = coordinator.takeFinished()
-        #expect(entries.map(\.outcome) == [.ended, .stopped, .left])
+        #expect(entries.map(\.outcome) == [.ended, .left])
         #expect(entries.first?.id == done && entries.allSatisfy { $0.source == .packagekit && $0.user == 1000 })
         #expect(entries.first?.progress.percent == 40)
     }

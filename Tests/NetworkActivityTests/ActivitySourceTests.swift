@@ -11,10 +11,9 @@ struct ActivitySourceTests {
         ActivityCoordinator(limits: limits, delays: .none, clock: clock)
     }
 
-    private func report(_ label: String = "Downloading firefox-esr", user: UInt32? = 1000, percent: UInt32? = nil,
-                        cancellable: Bool = false) throws -> SourceReport {
-        SourceReport(label: try ActivityLabel(label), owner: ":1.7 /1_abc", user: user, percent: percent,
-                     isCancellable: cancellable)
+    private func report(_ label: String = "Downloading firefox-esr", user: UInt32? = 1000,
+                        percent: UInt32? = nil) throws -> SourceReport {
+        SourceReport(label: try ActivityLabel(label), owner: ":1.7 /1_abc", user: user, percent: percent)
     }
 
     private func announced(_ coordinator: inout ActivityCoordinator) -> (changed: [ActivityID], ended: [ActivityID]) {
@@ -43,23 +42,23 @@ struct ActivitySourceTests {
         }
     }
 
-    @Test func aTransactionsLabelPercentRateAndCancelFollowItsProperties() {
+    @Test func aTransactionsLabelPercentAndRateFollowItsProperties() {
         var transaction = PackageKitTransaction()
         for (name, value) in [("Role", PackageKitTransaction.PropertyValue.unsigned(25)), ("Status", .unsigned(8)),
                               ("LastPackage", .text("firefox-esr;115.5.0esr-1~deb12u1;amd64;debian-security")),
                               ("Percentage", .unsigned(101)), ("Speed", .unsigned(8_000_000)),
-                              ("AllowCancel", .flag(true)), ("Uid", .unsigned(1000)), ("Sender", .text(":1.9"))] {
+                              ("Uid", .unsigned(1000)), ("Sender", .text(":1.9"))] {
             let taken = transaction.set(name, to: value)
             #expect(taken, "\(name)")
         }
         #expect(transaction.label == "Downloading firefox-esr")
         #expect(transaction.percent == nil, "101 means unknown")
         #expect(transaction.rate == 1_000_000, "bits per second, divided by 8")
-        #expect(transaction.allowCancel && transaction.user == 1000 && transaction.sender == ":1.9")
+        #expect(transaction.user == 1000 && transaction.sender == ":1.9")
+        let followsCancel = transaction.set("AllowCancel", to: .unsigned(1))
+        #expect(!followsCancel, "not followed: the service never stops a transaction")
         _ = transaction.set("Percentage", to: .unsigned(45))
         #expect(transaction.percent == 45)
-        _ = transaction.set("AllowCancel", to: .flag(false))
-        #expect(!transaction.allowCancel)
 
         // A refresh names no package; an update without one says so.
         var refresh = PackageKitTransaction()
@@ -76,7 +75,7 @@ struct ActivitySourceTests {
         var transaction = PackageKitTransaction()
         _ = transaction.set("Percentage", to: .unsigned(30))
         let before = transaction
-        let taken = [transaction.set("Percentage", to: .text("30")), transaction.set("Status", to: .flag(true)),
+        let taken = [transaction.set("Percentage", to: .text("30")), transaction.set("Status", to: .text("8")),
                      transaction.set("Frobnicate", to: .unsigned(1))]
         #expect(taken == [false, false, false])
         #expect(transaction == before)
@@ -224,23 +223,17 @@ struct ActivitySourceTests {
         #expect(coordinator.activeCount == 4)
     }
 
-    @Test func aStopRequestGoesToTheSourceAndARefusalUndoesIt() throws {
+    /// PackageKit takes a transaction's `Cancel` only from the connection that created it: no source's work is
+    /// stopped from here, whoever asks.
+    @Test func aSourcesActivityIsNotCancellable() throws {
         var coordinator = coordinator()
-        let stuck = try coordinator.report(try report(), of: "/1_a", from: .packagekit)
-        let id = try coordinator.report(try report(cancellable: true), of: "/2_b", from: .packagekit)
-        #expect(throws: ActivityError.notCancellable(stuck)) {
-            try coordinator.requestCancel(stuck, caller: ":1.3", serviceUser: 1000) { _ in 1000 }
+        let id = try coordinator.report(try report(), of: "/1_a", from: .packagekit)
+        for user: UInt32 in [0, 1000] {
+            #expect(throws: ActivityError.notCancellable(id)) {
+                try coordinator.requestCancel(id, caller: ":1.3", serviceUser: 1000) { _ in user }
+            }
         }
-        // Another user of a session's service may not; root, the service's user and the work's may.
-        #expect(throws: ActivityError.notOwner(id)) {
-            try coordinator.requestCancel(id, caller: ":1.4", serviceUser: 1002) { _ in 1001 }
-        }
-        let receiver = try coordinator.requestCancel(id, caller: ":1.3", serviceUser: 1002) { _ in 1000 }
-        guard case .source(let activity) = receiver else { Issue.record("\(receiver)"); return }
-        #expect(activity.item == "/2_b" && activity.source == .packagekit)
-        #expect(coordinator.sourceActivity(id)?.isCancelRequested == true)
-        coordinator.cancelRefused(id)
-        #expect(coordinator.sourceActivity(id)?.isCancelRequested == false)
+        #expect(coordinator.sourceActivity(id) != nil, "it stays, and changes not")
     }
 
     @Test func labelsFromASourceAreMadeSafe() {

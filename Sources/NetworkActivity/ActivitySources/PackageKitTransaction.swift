@@ -12,7 +12,6 @@ public struct PackageKitTransaction: Sendable, Equatable {
     public var sender = ""
     /// 0 to 100, or 101 when unknown.
     public var percentage: UInt32 = 101
-    public var allowCancel = false
     /// Bits per second; 0 when unknown.
     public var speed: UInt32 = 0
 
@@ -21,7 +20,6 @@ public struct PackageKitTransaction: Sendable, Equatable {
     /// `refresh-cache`, `download`, and the `download-*` statuses (repository, package list, file list,
     /// changelog, group, update info). Installing, resolving or waiting for a lock is no network work.
     public static let networkStatuses: Set<UInt32> = [7, 8, 20, 21, 22, 23, 24, 25]
-    public static let finishedStatus: UInt32 = 18
 
     public var isNetworkWork: Bool { Self.networkStatuses.contains(status) }
 
@@ -35,7 +33,6 @@ public struct PackageKitTransaction: Sendable, Equatable {
         case ("Uid", .unsigned(let user)): self.user = user
         case ("Sender", .text(let sender)): self.sender = sender
         case ("Percentage", .unsigned(let percentage)): self.percentage = percentage
-        case ("AllowCancel", .flag(let allowCancel)): self.allowCancel = allowCancel
         case ("Speed", .unsigned(let speed)): self.speed = speed
         default: return false
         }
@@ -44,14 +41,13 @@ public struct PackageKitTransaction: Sendable, Equatable {
 
     /// The names of the properties it follows, as `set` takes them.
     public static let propertyNames: Set<String> = [
-        "Role", "Status", "LastPackage", "Uid", "Sender", "Percentage", "AllowCancel", "Speed",
+        "Role", "Status", "LastPackage", "Uid", "Sender", "Percentage", "Speed",
     ]
 
     /// A property's value, of the types the interface gives the ones followed.
     public enum PropertyValue: Sendable, Equatable {
         case unsigned(UInt32)
         case text(String)
-        case flag(Bool)
     }
 
     /// What it does, for people: the role and the package, "Downloading firefox-esr".

@@ -35,13 +35,6 @@ struct SourceActivities {
         return true
     }
 
-    mutating func setCancelRequested(_ id: ActivityID, _ requested: Bool) -> Bool {
-        guard let index = activities.index(forKey: id), activities.values[index].isCancelRequested != requested
-        else { return false }
-        activities.values[index].isCancelRequested = requested
-        return true
-    }
-
     mutating func remove(_ id: ActivityID) -> SourceActivity? {
         guard let removed = activities.removeValue(forKey: id) else { return nil }
         ids[Item(source: removed.source, name: removed.item)] = nil

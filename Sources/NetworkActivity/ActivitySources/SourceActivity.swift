@@ -21,11 +21,9 @@ public struct SourceReport: Sendable, Equatable {
     public var percent: UInt32?
     /// Bytes per second, when known.
     public var rate: UInt64?
-    /// Whether the source takes a request to stop it.
-    public var isCancellable: Bool
 
     public init(label: ActivityLabel, owner: String, application: String? = nil, user: UInt32? = nil,
-                processID: UInt32? = nil, percent: UInt32? = nil, rate: UInt64? = nil, isCancellable: Bool = false) {
+                processID: UInt32? = nil, percent: UInt32? = nil, rate: UInt64? = nil) {
         self.label = label
         self.owner = owner
         self.application = application
@@ -33,7 +31,6 @@ public struct SourceReport: Sendable, Equatable {
         self.processID = processID
         self.percent = percent
         self.rate = rate
-        self.isCancellable = isCancellable
     }
 }
 
@@ -46,8 +43,6 @@ public struct SourceActivity: Sendable, Equatable {
     /// Microseconds since the Unix epoch.
     public let startedAt: UInt64
     public internal(set) var report: SourceReport
-    /// Whether someone has asked the source to stop it, and the source has not refused.
-    public internal(set) var isCancelRequested = false
 }
 
 extension ActivityLabel {

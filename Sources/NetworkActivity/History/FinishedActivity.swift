@@ -58,9 +58,7 @@ public struct FinishedActivity: Sendable, Equatable {
         let report = activity.report
         self.init(id: activity.id, label: report.label, owner: report.owner, user: report.user,
                   processID: report.processID, application: report.application, source: activity.source,
-                  startedAt: activity.startedAt, endedAt: time,
-                  outcome: .of(way, cancelRequested: activity.isCancelRequested),
-                  progress: ActivityProgress(percent: report.percent, done: nil, total: nil, rate: report.rate),
-                  wasCancellable: report.isCancellable)
+                  startedAt: activity.startedAt, endedAt: time, outcome: way,
+                  progress: ActivityProgress(percent: report.percent, done: nil, total: nil, rate: report.rate))
     }
 }

@@ -23,7 +23,6 @@ final class PackageKitSource {
     static let finished = Signal("Finished", of: transactionInterface, Argument<UInt32>("exit"),
                                  Argument<UInt32>("runtime"))
     static let destroy = Signal("Destroy", of: transactionInterface)
-    static let cancel = Method("Cancel", of: transactionInterface)
     /// `Finished`'s exits of a transaction that was stopped (`pk-enum.h`): cancelled, killed, and cancelled for a
     /// transaction of higher priority.
     static let stoppingExits: Set<UInt32> = [3, 6, 9]
@@ -158,7 +157,6 @@ final class PackageKitSource {
             let typed: PackageKitTransaction.PropertyValue? = switch value.signature {
             case "u": (try? value.decode(UInt32.self)).map { .unsigned($0) }
             case "s": (try? value.decode(String.self)).map { .text($0) }
-            case "b": (try? value.decode(Bool.self)).map { .flag($0) }
             default: nil
             }
             if typed.map({ transaction.set(name, to: $0) }) != true {
@@ -178,7 +176,7 @@ final class PackageKitSource {
         let report = SourceReport(
             label: ActivityLabel(sanitizing: transaction.label), owner: "\(owner) \(path)",
             application: application(of: transaction.sender), user: transaction.user,
-            percent: transaction.percent, rate: transaction.rate, isCancellable: transaction.allowCancel)
+            percent: transaction.percent, rate: transaction.rate)
         do throws(ActivityError) {
             try endpoint.coordinator.report(report, of: path, from: .packagekit)
         } catch {
@@ -198,21 +196,5 @@ final class PackageKitSource {
             .flatMap(CallerApplication.of(processID:))
         applications[sender] = found
         return found
-    }
-
-    /// Asks PackageKit to cancel the transaction, as the service's user: PackageKit and its polkit rules decide.
-    func stop(_ activity: SourceActivity, answer: @escaping (DBusError?) -> Void) {
-        guard let destination = try? BusName(owner), let path = try? ObjectPath(activity.item) else {
-            answer(DBusError(.serviceUnknown, "PackageKit is not running"))
-            return
-        }
-        let call = Self.cancel.call(destination: destination, path: path)
-        call.autoStart = false
-        connection.send(call, timeout: .seconds(25)) { result in
-            switch result {
-            case .success: answer(nil)
-            case .failure(let error): answer(DBusError(error.name, "PackageKit did not cancel it: \(error.message)"))
-            }
-        }
     }
 }

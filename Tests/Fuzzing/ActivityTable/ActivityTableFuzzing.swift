@@ -115,9 +115,8 @@ final class TableScene {
             case 9:
                 let id = Self.id(&input, model)
                 compare("RequestCancel", result { () throws(ActivityError) in
-                    // No source reports here: every receiver is a connection.
-                    guard case .connection(let receiver) = try coordinator.requestCancel(
-                        id, caller: caller, serviceUser: Self.serviceUser, userOf: userOf) else { return 0 }
+                    let receiver = try coordinator.requestCancel(
+                        id, caller: caller, serviceUser: Self.serviceUser, userOf: userOf)
                     return UInt32(names.firstIndex(of: receiver).map { $0 + 1 } ?? 0)
                 }, model.requestCancel(id, caller: caller, serviceUser: Self.serviceUser).map { receiver in
                     UInt32(names.firstIndex(of: receiver).map { $0 + 1 } ?? 0)
