@@ -109,7 +109,9 @@ let package = Package(
         // as the bus would, and a declared interface compared with its XML in dbus/.
         .target(name: "TestSupport", dependencies: ["DBusKit", "ProgramSupport"], path: "Tests/TestSupport"),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "ServiceHarness", "TestSupport"]),
-        .testTarget(name: "NetworkActivityTests", dependencies: ["NetworkActivity", "TestSupport"]),
+        .testTarget(
+            name: "NetworkActivityTests", dependencies: ["NetworkActivity", "NetworkActivityInterface", "TestSupport"]
+        ),
         .testTarget(
             name: "NetworkActivityServiceTests",
             dependencies: ["DBusKit", "NetworkActivity", "NetworkActivityInterface", "NetworkActivityService",

@@ -113,14 +113,6 @@ public struct Method<each Input: DBusTyped, Output: DBusTyped>: Sendable {
     public func readReply(_ reply: inout MessageReader) throws(DBusError) -> Output where Output: DBusDecodable {
         try reply.read(Output.self)
     }
-
-    /// A call's arguments, read as declared; `ServedObject` has checked their signature.
-    @inlinable
-    public func readArguments(of call: Message) throws(DBusError) -> (repeat each Input)
-    where repeat each Input: DBusDecodable {
-        var reader = call.arguments()
-        return (repeat try reader.read((each Input).self))
-    }
 }
 
 /// A signal of `interface`: its name and its arguments (`Value`).

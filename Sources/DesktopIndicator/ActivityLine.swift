@@ -35,8 +35,8 @@ extension ActivityStatus {
         return self.source.map { "\(what) (\(Self.sourceNames[$0] ?? $0.rawValue))" } ?? what
     }
 
-    /// The sources as people know them.
-    static let sourceNames: [ActivityDetails.Source: String] = [.packagekit: "PackageKit", .launcher: "launcher"]
+    /// The sources as people know them, where that is not their name.
+    static let sourceNames: [ActivityDetails.Source: String] = [.packagekit: "PackageKit"]
 
     /// How far it is, as far as that is known: "45 % · 3.2 MB/s", "1.2 MB · 3.2 MB/s" when only the amount moved
     /// is known; empty when nothing is.

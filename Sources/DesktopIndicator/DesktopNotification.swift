@@ -1,11 +1,8 @@
 public import DBusKit
+import NetworkActivityInterface
 
 /// A desktop notification, as `org.freedesktop.Notifications.Notify` takes it.
 public struct DesktopNotification: Sendable, Equatable {
-    public static let serverName: BusName = "org.freedesktop.Notifications"
-    public static let serverPath: ObjectPath = "/org/freedesktop/Notifications"
-    public static let serverInterface: InterfaceName = "org.freedesktop.Notifications"
-
     /// How servers rank it (the hint `urgency`): a critical one stays until the user closes it.
     public enum Urgency: UInt8, Sendable {
         case low = 0, normal = 1, critical = 2
@@ -44,24 +41,14 @@ public struct DesktopNotification: Sendable, Equatable {
     /// The `Notify` call that shows it, in place of the notification `replacedID` (0 for none). Like
     /// `notify-send`, it lets the bus start a server that is installed as a D-Bus service (dunst, mako).
     public func notifyCall(replacing replacedID: UInt32 = 0) -> Message {
-        let call = Message.methodCall(destination: Self.serverName, path: Self.serverPath,
-                                      interface: Self.serverInterface, member: "Notify")
-        call.appendArguments { arguments in
-            arguments.append(applicationName)
-            arguments.append(replacedID)
-            arguments.append(iconName)
-            arguments.append(summary)
-            arguments.append(body)
-            arguments.append(actions)
-            var hints = ["urgency": Variant(urgency.rawValue)]
-            if let value { hints["value"] = Variant(value) }
-            if let stackTag {
-                hints["x-canonical-private-synchronous"] = Variant(stackTag)
-                hints["x-dunst-stack-tag"] = Variant(stackTag)
-            }
-            arguments.append(hints)
-            arguments.append(expireTimeout)
+        var hints = ["urgency": Variant(urgency.rawValue)]
+        if let value { hints["value"] = Variant(value) }
+        if let stackTag {
+            hints["x-canonical-private-synchronous"] = Variant(stackTag)
+            hints["x-dunst-stack-tag"] = Variant(stackTag)
         }
-        return call
+        return NotificationsInterface.notify.call(
+            applicationName, replacedID, iconName, summary, body, actions, hints, expireTimeout,
+            destination: NotificationsInterface.busName, path: NotificationsInterface.path)
     }
 }

@@ -1,30 +1,69 @@
 public import DBusKit
+import NetworkActivityInterface
 public import ProgramSupport
 
 /// Shows desktop notifications through `org.freedesktop.Notifications`, when a notification server is running,
-/// from a program's event loop. Each new notification replaces the one before, so that they do not pile up.
+/// from a program's event loop: the one sender of the tray's notifications, its notices and its progress alike.
 public final class DesktopNotifier {
     private let connection: Connection
     private let logger: Logger
-    /// The id the server gave the last notification, which the next one replaces; 0 for none.
-    private var shownID: UInt32 = 0
+    /// The id the server gave the last notice, which the next one replaces; 0 for none.
+    private var noticeID: UInt32 = 0
 
     public init(connection: Connection, logger: Logger) {
         self.connection = connection
         self.logger = logger
     }
 
-    /// Asks the server to show `notification` in place of the last one; does nothing when there is no server.
+    /// Shows `notification` in place of the last one this method showed, so that notices do not pile up; does
+    /// nothing when there is no server.
     public func show(_ notification: DesktopNotification) {
-        connection.send(notification.notifyCall(replacing: shownID)) { [weak self] result in
+        show(notification, replacing: noticeID) { [weak self] id in self?.noticeID = id }
+    }
+
+    /// Shows `notification` in place of the server's `replaced` (0: as a new one); `shown` gets the server's id
+    /// of it.
+    public func show(_ notification: DesktopNotification, replacing replaced: UInt32,
+                     shown: @escaping (UInt32) -> Void) {
+        connection.send(notification.notifyCall(replacing: replaced)) { [weak self] result in
             switch result {
             case .success(var reply):
-                self?.shownID = (try? reply.read(UInt32.self)) ?? 0
+                if let id = try? NotificationsInterface.notify.readReply(&reply) { shown(id) }
             case .failure(let error) where error.name == .serviceUnknown || error.name == .nameHasNoOwner:
                 self?.logger.debug("no notification server is running")
             case .failure(let error):
                 self?.logger.warning("the notification server refused the notification: \(error)")
             }
+        }
+    }
+
+    /// Asks the server its name and whether it offers actions; nil when no server answers.
+    public func askServer(_ answer: @escaping ((name: String, offersActions: Bool)?) -> Void) {
+        let server = (destination: NotificationsInterface.busName, path: NotificationsInterface.path)
+        connection.send(NotificationsInterface.getServerInformation.call(destination: server.destination,
+                                                                       path: server.path)) { [connection] result in
+            guard case .success(var reply) = result,
+                  let name = try? NotificationsInterface.getServerInformation.readReply(&reply) else {
+                answer(nil)
+                return
+            }
+            connection.send(NotificationsInterface.getCapabilities.call(destination: server.destination,
+                                                                       path: server.path)) { result in
+                guard case .success(var reply) = result,
+                      let capabilities = try? NotificationsInterface.getCapabilities.readReply(&reply) else {
+                    answer((name, false))
+                    return
+                }
+                answer((name, capabilities.contains("actions")))
+            }
+        }
+    }
+
+    /// Calls `action` with a notification's id and the action's key each time one of its actions is clicked.
+    public func onAction(_ action: @escaping (UInt32, String) -> Void) throws(DBusError) {
+        try connection.subscribe(to: NotificationsInterface.actionInvoked.rule()) { signal in
+            guard let (id, key) = try? NotificationsInterface.actionInvoked.read(signal) else { return }
+            action(id, key)
         }
     }
 }

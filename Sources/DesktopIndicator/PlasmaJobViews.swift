@@ -1,4 +1,5 @@
 public import DBusKit
+import NetworkActivityInterface
 public import NetworkActivityClient
 public import ProgramSupport
 
@@ -7,13 +8,6 @@ public import ProgramSupport
 /// through `org.kde.JobViewV2` and terminated when the activity goes. Plasma's cancel button on a job calls
 /// `onCancel` with its activity. It never starts the server, and follows it when it leaves and comes back.
 public final class PlasmaJobViews {
-    static let serverName: BusName = "org.kde.JobViewServer"
-    static let serverPath: ObjectPath = "/JobViewServer"
-    static let serverInterface: InterfaceName = "org.kde.JobViewServer"
-    static let viewInterface: InterfaceName = "org.kde.JobViewV2"
-    /// `requestView`'s capability for a job that can be stopped.
-    static let killable: Int32 = 1
-
     private struct View {
         /// Set once the server has answered `requestView`.
         var path: ObjectPath?
@@ -43,12 +37,11 @@ public final class PlasmaJobViews {
         self.connection = connection
         self.logger = logger
         self.onCancel = onCancel
-        try connection.followOwner(of: Self.serverName) { [unowned self] newOwner in serverChanged(to: newOwner) }
-        try connection.subscribe(to: MatchRule(sender: Self.serverName, interface: Self.viewInterface,
-                                               member: "cancelRequested")) { [unowned self] signal in
-            cancelRequested(at: signal.path)
+        try connection.followOwner(of: JobViewInterface.busName) { [unowned self] newOwner in serverChanged(to: newOwner) }
+        try connection.subscribe(to: JobViewInterface.cancelRequested.rule(sender: JobViewInterface.busName)) {
+            [unowned self] signal in cancelRequested(at: signal.path)
         }
-        serverChanged(to: (try? connection.nameOwner(of: Self.serverName)) ?? "")
+        serverChanged(to: (try? connection.nameOwner(of: JobViewInterface.busName)) ?? "")
     }
 
     /// Shows `activities` as jobs, those that have progress or can be stopped, and ends the jobs of the rest.
@@ -92,20 +85,16 @@ public final class PlasmaJobViews {
     private func requestView(for id: ActivityID, _ content: JobViewContent) {
         let killable = content.isKillable
         views[id] = View(path: nil, shown: nil, isKillable: killable, application: content.applicationName)
-        let call = Message.methodCall(destination: Self.serverName, path: Self.serverPath,
-                                      interface: Self.serverInterface, member: "requestView")
-        call.appendArguments { arguments in
-            arguments.append(content.applicationName)
-            arguments.append(content.applicationIcon)
-            arguments.append(killable ? Self.killable : 0)
-        }
+        let call = JobViewInterface.requestView.call(
+            content.applicationName, content.applicationIcon, killable ? JobViewInterface.killable : 0,
+            destination: JobViewInterface.busName, path: JobViewInterface.serverPath)
         call.autoStart = false
         let run = serverRun
         connection.send(call) { [weak self] result in
             guard let self, run == serverRun else { return }
             switch result {
             case .success(var reply):
-                guard let path = try? reply.read(ObjectPath.self) else { return }
+                guard let path = try? JobViewInterface.requestView.readReply(&reply) else { return }
                 guard views[id]?.path == nil, views[id]?.isKillable == killable,
                       views[id]?.application == content.applicationName else {
                     // Ended, or asked for again, while the server answered.
@@ -122,29 +111,30 @@ public final class PlasmaJobViews {
 
     /// Tells the view what changed: amounts before the percent, as KDE's own jobs do.
     private func update(_ path: ObjectPath, from shown: JobViewContent?, to content: JobViewContent) {
-        if content.infoMessage != shown?.infoMessage { call(path, "setInfoMessage") { $0.append(content.infoMessage) } }
+        if content.infoMessage != shown?.infoMessage {
+            send(JobViewInterface.setInfoMessage.call(content.infoMessage, destination: JobViewInterface.busName, path: path))
+        }
         if let total = content.totalBytes, total != shown?.totalBytes {
-            call(path, "setTotalAmount") { $0.append(total); $0.append("bytes") }
+            send(JobViewInterface.setTotalAmount.call(total, "bytes", destination: JobViewInterface.busName, path: path))
         }
         if let done = content.processedBytes, done != shown?.processedBytes {
-            call(path, "setProcessedAmount") { $0.append(done); $0.append("bytes") }
+            send(JobViewInterface.setProcessedAmount.call(done, "bytes", destination: JobViewInterface.busName, path: path))
         }
-        if let percent = content.percent, percent != shown?.percent { call(path, "setPercent") { $0.append(percent) } }
+        if let percent = content.percent, percent != shown?.percent {
+            send(JobViewInterface.setPercent.call(percent, destination: JobViewInterface.busName, path: path))
+        }
         if let rate = content.bytesPerSecond, rate != shown?.bytesPerSecond {
-            call(path, "setSpeed") { $0.append(rate) }
+            send(JobViewInterface.setSpeed.call(rate, destination: JobViewInterface.busName, path: path))
         }
     }
 
     private func terminate(_ view: View) {
         guard let path = view.path else { return }
-        call(path, "terminate") { $0.append("") }
+        send(JobViewInterface.terminate.call("", destination: JobViewInterface.busName, path: path))
     }
 
-    /// Sends a call of the view's interface, which the server answers with nothing (its methods are NoReply).
-    private func call(_ path: ObjectPath, _ member: MemberName, _ arguments: (inout MessageWriter) -> Void) {
-        let call = Message.methodCall(destination: Self.serverName, path: path,
-                                      interface: Self.viewInterface, member: member)
-        call.appendArguments(arguments)
+    /// Sends a call of the view's interface to the server, which answers with nothing (its methods are NoReply).
+    private func send(_ call: Message) {
         call.expectsReply = false
         connection.send(call)
     }

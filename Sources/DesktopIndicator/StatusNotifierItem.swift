@@ -1,4 +1,5 @@
 public import DBusKit
+import NetworkActivityInterface
 public import ProgramSupport
 
 #if canImport(Glibc)
@@ -22,9 +23,6 @@ import Musl
 public final class StatusNotifierItem {
     public static let objectPath: ObjectPath = "/StatusNotifierItem"
     public static let interface: InterfaceName = "org.kde.StatusNotifierItem"
-    public static let watcherName: BusName = "org.kde.StatusNotifierWatcher"
-    static let watcherPath: ObjectPath = "/StatusNotifierWatcher"
-    static let watcherInterface: InterfaceName = "org.kde.StatusNotifierWatcher"
 
     /// The name the item owns while it is published.
     public let busName: BusName
@@ -99,7 +97,7 @@ public final class StatusNotifierItem {
         menu = MenuObject(rows: rows, send: send, onEvent: onMenuEvent, onOpening: onMenuOpening)
         try connection.register(item.object)
         try connection.register(menu.object)
-        try connection.followOwner(of: Self.watcherName) { [unowned self] newOwner in
+        try connection.followOwner(of: StatusNotifierWatcherInterface.busName) { [unowned self] newOwner in
             guard !newOwner.isEmpty else { return }
             // A panel that restarts brings a new watcher, which knows of no items.
             if isPublished {
@@ -110,16 +108,15 @@ public final class StatusNotifierItem {
         }
         // A watcher may take its name before it serves its object, and so refuse the first registration; its host
         // registers once it does.
-        try connection.subscribe(to: MatchRule(
-            sender: Self.watcherName, path: Self.watcherPath, interface: Self.watcherInterface,
-            member: "StatusNotifierHostRegistered")
+        try connection.subscribe(to: StatusNotifierWatcherInterface.hostRegistered.rule(
+            sender: StatusNotifierWatcherInterface.busName, path: StatusNotifierWatcherInterface.path)
         ) { [unowned self] _ in
             if isPublished { registerWithWatcher() }
         }
-        try connection.subscribe(to: MatchRule(
-            sender: Self.watcherName, path: Self.watcherPath, interface: Self.watcherInterface,
-            member: "StatusNotifierItemUnregistered", arguments: [0: busName.rawValue])
-        ) { [unowned self] _ in
+        var unregistered = StatusNotifierWatcherInterface.itemUnregistered.rule(
+            sender: StatusNotifierWatcherInterface.busName, path: StatusNotifierWatcherInterface.path)
+        unregistered.arguments = [0: busName.rawValue]
+        try connection.subscribe(to: unregistered) { [unowned self] _ in
             registerAfterDrop()
         }
     }
@@ -183,13 +180,12 @@ public final class StatusNotifierItem {
     }
 
     private func registerWithWatcher() {
-        let call = Message.methodCall(destination: Self.watcherName, path: Self.watcherPath,
-                                      interface: Self.watcherInterface,
-                                      member: "RegisterStatusNotifierItem")
-        call.append(busName.rawValue)
+        let call = StatusNotifierWatcherInterface.registerItem.call(
+            busName.rawValue, destination: StatusNotifierWatcherInterface.busName,
+            path: StatusNotifierWatcherInterface.path)
         call.autoStart = false
         let registeredPublication = publication
-        let watcher = (try? connection.nameOwner(of: Self.watcherName)) ?? ""
+        let watcher = (try? connection.nameOwner(of: StatusNotifierWatcherInterface.busName)) ?? ""
         // Not a blocking call: a watcher may read the item's properties before it answers.
         connection.send(call) { [weak self] result in
             guard let self, isPublished, publication == registeredPublication else { return }
@@ -208,7 +204,7 @@ public final class StatusNotifierItem {
                     logger.info("no StatusNotifierWatcher serves on the bus; waiting for a panel to start one")
                 }
             case .failure(let error) where error.name == .noReply
-                && (try? connection.nameOwner(of: Self.watcherName)) ?? "" != watcher:
+                && (try? connection.nameOwner(of: StatusNotifierWatcherInterface.busName)) ?? "" != watcher:
                 // The watcher left (a panel that quit or restarted) before it answered: the next one is told.
                 logger.info("the StatusNotifierWatcher left before it answered \(busName)'s registration")
             case .failure(let error):

@@ -54,7 +54,8 @@ final class ActivityTray {
         self.connection = connection
         self.clock = clock
         self.logger = logger
-        notices = TrayNotices(notifier: DesktopNotifier(connection: connection, logger: logger), notifyAfter: notifyAfter)
+        let notifier = DesktopNotifier(connection: connection, logger: logger)
+        notices = TrayNotices(notifier: notifier, notifyAfter: notifyAfter)
         let appearance = TrayAppearance(isVisible: false, activeCount: 0, activities: [], idleMode: idleMode)
         item = try StatusNotifierItem(
             connection: connection, id: "netactivity", category: "SystemServices", content: appearance.itemContent,
@@ -72,7 +73,7 @@ final class ActivityTray {
         isStandingDown = !((try? connection.nameOwner(of: ServiceNames.shellIndicatorName)) ?? "").isEmpty
         if isStandingDown { logger.info("GNOME Shell's netactivity extension shows the indicator; staying out of the tray") }
         if showsProgressNotifications {
-            progressBubbles = try ProgressBubbles(connection: connection, logger: logger, clock: clock) {
+            progressBubbles = try ProgressBubbles(notifier: notifier, logger: logger, clock: clock) {
                 [unowned self] id in requestCancel(id)
             }
         }

@@ -1,6 +1,7 @@
 import DBusKit
 import DesktopIndicator
 import NetworkActivityClient
+import NetworkActivityInterface
 import ProgramSupport
 
 #if canImport(Glibc)
@@ -17,9 +18,6 @@ import Musl
 /// every app it showed when it stops, and keeps their ids in `stateFile` meanwhile: an instance that starts after a
 /// crash hides what the last one left shown.
 final class DockProgress {
-    static let interface: InterfaceName = "com.canonical.Unity.LauncherEntry"
-    static let update = Signal("Update", of: interface, Argument<String>("app_uri"),
-                               Argument<[String: Variant]>("properties"))
     /// Where libunity sends an app's updates from; docks read only the arguments.
     static let path: ObjectPath = "/com/canonical/unity/launcherentry/netactivity"
 
@@ -35,7 +33,7 @@ final class DockProgress {
         self.logger = logger
         self.stateFile = stateFile
         let ownName = connection.uniqueName
-        try connection.subscribe(to: Self.update.rule()) { [unowned self] signal in
+        try connection.subscribe(to: LauncherEntryInterface.update.rule()) { [unowned self] signal in
             guard let sender = signal.sender, sender != ownName else { return }
             anotherSenderSent(signal, sender: sender)
         }
@@ -65,24 +63,22 @@ final class DockProgress {
     }
 
     private func anotherSenderSent(_ signal: Message, sender: String) {
-        guard signal.hasSignature("sa{sv}") else { return }
-        var arguments = signal.arguments()
-        guard let uri = try? arguments.read(String.self),
-              let properties = try? arguments.read([String: ReceivedVariant].self),
+        guard signal.hasSignature("sa{sv}"), let (uri, properties) = try? LauncherEntryInterface.update.read(signal),
               (try? properties["progress-visible"]?.decode(Bool.self)) == true,
-              uri.hasPrefix("application://"), uri.hasSuffix(".desktop")
+              let application = LauncherEntryInterface.desktopID(ofURI: uri)
         else { return }
-        let application = String(uri.dropFirst("application://".count).dropLast(".desktop".count))
         guard !progress.isForeign(application) else { return }
         logger.info("\(sender) shows its own progress for \(application); leaving it to it")
         progress.anotherSenderShows(application)
     }
 
     private func send(_ update: LauncherProgress.Update) {
-        let signal = Message.signal(path: Self.path, interface: Self.interface, member: Self.update.name)
+        let signal = Message.signal(path: Self.path, interface: LauncherEntryInterface.interface,
+                                    member: LauncherEntryInterface.sentUpdate.name)
         var properties = ["progress-visible": Variant(update.isVisible)]
         if let value = update.progress { properties["progress"] = Variant(value) }
-        Self.update.write("application://\(update.application).desktop", properties, to: signal)
+        LauncherEntryInterface.sentUpdate.write(LauncherEntryInterface.appURI(ofDesktopID: update.application),
+                                                properties, to: signal)
         connection.send(signal)
         logger.debug("dock progress of \(update.application): \(update.progress.map { "\($0)" } ?? "hidden")")
     }

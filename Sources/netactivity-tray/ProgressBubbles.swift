@@ -13,10 +13,9 @@ final class ProgressBubbles {
                                                    "Xfce Notify Daemon", "xfce4-notifyd"]
     static let stopAction = "stop"
 
-    private let connection: Connection
+    private let notifier: DesktopNotifier
     private let logger: Logger
     private let clock: any TimeSource
-    private let requestCancel: (ActivityID) -> Void
     private var notifications = ProgressNotifications()
     /// Whether the server draws bars, and offers actions; nil until it has said.
     private var server: (drawsBars: Bool, offersActions: Bool)?
@@ -26,18 +25,14 @@ final class ProgressBubbles {
     private var activities: [UInt32: ActivityID] = [:]
     private var latest: [ActivityStatus] = []
 
-    init(connection: Connection, logger: Logger, clock: any TimeSource,
+    init(notifier: DesktopNotifier, logger: Logger, clock: any TimeSource,
          requestCancel: @escaping (ActivityID) -> Void) throws(DBusError) {
-        self.connection = connection
+        self.notifier = notifier
         self.logger = logger
         self.clock = clock
-        self.requestCancel = requestCancel
-        try connection.subscribe(to: MatchRule(interface: DesktopNotification.serverInterface,
-                                               member: "ActionInvoked")) { [unowned self] signal in
-            var arguments = signal.arguments()
-            guard let id = try? arguments.read(UInt32.self), let action = try? arguments.read(String.self),
-                  action == Self.stopAction, let activity = activities[id] else { return }
-            self.requestCancel(activity)
+        try notifier.onAction { [unowned self] id, action in
+            guard action == Self.stopAction, let activity = activities[id] else { return }
+            requestCancel(activity)
         }
     }
 
@@ -82,8 +77,8 @@ final class ProgressBubbles {
         }
         let replaced = serverIDs[activity.id] ?? 0
         if case .finished = step, let id = serverIDs.removeValue(forKey: activity.id) { activities[id] = nil }
-        connection.send(notification.notifyCall(replacing: replaced)) { [weak self] result in
-            guard let self, case .success(var reply) = result, let id = try? reply.read(UInt32.self) else { return }
+        notifier.show(notification, replacing: replaced) { [weak self] id in
+            guard let self else { return }
             if case .progress = step, latest.contains(where: { $0.id == activity.id }) {
                 serverIDs[activity.id] = id
                 activities[id] = activity.id
@@ -94,37 +89,21 @@ final class ProgressBubbles {
     private func askServer() {
         guard !isAskingServer else { return }
         isAskingServer = true
-        let information = Message.methodCall(destination: DesktopNotification.serverName,
-                                             path: DesktopNotification.serverPath,
-                                             interface: DesktopNotification.serverInterface,
-                                             member: "GetServerInformation")
-        connection.send(information) { [weak self] result in
+        notifier.askServer { [weak self] answer in
             guard let self else { return }
-            guard case .success(var reply) = result, let name = try? reply.read(String.self) else {
-                isAskingServer = false
+            isAskingServer = false
+            guard let (name, offersActions) = answer else {
                 logger.debug("no notification server answered; progress notifications wait for one")
                 return
             }
-            let capabilities = Message.methodCall(destination: DesktopNotification.serverName,
-                                                  path: DesktopNotification.serverPath,
-                                                  interface: DesktopNotification.serverInterface,
-                                                  member: "GetCapabilities")
-            connection.send(capabilities) { [weak self] result in
-                guard let self else { return }
-                isAskingServer = false
-                var offersActions = false
-                if case .success(var reply) = result, let list = try? reply.read([String].self) {
-                    offersActions = list.contains("actions")
-                }
-                let drawsBars = Self.serversThatDrawBars.contains(name)
-                server = (drawsBars, offersActions)
-                if drawsBars {
-                    logger.info("showing progress in \(name)'s notifications")
-                } else {
-                    logger.notice("\(name) draws no progress bars in notifications: --progress-notifications sends nothing to it")
-                }
-                _ = follow(latest)
+            let drawsBars = Self.serversThatDrawBars.contains(name)
+            server = (drawsBars, offersActions)
+            if drawsBars {
+                logger.info("showing progress in \(name)'s notifications")
+            } else {
+                logger.notice("\(name) draws no progress bars in notifications: --progress-notifications sends nothing to it")
             }
+            _ = follow(latest)
         }
     }
 }

@@ -1,3 +1,4 @@
+import NetworkActivityInterface
 import ProgramSupport
 import DesktopIndicator
 
@@ -29,7 +30,7 @@ struct TrayOptions: ProgramOptions {
                   + "xfce4-notifyd).") { $0.showsProgressNotifications = true },
         .flag("--no-dock-progress",
               help: "Do not show each application's progress on its icon in docks and task bars "
-                  + "(com.canonical.Unity.LauncherEntry), which it otherwise does.") { $0.showsDockProgress = false },
+                  + "(\(LauncherEntryInterface.interface)), which it otherwise does.") { $0.showsDockProgress = false },
         .value("--log-level", "LEVEL", takes: "trace, debug, info, notice, warning, error or critical",
                help: "The least important messages to print on standard error: trace, debug, info, notice, "
                    + "warning, error or critical (default notice).",

@@ -1,3 +1,4 @@
+import NetworkActivityInterface
 import TestSupport
 import Testing
 import NetworkActivity
@@ -87,7 +88,8 @@ struct ActivitySourceTests {
         _ entries: inout LauncherEntries, from sender: String, appURI: String,
         properties: [String: LauncherEntries.Value], at now: MonotonicTime
     ) -> LauncherEntries.Outcome {
-        entries.update(from: sender, appURI: appURI, properties: properties, at: now)
+        entries.update(from: sender, application: LauncherEntryInterface.desktopID(ofURI: appURI),
+                       properties: properties, at: now)
     }
 
     @Test func aListedAppShowsWhileItsProgressIsVisible() {
@@ -143,7 +145,7 @@ struct ActivitySourceTests {
         var entries = LauncherEntries(followedApplications: ["chromium"])
         let visible: [String: LauncherEntries.Value] = ["progress": .number(0.5), "progress-visible": .flag(true)]
         func shown(_ sender: String) -> Bool {
-            if case .shows = entries.update(from: sender, appURI: "application://chromium.desktop",
+            if case .shows = entries.update(from: sender, application: "chromium",
                                             properties: visible, at: clock.monotonic) { return true }
             return false
         }

@@ -48,14 +48,13 @@ public struct LauncherEntries: Sendable {
         case other(signature: String)
     }
 
-    /// Takes one `Update` signal from `sender` at `now`.
+    /// Takes one `Update` signal from `sender` at `now`, for the app of this desktop file id (nil: its URI named
+    /// none).
     public mutating func update(
-        from sender: String, appURI: String, properties: [String: Value], at now: MonotonicTime
+        from sender: String, application: String?, properties: [String: Value], at now: MonotonicTime
     ) -> Outcome {
         guard Self.progressKeys.contains(where: { properties[$0] != nil }) else { return .ignored(nil) }
-        guard let application = Self.application(ofURI: appURI) else {
-            return .ignored("\(sender) sent an app URI that is no desktop file's: \(appURI.prefix(100))")
-        }
+        guard let application else { return .ignored("\(sender) sent an app URI that is no desktop file's") }
         guard followedApplications.contains(application) else { return .ignored(nil) }
         guard spend(from: sender, at: now) else { return .ignored(nil) }
         let key = Entry.Key(sender: sender, application: application)
@@ -99,14 +98,6 @@ public struct LauncherEntries: Sendable {
 
     /// Whether an item is one of the sender's.
     public static func isItem(_ item: String, of sender: String) -> Bool { item.hasPrefix(sender + " ") }
-
-    /// The desktop file id of `application://ID.desktop`.
-    public static func application(ofURI uri: String) -> String? {
-        guard uri.hasPrefix("application://"), uri.hasSuffix(".desktop") else { return nil }
-        let id = uri.dropFirst("application://".count).dropLast(".desktop".count)
-        guard !id.isEmpty, !id.contains("/") else { return nil }
-        return String(id)
-    }
 
     private static let progressKeys = ["progress", "progress-visible"]
 

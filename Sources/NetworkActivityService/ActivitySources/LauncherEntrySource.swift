@@ -1,15 +1,12 @@
 import DBusKit
 import NetworkActivity
+import NetworkActivityInterface
 import ProgramSupport
 
 /// Follows `com.canonical.Unity.LauncherEntry.Update` on the session bus and reports the progress of the apps
 /// followed as activities of the `launcher` source (`LauncherEntries` has the rules). It never follows its own
 /// connection's signals, and costs nothing while nobody sends them: the bus delivers only what the match rule asks.
 final class LauncherEntrySource {
-    static let interface: InterfaceName = "com.canonical.Unity.LauncherEntry"
-    static let update = Signal("Update", of: interface, Argument<String>("app_uri"),
-                               Argument<[String: ReceivedVariant]>("properties"))
-
     private var entries: LauncherEntries
     private unowned let endpoint: ActivityEndpoint
     private let logger: Logger
@@ -25,12 +22,12 @@ final class LauncherEntrySource {
         self.clock = clock
         ownName = connection.uniqueName
         self.applications = applications
-        try connection.subscribe(to: Self.update.rule()) { [unowned self] signal in received(signal) }
+        try connection.subscribe(to: LauncherEntryInterface.update.rule()) { [unowned self] signal in received(signal) }
     }
 
     private func received(_ signal: Message) {
         guard let sender = signal.sender, sender != ownName else { return }
-        guard signal.hasSignature("sa{sv}"), let (uri, values) = try? Self.update.read(signal) else {
+        guard signal.hasSignature("sa{sv}"), let (uri, values) = try? LauncherEntryInterface.update.read(signal) else {
             logger.debug("\(sender) sent a launcher entry update of signature \(signal.signature); ignored")
             return
         }
@@ -41,7 +38,7 @@ final class LauncherEntrySource {
             default: .other(signature: value.signature)
             }
         }
-        switch entries.update(from: sender, appURI: uri, properties: properties, at: clock.monotonicNow()) {
+        switch entries.update(from: sender, application: LauncherEntryInterface.desktopID(ofURI: uri), properties: properties, at: clock.monotonicNow()) {
         case .shows(let item, let application, let percent):
             let credentials = endpoint.callers[sender]?.credentials
             let report = SourceReport(

@@ -1,28 +1,17 @@
 import DBusKit
 import NetworkActivity
+import NetworkActivityInterface
 import ProgramSupport
 
 /// Follows PackageKit's transactions on the system bus and reports those that download as activities of the
-/// `packagekit` source (`PackageKitTransaction` has the rules); asks a transaction's `Cancel` when someone asks
-/// one of them to stop.
+/// `packagekit` source (`PackageKitTransaction` has the rules). It never stops one: `packagekitd` takes a
+/// transaction's methods only from the connection that created it.
 ///
 /// It never starts `packagekitd` (which the bus would start for any call) and never polls: it follows the name's
 /// owner, and while `packagekitd` runs, its `TransactionListChanged` and each transaction's `PropertiesChanged`,
 /// `Finished` and `Destroy`. What is already running when either starts is read with `GetTransactionList` and
 /// `GetAll`. No call waits: a `packagekitd` that never answers leaves the service free.
 final class PackageKitSource {
-    static let busName: BusName = "org.freedesktop.PackageKit"
-    static let path: ObjectPath = "/org/freedesktop/PackageKit"
-    static let interface: InterfaceName = "org.freedesktop.PackageKit"
-    static let transactionInterface: InterfaceName = "org.freedesktop.PackageKit.Transaction"
-
-    static let getTransactionList = Method("GetTransactionList", of: interface,
-                                           output: Argument<[ObjectPath]>("transactions"))
-    static let transactionListChanged = Signal("TransactionListChanged", of: interface,
-                                               Argument<[String]>("transactions"))
-    static let finished = Signal("Finished", of: transactionInterface, Argument<UInt32>("exit"),
-                                 Argument<UInt32>("runtime"))
-    static let destroy = Signal("Destroy", of: transactionInterface)
     /// `Finished`'s exits of a transaction that was stopped (`pk-enum.h`): cancelled, killed, and cancelled for a
     /// transaction of higher priority.
     static let stoppingExits: Set<UInt32> = [3, 6, 9]
@@ -41,27 +30,27 @@ final class PackageKitSource {
         self.connection = connection
         self.endpoint = endpoint
         logger = endpoint.logger
-        try connection.followOwner(of: Self.busName) { [unowned self] newOwner in ownerChanged(to: newOwner) }
-        try connection.subscribe(to: Self.transactionListChanged.rule(sender: Self.busName, path: Self.path)) {
+        try connection.followOwner(of: PackageKitInterface.busName) { [unowned self] newOwner in ownerChanged(to: newOwner) }
+        try connection.subscribe(to: PackageKitInterface.transactionListChanged.rule(sender: PackageKitInterface.busName, path: PackageKitInterface.path)) {
             [unowned self] signal in
-            guard let paths = try? Self.transactionListChanged.read(signal) else {
+            guard let paths = try? PackageKitInterface.transactionListChanged.read(signal) else {
                 logger.debug("PackageKit sent a TransactionListChanged of signature \(signal.signature); ignored")
                 return
             }
             follow(Set(paths))
         }
-        var changes = StandardInterface.propertiesChanged.rule(sender: Self.busName)
-        changes.arguments = [0: Self.transactionInterface.rawValue]
+        var changes = StandardInterface.propertiesChanged.rule(sender: PackageKitInterface.busName)
+        changes.arguments = [0: PackageKitInterface.transactionInterface.rawValue]
         try connection.subscribe(to: changes) { [unowned self] signal in propertiesChanged(signal) }
-        try connection.subscribe(to: Self.finished.rule(sender: Self.busName)) { [unowned self] signal in
+        try connection.subscribe(to: PackageKitInterface.finished.rule(sender: PackageKitInterface.busName)) { [unowned self] signal in
             guard let path = signal.path else { return }
-            let exit = (try? Self.finished.read(signal))?.0 ?? 0
+            let exit = (try? PackageKitInterface.finished.read(signal))?.0 ?? 0
             forget(path, Self.stoppingExits.contains(exit) ? .stopped : .ended)
         }
-        try connection.subscribe(to: Self.destroy.rule(sender: Self.busName)) { [unowned self] signal in
+        try connection.subscribe(to: PackageKitInterface.destroy.rule(sender: PackageKitInterface.busName)) { [unowned self] signal in
             if let path = signal.path { forget(path, .ended) }
         }
-        ownerChanged(to: (try? connection.nameOwner(of: Self.busName)) ?? "")
+        ownerChanged(to: (try? connection.nameOwner(of: PackageKitInterface.busName)) ?? "")
     }
 
     /// The connection to the system bus is lost: the transactions leave the count.
@@ -80,14 +69,14 @@ final class PackageKitSource {
         owner = newOwner
         guard let destination = try? BusName(owner) else { return }
         logger.info("following PackageKit's transactions (\(owner))")
-        let call = Self.getTransactionList.call(destination: destination, path: Self.path)
+        let call = PackageKitInterface.getTransactionList.call(destination: destination, path: PackageKitInterface.path)
         call.autoStart = false
         let asked = owner
         connection.send(call, timeout: .seconds(10)) { [unowned self] result in
             guard asked == owner else { return }
             switch result {
             case .success(var reply):
-                guard let paths = try? Self.getTransactionList.readReply(&reply) else {
+                guard let paths = try? PackageKitInterface.getTransactionList.readReply(&reply) else {
                     logger.debug("PackageKit's transaction list was of another type; ignored")
                     return
                 }
@@ -108,7 +97,7 @@ final class PackageKitSource {
     private func read(_ path: String) {
         guard let destination = try? BusName(owner), let objectPath = try? ObjectPath(path) else { return }
         transactions[path] = .some(nil)
-        let call = StandardInterface.getAll.call(Self.transactionInterface.rawValue, destination: destination,
+        let call = StandardInterface.getAll.call(PackageKitInterface.transactionInterface.rawValue, destination: destination,
                                                  path: objectPath)
         call.autoStart = false
         let asked = owner
