@@ -49,6 +49,6 @@ public struct DesktopNotification: Sendable, Equatable {
         }
         return NotificationsInterface.notify.call(
             applicationName, replacedID, iconName, summary, body, actions, hints, expireTimeout,
-            destination: NotificationsInterface.busName, path: NotificationsInterface.path)
+            on: NotificationsInterface.server)
     }
 }

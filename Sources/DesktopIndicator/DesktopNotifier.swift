@@ -39,16 +39,14 @@ public final class DesktopNotifier {
 
     /// Asks the server its name and whether it offers actions; nil when no server answers.
     public func askServer(_ answer: @escaping ((name: String, offersActions: Bool)?) -> Void) {
-        let server = (destination: NotificationsInterface.busName, path: NotificationsInterface.path)
-        connection.send(NotificationsInterface.getServerInformation.call(destination: server.destination,
-                                                                       path: server.path)) { [connection] result in
+        let server = NotificationsInterface.server
+        connection.send(NotificationsInterface.getServerInformation.call(on: server)) { [connection] result in
             guard case .success(var reply) = result,
                   let name = try? NotificationsInterface.getServerInformation.readReply(&reply) else {
                 answer(nil)
                 return
             }
-            connection.send(NotificationsInterface.getCapabilities.call(destination: server.destination,
-                                                                       path: server.path)) { result in
+            connection.send(NotificationsInterface.getCapabilities.call(on: server)) { result in
                 guard case .success(var reply) = result,
                       let capabilities = try? NotificationsInterface.getCapabilities.readReply(&reply) else {
                     answer((name, false))

@@ -37,11 +37,11 @@ public final class PlasmaJobViews {
         self.connection = connection
         self.logger = logger
         self.onCancel = onCancel
-        try connection.followOwner(of: JobViewInterface.busName) { [unowned self] newOwner in serverChanged(to: newOwner) }
-        try connection.subscribe(to: JobViewInterface.cancelRequested.rule(sender: JobViewInterface.busName)) {
+        try connection.followOwner(of: JobViewInterface.server.busName) { [unowned self] newOwner in serverChanged(to: newOwner) }
+        try connection.subscribe(to: JobViewInterface.cancelRequested.rule(sender: JobViewInterface.server.busName)) {
             [unowned self] signal in cancelRequested(at: signal.path)
         }
-        serverChanged(to: (try? connection.nameOwner(of: JobViewInterface.busName)) ?? "")
+        serverChanged(to: (try? connection.nameOwner(of: JobViewInterface.server.busName)) ?? "")
     }
 
     /// Shows `activities` as jobs, those that have progress or can be stopped, and ends the jobs of the rest.
@@ -87,7 +87,7 @@ public final class PlasmaJobViews {
         views[id] = View(path: nil, shown: nil, isKillable: killable, application: content.applicationName)
         let call = JobViewInterface.requestView.call(
             content.applicationName, content.applicationIcon, killable ? JobViewInterface.killable : 0,
-            destination: JobViewInterface.busName, path: JobViewInterface.serverPath)
+            on: JobViewInterface.server)
         call.autoStart = false
         let run = serverRun
         connection.send(call) { [weak self] result in
@@ -112,25 +112,25 @@ public final class PlasmaJobViews {
     /// Tells the view what changed: amounts before the percent, as KDE's own jobs do.
     private func update(_ path: ObjectPath, from shown: JobViewContent?, to content: JobViewContent) {
         if content.infoMessage != shown?.infoMessage {
-            send(JobViewInterface.setInfoMessage.call(content.infoMessage, destination: JobViewInterface.busName, path: path))
+            send(JobViewInterface.setInfoMessage.call(content.infoMessage, destination: JobViewInterface.server.busName, path: path))
         }
         if let total = content.totalBytes, total != shown?.totalBytes {
-            send(JobViewInterface.setTotalAmount.call(total, "bytes", destination: JobViewInterface.busName, path: path))
+            send(JobViewInterface.setTotalAmount.call(total, "bytes", destination: JobViewInterface.server.busName, path: path))
         }
         if let done = content.processedBytes, done != shown?.processedBytes {
-            send(JobViewInterface.setProcessedAmount.call(done, "bytes", destination: JobViewInterface.busName, path: path))
+            send(JobViewInterface.setProcessedAmount.call(done, "bytes", destination: JobViewInterface.server.busName, path: path))
         }
         if let percent = content.percent, percent != shown?.percent {
-            send(JobViewInterface.setPercent.call(percent, destination: JobViewInterface.busName, path: path))
+            send(JobViewInterface.setPercent.call(percent, destination: JobViewInterface.server.busName, path: path))
         }
         if let rate = content.bytesPerSecond, rate != shown?.bytesPerSecond {
-            send(JobViewInterface.setSpeed.call(rate, destination: JobViewInterface.busName, path: path))
+            send(JobViewInterface.setSpeed.call(rate, destination: JobViewInterface.server.busName, path: path))
         }
     }
 
     private func terminate(_ view: View) {
         guard let path = view.path else { return }
-        send(JobViewInterface.terminate.call("", destination: JobViewInterface.busName, path: path))
+        send(JobViewInterface.terminate.call("", destination: JobViewInterface.server.busName, path: path))
     }
 
     /// Sends a call of the view's interface to the server, which answers with nothing (its methods are NoReply).

@@ -97,7 +97,7 @@ public final class StatusNotifierItem {
         menu = MenuObject(rows: rows, send: send, onEvent: onMenuEvent, onOpening: onMenuOpening)
         try connection.register(item.object)
         try connection.register(menu.object)
-        try connection.followOwner(of: StatusNotifierWatcherInterface.busName) { [unowned self] newOwner in
+        try connection.followOwner(of: StatusNotifierWatcherInterface.watcher.busName) { [unowned self] newOwner in
             guard !newOwner.isEmpty else { return }
             // A panel that restarts brings a new watcher, which knows of no items.
             if isPublished {
@@ -109,12 +109,12 @@ public final class StatusNotifierItem {
         // A watcher may take its name before it serves its object, and so refuse the first registration; its host
         // registers once it does.
         try connection.subscribe(to: StatusNotifierWatcherInterface.hostRegistered.rule(
-            sender: StatusNotifierWatcherInterface.busName, path: StatusNotifierWatcherInterface.path)
+            sender: StatusNotifierWatcherInterface.watcher.busName, path: StatusNotifierWatcherInterface.watcher.path)
         ) { [unowned self] _ in
             if isPublished { registerWithWatcher() }
         }
         var unregistered = StatusNotifierWatcherInterface.itemUnregistered.rule(
-            sender: StatusNotifierWatcherInterface.busName, path: StatusNotifierWatcherInterface.path)
+            sender: StatusNotifierWatcherInterface.watcher.busName, path: StatusNotifierWatcherInterface.watcher.path)
         unregistered.arguments = [0: busName.rawValue]
         try connection.subscribe(to: unregistered) { [unowned self] _ in
             registerAfterDrop()
@@ -181,11 +181,10 @@ public final class StatusNotifierItem {
 
     private func registerWithWatcher() {
         let call = StatusNotifierWatcherInterface.registerItem.call(
-            busName.rawValue, destination: StatusNotifierWatcherInterface.busName,
-            path: StatusNotifierWatcherInterface.path)
+            busName.rawValue, on: StatusNotifierWatcherInterface.watcher)
         call.autoStart = false
         let registeredPublication = publication
-        let watcher = (try? connection.nameOwner(of: StatusNotifierWatcherInterface.busName)) ?? ""
+        let watcher = (try? connection.nameOwner(of: StatusNotifierWatcherInterface.watcher.busName)) ?? ""
         // Not a blocking call: a watcher may read the item's properties before it answers.
         connection.send(call) { [weak self] result in
             guard let self, isPublished, publication == registeredPublication else { return }
@@ -204,7 +203,7 @@ public final class StatusNotifierItem {
                     logger.info("no StatusNotifierWatcher serves on the bus; waiting for a panel to start one")
                 }
             case .failure(let error) where error.name == .noReply
-                && (try? connection.nameOwner(of: StatusNotifierWatcherInterface.busName)) ?? "" != watcher:
+                && (try? connection.nameOwner(of: StatusNotifierWatcherInterface.watcher.busName)) ?? "" != watcher:
                 // The watcher left (a panel that quit or restarted) before it answered: the next one is told.
                 logger.info("the StatusNotifierWatcher left before it answered \(busName)'s registration")
             case .failure(let error):

@@ -21,23 +21,6 @@ public struct ServiceConfiguration: Sendable {
     public var launcherApplications: [String]
     /// How many finished activities are kept per Unix user (`ActivityHistory`); 0 keeps none.
     public var historyLimit: Int
-
-    public init(
-        bus: Connection.Bus = .session, delays: VisibilityDelays = .standard, limits: ActivityLimits = ActivityLimits(),
-        replace: Bool = false, followsSystemService: Bool = false,
-        state: StateLocation = .nowhere(reason: "no place was given"), sources: Set<ActivitySource> = [],
-        launcherApplications: [String] = LauncherEntries.browsers, historyLimit: Int = 100
-    ) {
-        self.bus = bus
-        self.delays = delays
-        self.limits = limits
-        self.replace = replace
-        self.followsSystemService = followsSystemService
-        self.state = state
-        self.sources = sources
-        self.launcherApplications = launcherApplications
-        self.historyLimit = historyLimit
-    }
 }
 
 /// Where the service keeps its activities across restarts (`StateKeeper`), or why it keeps them nowhere.

@@ -8,11 +8,6 @@ public struct SavedActivity: Sendable, Equatable {
         /// Microseconds since the Unix epoch.
         public var wallClockDeadline: UInt64
         public var creatorUser: UInt32
-
-        public init(wallClockDeadline: UInt64, creatorUser: UInt32) {
-            self.wallClockDeadline = wallClockDeadline
-            self.creatorUser = creatorUser
-        }
     }
 
     public var id: ActivityID

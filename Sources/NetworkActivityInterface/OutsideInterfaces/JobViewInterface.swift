@@ -3,16 +3,14 @@ public import DBusKit
 /// KDE Plasma's job tracker: `org.kde.JobViewServer`, which gives a view per job, and the view's
 /// `org.kde.JobViewV2`, which the tray tells a job's progress; declared once.
 public enum JobViewInterface {
-    public static let busName: BusName = "org.kde.JobViewServer"
-    public static let serverPath: ObjectPath = "/JobViewServer"
-    public static let serverInterface: InterfaceName = "org.kde.JobViewServer"
+    public static let server = RemoteObject("org.kde.JobViewServer", at: "/JobViewServer", "org.kde.JobViewServer")
     public static let viewInterface: InterfaceName = "org.kde.JobViewV2"
     /// `requestView`'s capability: the job can be stopped (a Stop button).
     public static let killable: Int32 = 1
 
     /// A new view for a job of an application (its name and icon) with these capabilities; returns its path.
     public static let requestView = Method(
-        "requestView", of: serverInterface, Argument<String>("appName"), Argument<String>("appIconName"),
+        "requestView", of: server.interface, Argument<String>("appName"), Argument<String>("appIconName"),
         Argument<Int32>("capabilities"), output: Argument<ObjectPath>("view"))
 
     // The view's methods, all NoReply.

@@ -30,27 +30,28 @@ final class PackageKitSource {
         self.connection = connection
         self.endpoint = endpoint
         logger = endpoint.logger
-        try connection.followOwner(of: PackageKitInterface.busName) { [unowned self] newOwner in ownerChanged(to: newOwner) }
-        try connection.subscribe(to: PackageKitInterface.transactionListChanged.rule(sender: PackageKitInterface.busName, path: PackageKitInterface.path)) {
-            [unowned self] signal in
+        let daemon = PackageKitInterface.daemon
+        try connection.followOwner(of: daemon.busName) { [unowned self] newOwner in ownerChanged(to: newOwner) }
+        let listChanged = PackageKitInterface.transactionListChanged.rule(sender: daemon.busName, path: daemon.path)
+        try connection.subscribe(to: listChanged) { [unowned self] signal in
             guard let paths = try? PackageKitInterface.transactionListChanged.read(signal) else {
                 logger.debug("PackageKit sent a TransactionListChanged of signature \(signal.signature); ignored")
                 return
             }
             follow(Set(paths))
         }
-        var changes = StandardInterface.propertiesChanged.rule(sender: PackageKitInterface.busName)
+        var changes = StandardInterface.propertiesChanged.rule(sender: daemon.busName)
         changes.arguments = [0: PackageKitInterface.transactionInterface.rawValue]
         try connection.subscribe(to: changes) { [unowned self] signal in propertiesChanged(signal) }
-        try connection.subscribe(to: PackageKitInterface.finished.rule(sender: PackageKitInterface.busName)) { [unowned self] signal in
+        try connection.subscribe(to: PackageKitInterface.finished.rule(sender: daemon.busName)) { [unowned self] signal in
             guard let path = signal.path else { return }
             let exit = (try? PackageKitInterface.finished.read(signal))?.0 ?? 0
             forget(path, Self.stoppingExits.contains(exit) ? .stopped : .ended)
         }
-        try connection.subscribe(to: PackageKitInterface.destroy.rule(sender: PackageKitInterface.busName)) { [unowned self] signal in
+        try connection.subscribe(to: PackageKitInterface.destroy.rule(sender: daemon.busName)) { [unowned self] signal in
             if let path = signal.path { forget(path, .ended) }
         }
-        ownerChanged(to: (try? connection.nameOwner(of: PackageKitInterface.busName)) ?? "")
+        ownerChanged(to: (try? connection.nameOwner(of: daemon.busName)) ?? "")
     }
 
     /// The connection to the system bus is lost: the transactions leave the count.
@@ -69,7 +70,8 @@ final class PackageKitSource {
         owner = newOwner
         guard let destination = try? BusName(owner) else { return }
         logger.info("following PackageKit's transactions (\(owner))")
-        let call = PackageKitInterface.getTransactionList.call(destination: destination, path: PackageKitInterface.path)
+        let call = PackageKitInterface.getTransactionList.call(destination: destination,
+                                                              path: PackageKitInterface.daemon.path)
         call.autoStart = false
         let asked = owner
         connection.send(call, timeout: .seconds(10)) { [unowned self] result in
