@@ -94,7 +94,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "fuzz-activity-table",
-            dependencies: ["FuzzingSupport", "NetworkActivity", "ProgramSupport", "TestSupport"],
+            dependencies: ["DBusKit", "FuzzingSupport", "NetworkActivity", "NetworkActivityInterface", "ProgramSupport",
+                           "TestSupport"],
             path: "Tests/Fuzzing/ActivityTable"
         ),
         .executableTarget(

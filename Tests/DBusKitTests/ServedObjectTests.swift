@@ -103,51 +103,51 @@ struct ServedObjectTests {
     @Test func peerIsLeftToLibdbus() {
         let scene = Scene()
         let call = Message.methodCall(destination: nil, path: "/counter", interface: StandardInterface.peer,
-                                      member: "Ping")
+                                      member: StandardInterface.ping.name)
         #expect(scene.object.handle(call) == .notHandled)
     }
 
     @Test func propertiesAreReadOneOrAllAndNeverSet() throws {
         let scene = Scene()
         _ = scene.call(Self.interface, "Add") { $0.append(UInt32(3)) }
-        var got = try #require(scene.call(StandardInterface.properties, "Get") {
+        var got = try #require(scene.call(StandardInterface.properties, StandardInterface.get.name) {
             $0.append(Self.interface.rawValue)
             $0.append("Total")
         }.first).arguments()
         #expect(try got.read(ReceivedVariant.self).decode(UInt32.self) == 3)
 
-        var all = try #require(scene.call(StandardInterface.properties, "GetAll") { $0.append("") }.first)
+        var all = try #require(scene.call(StandardInterface.properties, StandardInterface.getAll.name) { $0.append("") }.first)
             .arguments()
         let values = try all.read([String: ReceivedVariant].self)
         #expect(try values["Total"]?.decode(UInt32.self) == 3)
         #expect(try values["Name"]?.decode(String.self) == "counter")
 
-        #expect(scene.errorName(StandardInterface.properties, "Get") {
+        #expect(scene.errorName(StandardInterface.properties, StandardInterface.get.name) {
             $0.append(Self.interface.rawValue)
             $0.append("Nope")
         } == ErrorName.unknownProperty.rawValue)
-        #expect(scene.errorName(StandardInterface.properties, "GetAll") { $0.append("org.example.Other") }
+        #expect(scene.errorName(StandardInterface.properties, StandardInterface.getAll.name) { $0.append("org.example.Other") }
                 == ErrorName.unknownInterface.rawValue)
-        #expect(scene.errorName(StandardInterface.properties, "Set") {
+        #expect(scene.errorName(StandardInterface.properties, StandardInterface.set.name) {
             $0.append(Self.interface.rawValue)
             $0.append("Total")
             $0.append(Variant(UInt32(9)))
         } == ErrorName.propertyReadOnly.rawValue)
-        #expect(scene.errorName(StandardInterface.properties, "Get") { $0.append("x") }
+        #expect(scene.errorName(StandardInterface.properties, StandardInterface.get.name) { $0.append("x") }
                 == ErrorName.invalidArgs.rawValue)
         #expect(scene.counter.total == 3)
     }
 
     @Test func introspectReturnsTheGivenXML() throws {
         let scene = Scene()
-        var reply = try #require(scene.call(StandardInterface.introspectable, "Introspect").first).arguments()
+        var reply = try #require(scene.call(StandardInterface.introspectable, StandardInterface.introspect.name).first).arguments()
         #expect(try reply.read(String.self) == "<node/>")
     }
 
     @Test func propertiesChangedCarriesTheValues() throws {
         let scene = Scene()
         let signal = scene.object.makePropertiesChanged(of: Self.interface, [ChangedProperty("Total", UInt32(7))])
-        #expect(signal.isSignal(interface: StandardInterface.properties, member: "PropertiesChanged"))
+        #expect(signal.isSignal(interface: StandardInterface.properties, member: StandardInterface.propertiesChanged.name))
         #expect(signal.path == "/counter")
         var arguments = signal.arguments()
         #expect(try arguments.read(String.self) == Self.interface.rawValue)

@@ -23,7 +23,7 @@ struct ItemObjectTests {
         }
 
         func property<Value: DBusDecodable>(_ name: String, as type: Value.Type) throws -> Value {
-            var reply = try bus.reply(item.object, StandardInterface.properties, "Get") {
+            var reply = try bus.reply(item.object, StandardInterface.properties, StandardInterface.get.name) {
                 $0.append(StatusNotifierItem.interface.rawValue)
                 $0.append(name)
             }.arguments()
@@ -43,7 +43,7 @@ struct ItemObjectTests {
         #expect(try scene.property("ItemIsMenu", as: Bool.self) == false)
         #expect(try scene.property("WindowId", as: Int32.self) == 0)
         #expect(try scene.property("Menu", as: ObjectPath.self) == "/MenuBar")
-        var all = try scene.bus.reply(scene.item.object, StandardInterface.properties, "GetAll") {
+        var all = try scene.bus.reply(scene.item.object, StandardInterface.properties, StandardInterface.getAll.name) {
             $0.append(StatusNotifierItem.interface.rawValue)
         }.arguments()
         #expect(try all.read([String: ReceivedVariant].self).count == 16)

@@ -184,7 +184,7 @@ struct MenuObjectTests {
 
     @Test func theMenuPropertiesAreVersionThree() throws {
         let scene = Scene()
-        var all = try scene.bus.reply(scene.menu.object, StandardInterface.properties, "GetAll") {
+        var all = try scene.bus.reply(scene.menu.object, StandardInterface.properties, StandardInterface.getAll.name) {
             $0.append(MenuObject.interface.rawValue)
         }.arguments()
         let properties = try all.read([String: ReceivedVariant].self)

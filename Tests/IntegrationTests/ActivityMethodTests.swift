@@ -1,3 +1,4 @@
+import NetworkActivityInterface
 import DBusKit
 import Foundation
 import ServiceHarness
@@ -55,7 +56,7 @@ extension Integration {
             holder.waitUntilExit()
             // The count goes 3 -> 1: awaited as the coalesced ActiveCount, whatever the turn it lands in.
             let changed = try listener.next { message in
-                message.member == "PropertiesChanged"
+                message.member == StandardInterface.propertiesChanged.name.rawValue
                     && (try? survivor.activeCount) == 1
             }
             #expect(changed != nil)
@@ -66,13 +67,13 @@ extension Integration {
         }
 
         @Test func aTimedActivityBegunByOneDbusSendIsEndedByAnother() throws {
-            let begun = try dbusSend(bus, "BeginWithTimeout", "string:backup", "uint32:600")
+            let begun = try dbusSend(bus, ServiceMembers.beginWithTimeout.name, "string:backup", "uint32:600")
             #expect(begun.succeeded, "\(begun)")
             let id = try #require(replyNumber(begun))
             let observer = try RawClient(bus)
             // The dbus-send that began it has left the bus; the activity lives on.
             #expect(try observer.list().map(\.id) == [id])
-            let ended = try dbusSend(bus, "End", "uint32:\(id)")
+            let ended = try dbusSend(bus, ServiceMembers.end.name, "uint32:\(id)")
             #expect(ended.succeeded, "\(ended)")
             #expect(try observer.activeCount == 0)
         }
@@ -106,7 +107,7 @@ extension Integration {
             // gdbus's own connection begins nothing, so its Cancel ends nothing: the count it gets is 0.
             let holder = try RawClient(bus)
             _ = try holder.begin()
-            let result = try gdbusCall(bus, "Cancel")
+            let result = try gdbusCall(bus, ServiceMembers.cancel.name)
             #expect(result.succeeded, "\(result)")
             #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "(uint32 0,)")
             #expect(try holder.activeCount == 1)
@@ -118,7 +119,7 @@ extension Integration {
             _ = try a.begin()
             _ = try b.begin()
             _ = try b.beginTimed(seconds: 600)
-            let result = try busctl(bus, "call", busName.rawValue, objectPath.rawValue, interfaceName.rawValue, "Reset")
+            let result = try busctl(bus, "call", busName.rawValue, objectPath.rawValue, interfaceName.rawValue, ServiceMembers.reset.name.rawValue)
             #expect(result.succeeded, "\(result)")
             #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "u 3")
             #expect(try a.activeCount == 0)

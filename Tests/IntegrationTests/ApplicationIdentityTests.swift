@@ -1,3 +1,4 @@
+import NetworkActivityInterface
 import Foundation
 import ServiceHarness
 import Testing
@@ -43,7 +44,7 @@ extension Integration {
             // A panel module's tooltip.
             _ = try watch.awaitLine("a tooltip naming Backup Tool") { $0.contains(#""tooltip":"Backup Tool: backup""#) }
             // The record, as a client nobody here wrote reads it.
-            let activities = try gdbusCall(bus, "GetActivities")
+            let activities = try gdbusCall(bus, ServiceMembers.getActivities.name)
             #expect(activities.stdout.contains("'app': <'\(id)'>"), "\(activities)")
             // `status`: the record's desktop file id, and the name people read, in their language.
             let status = try runTool(Paths.cli.path, ["status", "--json"], bus: bus, environment: desktop)
@@ -72,7 +73,7 @@ extension Integration {
                 _ = run.exitStatus()
             }
             _ = try watch.awaitLine("a tooltip with the label alone") { $0.contains(#""tooltip":"backup""#) }
-            #expect(try gdbusCall(bus, "GetActivities").stdout.contains("'app': <'netactivity'>"))
+            #expect(try gdbusCall(bus, ServiceMembers.getActivities.name).stdout.contains("'app': <'netactivity'>"))
             let table = try netactivity(bus, "status")
             #expect(table.stdout.contains(" netactivity "), "\(table)")
             _ = service

@@ -26,7 +26,12 @@ extension Integration {
             #expect(service.isRunning)
         }
 
-        private func expectDbusSendError(_ name: String, _ call: String, _ arguments: String...) throws -> String {
+        private func expectDbusSendError(_ name: String, _ member: MemberName, _ arguments: String...) throws -> String {
+            try expectDbusSendError(name, "\(ServiceNames.interface).\(member)", arguments: arguments)
+        }
+
+        /// The same, of `Interface.Member`, which may be wrong on purpose.
+        private func expectDbusSendError(_ name: String, _ call: String, arguments: [String] = []) throws -> String {
             let result = try dbusSend(bus, call, arguments: arguments)
             #expect(!result.succeeded)
             #expect(result.stderr.contains("Error \(name):"), "\(result)")
@@ -51,9 +56,9 @@ extension Integration {
         }
 
         @Test func endingAnUnknownIdIsUnknownActivityAndLogged() throws {
-            _ = try expectDbusSendError("org.example.NetworkActivity.Error.UnknownActivity", "End", "uint32:4242")
-            _ = try expectDbusSendError("org.example.NetworkActivity.Error.UnknownActivity", "End", "uint32:0")
-            _ = try expectDbusSendError("org.example.NetworkActivity.Error.UnknownActivity", "End",
+            _ = try expectDbusSendError("org.example.NetworkActivity.Error.UnknownActivity", ServiceMembers.end.name, "uint32:4242")
+            _ = try expectDbusSendError("org.example.NetworkActivity.Error.UnknownActivity", ServiceMembers.end.name, "uint32:0")
+            _ = try expectDbusSendError("org.example.NetworkActivity.Error.UnknownActivity", ServiceMembers.end.name,
                                         "uint32:4294967295")
             try expectUnchanged()
             try client.end(held)
@@ -65,32 +70,32 @@ extension Integration {
         @Test func endingAnotherCallersActivityIsNotOwner() throws {
             let other = try RawClient(bus)
             _ = try other.expectError("org.example.NetworkActivity.Error.NotOwner") { try $0.end(held) }
-            _ = try expectDbusSendError("org.example.NetworkActivity.Error.NotOwner", "End", "uint32:\(held)")
+            _ = try expectDbusSendError("org.example.NetworkActivity.Error.NotOwner", ServiceMembers.end.name, "uint32:\(held)")
             try expectUnchanged()
         }
 
         @Test func wrongArgumentsAreInvalidArgsNamingTheSignature() throws {
-            let wrongType = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "Begin", "uint32:5")
+            let wrongType = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", ServiceMembers.begin.name, "uint32:5")
             #expect(wrongType.contains("\"s\""))
-            let tooMany = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "Begin", "string:a",
+            let tooMany = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", ServiceMembers.begin.name, "string:a",
                                                   "string:b")
             #expect(tooMany.contains("\"s\"") && tooMany.contains("\"ss\""))
-            let missing = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "BeginWithTimeout",
+            let missing = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", ServiceMembers.beginWithTimeout.name,
                                                   "string:a")
             #expect(missing.contains("\"su\""))
-            _ = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "End")
-            _ = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "End", "int32:1")
-            _ = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "Cancel", "uint32:1")
-            let history = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "GetHistory", "string:all")
+            _ = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", ServiceMembers.end.name)
+            _ = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", ServiceMembers.end.name, "int32:1")
+            _ = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", ServiceMembers.cancel.name, "uint32:1")
+            let history = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", ServiceMembers.getHistory.name, "string:all")
             #expect(history.contains("\"u\""))
-            _ = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "ClearHistory", "boolean:true")
+            _ = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", ServiceMembers.clearHistory.name, "boolean:true")
             try expectUnchanged()
         }
 
         @Test func unknownMethodsAndInterfacesHaveTheStandardErrors() throws {
             _ = try expectDbusSendError("org.freedesktop.DBus.Error.UnknownMethod", "Start")
             _ = try expectDbusSendError("org.freedesktop.DBus.Error.UnknownInterface", "org.example.Other.Begin",
-                                        "string:x")
+                                        arguments: ["string:x"])
             let gdbus = try gdbusCall(bus, "org.example.NetworkActivity.Finish")
             #expect(!gdbus.succeeded && gdbus.stderr.contains("org.freedesktop.DBus.Error.UnknownMethod"))
             // Another path of the service has no object.
@@ -110,7 +115,7 @@ extension Integration {
             #expect(!set.succeeded)
             #expect(set.stderr.contains("read-only"), "\(set)")
             let readOnly = try client.expectError("org.freedesktop.DBus.Error.PropertyReadOnly") {
-                _ = try $0.call("Set", interface: "org.freedesktop.DBus.Properties") { arguments in
+                _ = try $0.call(StandardInterface.set.name, interface: "org.freedesktop.DBus.Properties") { arguments in
                     arguments.append(interfaceName.rawValue)
                     arguments.append(ServiceMembers.activeCount.name)
                     arguments.append(Variant(UInt32(0)))
@@ -118,14 +123,14 @@ extension Integration {
             }
             #expect(readOnly.contains(ServiceMembers.activeCount.name))
             _ = try client.expectError("org.freedesktop.DBus.Error.UnknownProperty") {
-                _ = try $0.call("Set", interface: "org.freedesktop.DBus.Properties") { arguments in
+                _ = try $0.call(StandardInterface.set.name, interface: "org.freedesktop.DBus.Properties") { arguments in
                     arguments.append(interfaceName.rawValue)
                     arguments.append("Colour")
                     arguments.append(Variant("red"))
                 }
             }
             _ = try client.expectError("org.freedesktop.DBus.Error.UnknownInterface") {
-                _ = try $0.call("GetAll", interface: "org.freedesktop.DBus.Properties") {
+                _ = try $0.call(StandardInterface.getAll.name, interface: "org.freedesktop.DBus.Properties") {
                     $0.append("org.example.Other")
                 }
             }
@@ -138,7 +143,7 @@ extension Integration {
             }
             _ = try client.expectError("org.freedesktop.DBus.Error.InvalidArgs") { _ = try $0.begin("tab\there") }
             _ = try client.expectError("org.freedesktop.DBus.Error.InvalidArgs") { _ = try $0.begin("bell\u{7}") }
-            _ = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "Begin", "string:line\nbreak")
+            _ = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", ServiceMembers.begin.name, "string:line\nbreak")
             try expectUnchanged()
             // The limit is in bytes: 128 two-byte characters fit exactly; an empty label is fine.
             let longest = try client.begin(String(repeating: "é", count: 128))
@@ -149,7 +154,7 @@ extension Integration {
 
         @Test(arguments: [UInt32(0), 86_401, .max])
         func timeoutsOutOfRangeAreInvalidArgs(seconds: UInt32) throws {
-            let message = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", "BeginWithTimeout",
+            let message = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs", ServiceMembers.beginWithTimeout.name,
                                                   "string:x", "uint32:\(seconds)")
             #expect(message.contains("86400"))
             try expectUnchanged()
@@ -161,7 +166,7 @@ extension Integration {
             _ = try client.expectError("org.example.NetworkActivity.Error.LimitExceeded") { _ = try $0.begin() }
             let other = try RawClient(bus)
             _ = try other.begin()
-            _ = try expectDbusSendError("org.example.NetworkActivity.Error.LimitExceeded", "BeginWithTimeout",
+            _ = try expectDbusSendError("org.example.NetworkActivity.Error.LimitExceeded", ServiceMembers.beginWithTimeout.name,
                                         "string:x", "uint32:60")
             #expect(try client.activeCount == 4)
             // Ending one makes room again.
@@ -170,7 +175,7 @@ extension Integration {
         }
 
         @Test func aCallWithoutInterfaceFindsTheMethod() throws {
-            let message = Message.methodCall(destination: busName, path: objectPath, interface: nil, member: "Begin")
+            let message = Message.methodCall(destination: busName, path: objectPath, interface: nil, member: ServiceMembers.begin.name)
             message.append("no interface")
             var reply = try client.connection.call(message).arguments()
             let id = try reply.read(UInt32.self)
@@ -180,12 +185,12 @@ extension Integration {
 
         @Test func aCallThatWantsNoReplyStillActs() throws {
             let message = Message.methodCall(destination: busName, path: objectPath, interface: interfaceName,
-                                             member: "Begin")
+                                             member: ServiceMembers.begin.name)
             message.append("fire and forget")
             message.expectsReply = false
             client.connection.send(message)
             // Ping is answered after the call before it, on the same connection.
-            _ = try client.call("Ping", interface: "org.freedesktop.DBus.Peer")
+            _ = try client.call(StandardInterface.ping.name, interface: "org.freedesktop.DBus.Peer")
             #expect(try client.activeCount == 2)
         }
     }

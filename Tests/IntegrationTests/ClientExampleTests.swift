@@ -132,7 +132,7 @@ extension Integration {
             // Stopped from the panel: the owner hears the request, stops and ends the activity.
             let long = try example.start(bus, steps: 100_000)
             let running = try Self.awaitRecord(listener) { $0.label == "backup" && $0.isCancellable && $0.done != nil }
-            _ = try RawClient(bus).call("RequestCancel") { $0.append(running.id) }
+            _ = try RawClient(bus).call(ServiceMembers.requestCancel.name) { $0.append(running.id) }
             #expect(long.exitStatus(within: .seconds(20)) == 0)
             #expect(try long.nextLine() == "cancelled")
             try Self.awaitEnd(of: running.id, listener)

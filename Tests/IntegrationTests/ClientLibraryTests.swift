@@ -192,14 +192,14 @@ extension Integration {
             let client = try NetworkActivityClient(address: bus.address)
 
             let task = Task { try await client.begin("late") }
-            let call = try #require(try slow.awaitCall("Begin"))
+            let call = try #require(try slow.awaitCall(ServiceMembers.begin.name.rawValue))
             task.cancel()
             await #expect { _ = try await task.value } throws: { error in
                 guard case .cancelled = error as? NetworkActivityError else { return false }
                 return true
             }
             slow.send(call.makeReturn(with: UInt32(7)))
-            let end = try #require(try slow.awaitCall("End"))
+            let end = try #require(try slow.awaitCall(ServiceMembers.end.name.rawValue))
             var arguments = end.arguments()
             #expect(try arguments.read(UInt32.self) == 7)
         }
@@ -256,7 +256,7 @@ extension Integration {
             state = try await first { $0.isVisible && !$0.activities.isEmpty }
             #expect(state.labels == ["backup"])
             let id = state.activities[0].id.rawValue
-            _ = try again.call("SetProgress") { $0.append(id); $0.append(UInt32(45)) }
+            _ = try again.call(ServiceMembers.setProgress.name) { $0.append(id); $0.append(UInt32(45)) }
             state = try await first { $0.activities.first?.percent != nil }
             #expect(state.activities.first?.percent == 45, "progress comes with ActivitiesChanged")
             daemon?.send(SIGKILL)
@@ -355,21 +355,21 @@ extension Integration {
             // What only a peer can be made to say: the service played by a connection with set answers.
             let played = try PrivateBus()
             let peer = try FakePeer(played, owning: ServiceNames.busName, answers: [
-                "Reset": { $0.makeErrorReply(DBusError(.accessDenied, "only root may")) },
-                "Cancel": { $0.makeErrorReply(DBusError(.failed, "something else")) },
+                ServiceMembers.reset.name.rawValue: { $0.makeErrorReply(DBusError(.accessDenied, "only root may")) },
+                ServiceMembers.cancel.name.rawValue: { $0.makeErrorReply(DBusError(.failed, "something else")) },
             ])
             let playedClient = try NetworkActivityClient(address: played.address)
             let resetting = Task { () async -> NetworkActivityError? in
                 do throws(NetworkActivityError) { _ = try await playedClient.reset() } catch { return error }
                 return nil
             }
-            try peer.awaitCall("Reset")
+            try peer.awaitCall(ServiceMembers.reset.name.rawValue)
             #expect(await resetting.value == .accessDenied(message: "only root may"))
             let cancelling = Task { () async -> NetworkActivityError? in
                 do throws(NetworkActivityError) { _ = try await playedClient.cancelAll() } catch { return error }
                 return nil
             }
-            try peer.awaitCall("Cancel")
+            try peer.awaitCall(ServiceMembers.cancel.name.rawValue)
             #expect(await cancelling.value == .other(name: ErrorName.failed.rawValue, message: "something else"))
 
             limited.kill()

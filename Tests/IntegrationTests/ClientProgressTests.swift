@@ -1,3 +1,4 @@
+import NetworkActivityInterface
 import DBusKit
 import Foundation
 import NetworkActivityClient
@@ -89,7 +90,7 @@ extension Integration {
             let initial = try await awaitActivities(["first"])
             #expect(initial.changed.map(\.id.rawValue) == [first])
             let second = try owner.begin("second")
-            _ = try owner.call("SetProgress") { $0.append(first); $0.append(UInt32(60)) }
+            _ = try owner.call(ServiceMembers.setProgress.name) { $0.append(first); $0.append(UInt32(60)) }
             try owner.end(second)
             let changed = try await awaitActivities(["first"], percent: 60)
             #expect(changed.changed.map(\.id.rawValue).contains(first))

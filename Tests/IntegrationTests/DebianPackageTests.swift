@@ -1,3 +1,4 @@
+import NetworkActivityInterface
 import DBusKit
 import Foundation
 import ServiceHarness
@@ -93,7 +94,7 @@ extension Integration {
                 environment: ["XDG_DATA_DIRS": root.appendingPathComponent("usr/share").path],
                 launcher: ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
                            "mount -t overlay overlay -o lowerdir=\(usr):/usr /usr && exec \"$@\"", "sh"])
-            let begun = try dbusSend(bus, "Begin", "string:packaged")
+            let begun = try dbusSend(bus, ServiceMembers.begin.name, "string:packaged")
             #expect(begun.succeeded && replyNumber(begun) == 1, "\(begun)")
 
             let client = try RawClient(bus)

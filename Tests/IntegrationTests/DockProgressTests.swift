@@ -66,7 +66,7 @@ extension Integration {
             let run = try BackgroundProcess(Paths.cli, ["run", "--label", "backup", "--", "sleep", "60"], bus: bus)
             let client = try RawClient(bus)
             let id = try #require(try awaitID(client))
-            _ = try client.call("SetProgress") { $0.append(id); $0.append(UInt32(45)) }
+            _ = try client.call(ServiceMembers.setProgress.name) { $0.append(id); $0.append(UInt32(45)) }
             let shown = try awaitUpdate(dock, "progress shown") { $0.isVisible == true }
             #expect(shown.application == "application://netactivity.desktop" && shown.progress == 0.45, "\(shown)")
             run.process.terminate()
@@ -83,11 +83,11 @@ extension Integration {
             let run = try BackgroundProcess(Paths.cli, ["run", "--label", "backup", "--", "sleep", "60"], bus: bus)
             let client = try RawClient(bus)
             let id = try #require(try awaitID(client))
-            _ = try client.call("SetProgress") { $0.append(id); $0.append(UInt32(0)) }
+            _ = try client.call(ServiceMembers.setProgress.name) { $0.append(id); $0.append(UInt32(0)) }
             _ = try awaitUpdate(dock, "progress shown") { $0.isVisible == true }
             let started = ContinuousClock.now
             for report in 0..<1000 {
-                _ = try client.call("SetProgress") { $0.append(id); $0.append(UInt32(report / 10)) }
+                _ = try client.call(ServiceMembers.setProgress.name) { $0.append(id); $0.append(UInt32(report / 10)) }
             }
             // The last report, 99 %, reaches the dock, after at most two updates a second on the way.
             _ = try awaitUpdate(dock, "the last percent") { $0.progress == 0.99 }
@@ -104,7 +104,7 @@ extension Integration {
             let run = try BackgroundProcess(Paths.cli, ["run", "--label", "backup", "--", "sleep", "60"], bus: bus)
             let client = try RawClient(bus)
             let id = try #require(try awaitID(client))
-            _ = try client.call("SetProgress") { $0.append(id); $0.append(UInt32(45)) }
+            _ = try client.call(ServiceMembers.setProgress.name) { $0.append(id); $0.append(UInt32(45)) }
             _ = try awaitUpdate(dock, "progress shown") { $0.isVisible == true }
             first.process.process.terminate()
             _ = try awaitUpdate(dock, "hidden at SIGTERM") { $0.isVisible == false }
@@ -126,7 +126,7 @@ extension Integration {
             let run = try BackgroundProcess(Paths.cli, ["run", "--label", "backup", "--", "sleep", "60"], bus: bus)
             let client = try RawClient(bus)
             let id = try #require(try awaitID(client))
-            _ = try client.call("SetProgress") { $0.append(id); $0.append(UInt32(10)) }
+            _ = try client.call(ServiceMembers.setProgress.name) { $0.append(id); $0.append(UInt32(10)) }
             _ = try awaitUpdate(dock, "progress shown") { $0.isVisible == true }
             // The app sends its own.
             let app = try bus.connect()
@@ -139,7 +139,7 @@ extension Integration {
             app.send(own)
             app.flush()
             try tray.process.awaitStderr("shows its own progress for netactivity")
-            _ = try client.call("SetProgress") { $0.append(id); $0.append(UInt32(90)) }
+            _ = try client.call(ServiceMembers.setProgress.name) { $0.append(id); $0.append(UInt32(90)) }
             // The tray stops: everything it sent is in before its departure, and none of it is of the app's.
             try dock.settle()
             let traySender = try #require(dock.signals.first { Heard($0) != nil && $0.sender != app.uniqueName }?.sender)
@@ -159,10 +159,10 @@ extension Integration {
             let run = try BackgroundProcess(Paths.cli, ["run", "--label", "backup", "--", "sleep", "60"], bus: bus)
             let client = try RawClient(bus)
             let id = try #require(try awaitID(client))
-            _ = try client.call("SetProgress") { $0.append(id); $0.append(UInt32(45)) }
+            _ = try client.call(ServiceMembers.setProgress.name) { $0.append(id); $0.append(UInt32(45)) }
             try server.awaitCall("GetCapabilities")
             try tray.process.awaitStderr("gnome-shell draws no progress bars")
-            _ = try client.call("SetProgress") { $0.append(id); $0.append(UInt32(60)) }
+            _ = try client.call(ServiceMembers.setProgress.name) { $0.append(id); $0.append(UInt32(60)) }
             try tray.process.awaitStderr("1 active")
             run.process.terminate()
             try server.settle()
@@ -179,7 +179,7 @@ extension Integration {
             let run = try BackgroundProcess(Paths.cli, ["run", "--label", "backup", "--", "sleep", "60"], bus: bus)
             let client = try RawClient(bus)
             let id = try #require(try awaitID(client))
-            _ = try client.call("SetProgress") { $0.append(id); $0.append(UInt32(45)) }
+            _ = try client.call(ServiceMembers.setProgress.name) { $0.append(id); $0.append(UInt32(45)) }
             let notify = try server.awaitMessage("a Notify with Stop") { message in
                 guard message.member == "Notify" else { return false }
                 var arguments = message.arguments()

@@ -57,7 +57,7 @@ extension Integration {
                                        environment: sandbox)
             #expect(progress.succeeded, "\(progress)")
             _ = try ClientExampleTests.awaitRecord(listener) { $0.id == begun.id && $0.percent == 40 }
-            _ = try RawClient(bus).call("RequestCancel") { $0.append(begun.id) }
+            _ = try RawClient(bus).call(ServiceMembers.requestCancel.name) { $0.append(begun.id) }
             #expect(run.exitStatus() == 128 + SIGTERM)
             try ClientExampleTests.awaitEnd(of: begun.id, listener)
 

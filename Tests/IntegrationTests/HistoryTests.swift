@@ -40,9 +40,9 @@ extension Integration {
 
         /// One of each outcome, in this order: ended, expired, left, stopped, reset.
         func makeEachOutcome(_ watcher: RawClient) throws {
-            let lease = try #require(replyNumber(try dbusSend(bus, "BeginWithTimeout", "string:lease", "uint32:600")))
-            #expect(try dbusSend(bus, "End", "uint32:\(lease)").succeeded)
-            _ = try #require(replyNumber(try dbusSend(bus, "BeginWithTimeout", "string:short lease", "uint32:1")))
+            let lease = try #require(replyNumber(try dbusSend(bus, ServiceMembers.beginWithTimeout.name, "string:lease", "uint32:600")))
+            #expect(try dbusSend(bus, ServiceMembers.end.name, "uint32:\(lease)").succeeded)
+            _ = try #require(replyNumber(try dbusSend(bus, ServiceMembers.beginWithTimeout.name, "string:short lease", "uint32:1")))
             try awaitHistory(2, watcher)
             let quitter = try PythonOwner(bus, labels: ["download", "upload"])
             quitter.quit()
@@ -51,11 +51,11 @@ extension Integration {
                 Paths.cli, ["run", "--label", "sync", "--", "/bin/sh", "-c", "echo \"id $NETACTIVITY_ID\"; exec sleep 600"],
                 bus: bus)
             let runID = try #require(try run.nextLine().flatMap { UInt32($0.dropFirst("id ".count)) })
-            #expect(try dbusSend(bus, "RequestCancel", "uint32:\(runID)").succeeded)
+            #expect(try dbusSend(bus, ServiceMembers.requestCancel.name, "uint32:\(runID)").succeeded)
             _ = run.exitStatus()
             try awaitHistory(5, watcher)
             let held = try PythonOwner(bus, labels: ["backup", "mail"])
-            #expect(replyNumber(try dbusSend(bus, "Reset")) == 2)
+            #expect(replyNumber(try dbusSend(bus, ServiceMembers.reset.name)) == 2)
             try awaitHistory(7, watcher)
             held.quit()
         }
@@ -78,7 +78,7 @@ extension Integration {
             #expect(download.application == "python3" && download.processID != nil && download.user == getuid())
             #expect(entries.allSatisfy { ($0.endedAt ?? 0) >= $0.startedAt && $0.startedAt > 0 })
 
-            let sent = try dbusSend(bus, "GetHistory", "uint32:2")
+            let sent = try dbusSend(bus, ServiceMembers.getHistory.name, "uint32:2")
             #expect(sent.succeeded, "\(sent)")
             #expect(sent.stdout.components(separatedBy: "string \"outcome\"").count == 3, "two entries: \(sent.stdout)")
             #expect(sent.stdout.contains("string \"reset\""))
@@ -120,8 +120,8 @@ extension Integration {
             let next = try startService(["--replace"])
             #expect(service.exitStatus() == 0)
             #expect(try watcher.call(ServiceMembers.getHistory.serviceCall(0)) == before, "after a --replace")
-            let more = try #require(replyNumber(try dbusSend(bus, "BeginWithTimeout", "string:after", "uint32:60")))
-            #expect(try dbusSend(bus, "End", "uint32:\(more)").succeeded)
+            let more = try #require(replyNumber(try dbusSend(bus, ServiceMembers.beginWithTimeout.name, "string:after", "uint32:60")))
+            #expect(try dbusSend(bus, ServiceMembers.end.name, "uint32:\(more)").succeeded)
             #expect(try awaitHistory(3, watcher).first?.label == "after")
             _ = next
         }
@@ -143,8 +143,8 @@ extension Integration {
             let watcher = try RawClient(bus)
             try watcher.connection.addMatch(ServiceMembers.historyChanged.rule(sender: ServiceNames.busName))
             for label in ["first", "second"] {
-                let id = try #require(replyNumber(try dbusSend(bus, "BeginWithTimeout", "string:\(label)", "uint32:60")))
-                #expect(try dbusSend(bus, "End", "uint32:\(id)").succeeded)
+                let id = try #require(replyNumber(try dbusSend(bus, ServiceMembers.beginWithTimeout.name, "string:\(label)", "uint32:60")))
+                #expect(try dbusSend(bus, ServiceMembers.end.name, "uint32:\(id)").succeeded)
                 try awaitHistory(label == "first" ? 1 : 2, watcher)
             }
             service.send(SIGTERM)
@@ -200,9 +200,9 @@ extension Integration {
 
         /// Begins and ends a timed activity as `user`.
         func finish(_ label: String, as user: String) throws {
-            let begun = try dbusSend(as: user, bus, "BeginWithTimeout", "string:\(label)", "uint32:60")
+            let begun = try dbusSend(as: user, bus, ServiceMembers.beginWithTimeout.name, "string:\(label)", "uint32:60")
             let id = try #require(replyNumber(begun), "\(begun)")
-            let ended = try dbusSend(as: user, bus, "End", "uint32:\(id)")
+            let ended = try dbusSend(as: user, bus, ServiceMembers.end.name, "uint32:\(id)")
             #expect(ended.succeeded, "\(ended)")
         }
 
@@ -218,18 +218,18 @@ extension Integration {
             for label in ["a1", "a2", "a3"] { try finish(label, as: other.name) }
             try finish("n1", as: "nobody")
             // Ended before the replies to the Ends: each is in the history once its End is answered.
-            let mine = try dbusSend(as: other.name, bus, "GetHistory", "uint32:0")
+            let mine = try dbusSend(as: other.name, bus, ServiceMembers.getHistory.name, "uint32:0")
             #expect(labels(mine) == ["a3", "a2"], "the limit of 2 per user: \(mine)")
-            let nobodys = try dbusSend(as: "nobody", bus, "GetHistory", "uint32:0")
+            let nobodys = try dbusSend(as: "nobody", bus, ServiceMembers.getHistory.name, "uint32:0")
             #expect(labels(nobodys) == ["n1"], "\(nobodys)")
             let everyone = try root.call(ServiceMembers.getHistory.serviceCall(0))
             #expect(everyone.map(\.label) == ["n1", "a3", "a2"], "root reads every user's, newest first")
             #expect(try root.call(ServiceMembers.getHistory.serviceCall(1)).map(\.label) == ["n1"])
 
-            let cleared = try dbusSend(as: other.name, bus, "ClearHistory")
+            let cleared = try dbusSend(as: other.name, bus, ServiceMembers.clearHistory.name)
             #expect(replyNumber(cleared) == 2, "\(cleared)")
-            #expect(labels(try dbusSend(as: other.name, bus, "GetHistory", "uint32:0")).isEmpty)
-            #expect(labels(try dbusSend(as: "nobody", bus, "GetHistory", "uint32:0")) == ["n1"],
+            #expect(labels(try dbusSend(as: other.name, bus, ServiceMembers.getHistory.name, "uint32:0")).isEmpty)
+            #expect(labels(try dbusSend(as: "nobody", bus, ServiceMembers.getHistory.name, "uint32:0")) == ["n1"],
                     "another user's history stays")
             #expect(try root.call(ServiceMembers.clearHistory.serviceCall()) == 0, "root clears only root's")
             #expect(try root.call(ServiceMembers.getHistory.serviceCall(0)).map(\.label) == ["n1"])

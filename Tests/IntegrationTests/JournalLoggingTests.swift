@@ -1,3 +1,4 @@
+import NetworkActivityInterface
 import Foundation
 import ServiceHarness
 import Testing
@@ -10,7 +11,7 @@ extension Integration {
         @Test func eachLineOfTheDaemonCarriesItsPriority() throws {
             let bus = try PrivateBus()
             let service = try DaemonProcess(bus: bus, logToJournal: true)
-            #expect(try !dbusSend(bus, "End", "uint32:41").succeeded, "an unbalanced End, which is logged as a warning")
+            #expect(try !dbusSend(bus, ServiceMembers.end.name, "uint32:41").succeeded, "an unbalanced End, which is logged as a warning")
             service.send(SIGTERM)
             #expect(service.exitStatus() == 0)
 

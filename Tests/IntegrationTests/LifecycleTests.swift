@@ -1,3 +1,4 @@
+import NetworkActivityInterface
 import DBusKit
 import Foundation
 import ServiceHarness
@@ -112,7 +113,7 @@ extension Integration {
             #expect(refused.stderr.contains("org.freedesktop.DBus.Error.AccessDenied"), "\(refused)")
             #expect(try RawClient(bus).activeCount == 1)
 
-            let reset = try dbusSend(bus, "Reset")
+            let reset = try dbusSend(bus, ServiceMembers.reset.name)
             #expect(replyNumber(reset) == 1, "\(reset)")
             _ = service
         }
@@ -152,7 +153,7 @@ extension Integration {
             }
 
             let bus = try PrivateBus(services: .folder(services))
-            let begun = try dbusSend(bus, "Begin", "string:activated")
+            let begun = try dbusSend(bus, ServiceMembers.begin.name, "string:activated")
             #expect(begun.succeeded, "\(begun)")
             // The activated service keeps serving; stop it the way systemd would.
             let client = try RawClient(bus)

@@ -102,7 +102,7 @@ extension Integration {
             let download = try packageKit.pkcon(["download", try packageKit.downloadFolder().path,
                                                  PrivatePackageKit.packageName])
             let downloading = try awaitRecord("download", listener) { $0.label.hasPrefix("Downloading") }
-            let asked = try dbusSend(session, "RequestCancel", "uint32:\(downloading.id)")
+            let asked = try dbusSend(session, ServiceMembers.requestCancel.name, "uint32:\(downloading.id)")
             #expect(asked.stderr.contains(ErrorName.notCancellable.description), "\(asked)")
             let details = try #require(try RawClient(session).details().first { $0.id == downloading.id })
             #expect(!details.isCancelRequested && !details.isCancellable)

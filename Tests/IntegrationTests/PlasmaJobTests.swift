@@ -1,3 +1,4 @@
+import NetworkActivityInterface
 import DBusKit
 import Foundation
 import ServiceHarness
@@ -47,7 +48,7 @@ extension Integration {
             #expect(try label.read(String.self) == "backup")
 
             let id = try #require(try client.list().first { $0.label == "backup" }?.id)
-            _ = try client.call("SetTransfer") {
+            _ = try client.call(ServiceMembers.setTransfer.name) {
                 $0.append(id); $0.append(UInt64(450_000_000)); $0.append(UInt64(1_000_000_000))
             }
             let percent = try server.awaitMessage("setPercent") { $0.member == "setPercent" }

@@ -57,25 +57,25 @@ extension Integration {
                 try tool.call(bus, member, [("u", "\(id)")] + arguments.map { (type: $0.0, value: $0.1) })
             }
 
-            let progress = try call("SetProgress", ("u", "40"))
+            let progress = try call(ServiceMembers.setProgress.name.rawValue, ("u", "40"))
             #expect(progress.succeeded, "\(progress)")
             #expect(try owner.details().first?.percent == 40)
-            let transfer = try call("SetTransfer", ("t", "250"), ("t", "1000"))
+            let transfer = try call(ServiceMembers.setTransfer.name.rawValue, ("t", "250"), ("t", "1000"))
             #expect(transfer.succeeded, "\(transfer)")
             // busctl prints an error's message without its name.
-            let tooMuch = try call("SetTransfer", ("t", "2000"), ("t", "1000"))
+            let tooMuch = try call(ServiceMembers.setTransfer.name.rawValue, ("t", "2000"), ("t", "1000"))
             #expect(Self.refused(tooMuch, "InvalidArgs", "more than the total of 1000"), "\(tooMuch)")
-            let badPercent = try call("SetProgress", ("u", "101"))
+            let badPercent = try call(ServiceMembers.setProgress.name.rawValue, ("u", "101"))
             #expect(Self.refused(badPercent, "InvalidArgs", "give 0 to 100"), "\(badPercent)")
-            let notItsOwn = try call("SetCancellable", ("b", "false"))
+            let notItsOwn = try call(ServiceMembers.setCancellable.name.rawValue, ("b", "false"))
             #expect(Self.refused(notItsOwn, "Error.NotOwner", "belongs to another caller"),
                     "only the owner's connection says so of an activity from Begin: \(notItsOwn)")
 
-            let request = try call("RequestCancel")
+            let request = try call(ServiceMembers.requestCancel.name.rawValue)
             #expect(request.succeeded, "\(request)")
             #expect(try owner.awaitCancelRequest() == id)
 
-            let listed = try tool.call(bus, "GetActivities", [])
+            let listed = try tool.call(bus, ServiceMembers.getActivities.name.rawValue, [])
             #expect(listed.succeeded && listed.stdout.contains("download"), "\(listed)")
             let status = try #require(try owner.details().first)
             #expect(status.percent == 25 && status.done == 250 && status.total == 1000)
@@ -90,7 +90,7 @@ extension Integration {
             let id = try owner.begin("sync")
             try owner.setCancellable(id)
             let asker = try RawClient(bus)
-            _ = try asker.call("RequestCancel") { $0.append(id) }
+            _ = try asker.call(ServiceMembers.requestCancel.name) { $0.append(id) }
             #expect(try owner.awaitCancelRequest() == id)
             try listener.settle()
             #expect(!listener.history.contains { $0.member == ServiceMembers.cancelRequested.name.rawValue },
@@ -105,7 +105,7 @@ extension Integration {
             let owner = try RawClient(bus)
             let first = try owner.begin("first")
             let second = try owner.begin("second")
-            _ = try owner.call("SetProgress") { $0.append(first); $0.append(UInt32(70)) }
+            _ = try owner.call(ServiceMembers.setProgress.name) { $0.append(first); $0.append(UInt32(70)) }
             try owner.end(second)
             var receiver: RawClient? = try RawClient(bus)
             let lease = try #require(try receiver?.beginTimed("lease", seconds: 600))

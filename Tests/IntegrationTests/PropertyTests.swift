@@ -24,7 +24,7 @@ extension Integration {
                                    ServiceMembers.activeCount.name)
             #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "u 2", "\(count)")
             let all = try busctl(bus, "call", busName.rawValue, objectPath.rawValue, "org.freedesktop.DBus.Properties",
-                                 "GetAll", "s", interfaceName.rawValue)
+                                 StandardInterface.getAll.name.rawValue, "s", interfaceName.rawValue)
             #expect(all.stdout.contains("\"ActiveCount\" u 2") && all.stdout.contains("\"Visible\" b true"), "\(all)")
             let dbusSendAll = try dbusSend(bus, "org.freedesktop.DBus.Properties.GetAll",
                                            "string:org.example.NetworkActivity")
@@ -40,9 +40,10 @@ extension Integration {
             try listener.awaitVisibility(false)
             try listener.settle()
             // ActivitiesChanged and HistoryChanged keep their own intervals, and may fall anywhere among these.
-            let paced: Set = ["ActivitiesChanged", "HistoryChanged"]
-            #expect(listener.history.map { $0.member ?? "" }.filter { !paced.contains($0) } ==
-                ["VisibilityChanged", "PropertiesChanged", "VisibilityChanged", "PropertiesChanged"])
+            let paced: Set = [ServiceMembers.activitiesChanged.name, ServiceMembers.historyChanged.name]
+            let visibility = ServiceMembers.visibilityChanged.name, properties = StandardInterface.propertiesChanged.name
+            #expect(listener.history.compactMap { $0.member.flatMap { try? MemberName($0) } }.filter { !paced.contains($0) }
+                    == [visibility, properties, visibility, properties])
             let changes = listener.propertyChanges
             #expect(try changes[0][ServiceMembers.visible.name]?.decode(Bool.self) == true)
             #expect(try changes[0][ServiceMembers.activeCount.name]?.decode(UInt32.self) == 1)
@@ -53,7 +54,7 @@ extension Integration {
         /// Awaits the `PropertiesChanged` that reports `count`, then returns the count-only emissions seen.
         private func countOnlyEmissions(until count: UInt32, _ listener: SignalListener) throws -> Int {
             let last = try listener.next { message in
-                message.member == "PropertiesChanged" && listener.propertyChanges.last.flatMap {
+                message.member == StandardInterface.propertiesChanged.name.rawValue && listener.propertyChanges.last.flatMap {
                     try? $0[ServiceMembers.activeCount.name]?.decode(UInt32.self)
                 } == count
             }
@@ -70,7 +71,7 @@ extension Integration {
             // Fifty Begins sent at once, without waiting for replies: they reach the service in a few turns.
             for index in 0..<50 {
                 let message = Message.methodCall(destination: busName, path: objectPath, interface: interfaceName,
-                                                 member: "Begin")
+                                                 member: ServiceMembers.begin.name)
                 message.append("burst \(index)")
                 client.connection.send(message)
             }
@@ -107,7 +108,7 @@ extension Integration {
             let client = try RawClient(bus)
             var reply = try client.connection.call(destination: busName, path: path,
                                                    interface: "org.freedesktop.DBus.Introspectable",
-                                                   member: "Introspect")
+                                                   member: StandardInterface.introspect.name)
             return try reply.read(String.self)
         }
 

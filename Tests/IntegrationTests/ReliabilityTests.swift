@@ -81,12 +81,12 @@ extension Integration {
             let client = try RawClient(bus)
             let listener = try SignalListener(bus)
             let begin = Message.methodCall(destination: busName, path: objectPath, interface: interfaceName,
-                                           member: "Begin")
+                                           member: ServiceMembers.begin.name)
             begin.append("never read")
             for _ in 0..<20_000 { try stuck.writeWithoutReading(begin.copy()) }
             // Past its limit of 1,024, the rest were refused; all 20,000 answers wait unread.
             let full = try listener.next(timeout: .seconds(60)) { signal in
-                signal.member == "PropertiesChanged" && listener.propertyChanges.last?[ServiceMembers.activeCount.name]
+                signal.member == StandardInterface.propertiesChanged.name.rawValue && listener.propertyChanges.last?[ServiceMembers.activeCount.name]
                     .flatMap { try? $0.decode(UInt32.self) } == 1024
             }
             #expect(full != nil, "\(listener.propertyChanges)")
@@ -96,7 +96,7 @@ extension Integration {
                 try client.end(try client.begin("answered"))
             }
             let busctlCall = try busctl(bus, "call", busName.rawValue, objectPath.rawValue, interfaceName.rawValue,
-                                        "Begin", "s", "busctl")
+                                        ServiceMembers.begin.name.rawValue, "s", "busctl")
             #expect(busctlCall.succeeded, "\(busctlCall)")
             #expect(stuck.isConnected)
 

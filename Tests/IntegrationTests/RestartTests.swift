@@ -55,7 +55,7 @@ extension Integration {
             }
             var leases: [UInt32] = []
             for index in 0..<10 {
-                let begun = try dbusSend(bus, "BeginWithTimeout", "string:lease \(index)", "uint32:600")
+                let begun = try dbusSend(bus, ServiceMembers.beginWithTimeout.name, "string:lease \(index)", "uint32:600")
                 leases.append(try #require(replyNumber(begun), "\(begun)"))
             }
             let run = try BackgroundProcess(
@@ -79,7 +79,7 @@ extension Integration {
             let left = Set(try watcher.details().map(\.id))
             #expect(left == Set(owners[0].ids.filter { $0 != owners[0].ids[3] } + leases + [runID]))
             // A lease ends by a dbus-send of the same user, and run's command stops when asked.
-            #expect(try dbusSend(bus, "End", "uint32:\(leases[0])").succeeded)
+            #expect(try dbusSend(bus, ServiceMembers.end.name, "uint32:\(leases[0])").succeeded)
             #expect(try netactivity(bus, "cancel", "\(runID)").succeeded)
             #expect(run.exitStatus() == 128 + SIGTERM, "\(run.stderr)")
             // Ids go on above every earlier one.

@@ -10,7 +10,7 @@ extension Integration {
     /// Waits for the session service to announce `count` activities (`PropertiesChanged`).
     static func awaitActiveCount(_ count: UInt32, _ listener: SignalListener) throws {
         let announced = try listener.next { message in
-            guard message.member == "PropertiesChanged" else { return false }
+            guard message.member == StandardInterface.propertiesChanged.name.rawValue else { return false }
             var arguments = message.arguments()
             arguments.skip()
             let changed = (try? arguments.read([String: ReceivedVariant].self)) ?? [:]
@@ -57,8 +57,8 @@ extension Integration {
             let status = try #require(try user.details().first)
             #expect(status.id == update && status.isSystem && status.owner == record.owner && status.user == 0)
             // Seen, never changed from the session bus.
-            for (member, arguments) in [("SetProgress", ["uint32:5"]), ("SetTransfer", ["uint64:1", "uint64:2"]),
-                                        ("SetCancellable", ["boolean:true"]), ("RequestCancel", [])] {
+            for (member, arguments) in [(ServiceMembers.setProgress.name, ["uint32:5"]), (ServiceMembers.setTransfer.name, ["uint64:1", "uint64:2"]),
+                                        (ServiceMembers.setCancellable.name, ["boolean:true"]), (ServiceMembers.requestCancel.name, [])] {
                 let refused = try dbusSend(session, member, arguments: ["uint32:\(update)"] + arguments)
                 #expect(refused.stderr.contains("org.example.NetworkActivity.Error.NotOwner"), "\(member): \(refused)")
             }
@@ -70,10 +70,10 @@ extension Integration {
                                                           user.connection.uniqueName])
 
             // Never ended from the session bus.
-            let refused = try dbusSend(session, "End", "uint32:\(update)")
+            let refused = try dbusSend(session, ServiceMembers.end.name, "uint32:\(update)")
             #expect(refused.stderr.contains("org.example.NetworkActivity.Error.NotOwner"), "\(refused)")
             #expect(try user.cancel() == 1)
-            var reset = try user.call("Reset")
+            var reset = try user.call(ServiceMembers.reset.name)
             #expect(try reset.read(UInt32.self) == 0)
             #expect(try user.activeCount == 1)
             #expect(try user.property(ServiceMembers.visible.name, as: Bool.self))
@@ -130,7 +130,7 @@ extension Integration {
             let systemDaemon = try systemService()
             var leases: [UInt32] = []
             for index in 0..<3 {
-                let begun = try dbusSend(system, "BeginWithTimeout", "string:apt-get update \(index)", "uint32:600")
+                let begun = try dbusSend(system, ServiceMembers.beginWithTimeout.name, "string:apt-get update \(index)", "uint32:600")
                 leases.append(try #require(replyNumber(begun), "\(begun)"))
             }
             try Integration.awaitActiveCount(3, listener)
@@ -174,7 +174,7 @@ extension Integration {
             let user = try RawClient(session)
             try sessionDaemon.awaitLog("following the system service")
             for _ in 0..<20 {
-                _ = try user.call("Ping", interface: "org.freedesktop.DBus.Peer")
+                _ = try user.call(StandardInterface.ping.name, interface: "org.freedesktop.DBus.Peer")
                 _ = try user.begin("mail")
             }
             #expect(try user.activeCount == 20)

@@ -1,3 +1,4 @@
+import NetworkActivityInterface
 import DBusKit
 import Foundation
 import ServiceHarness
@@ -24,53 +25,54 @@ extension Integration {
             // a timed one stands in, and the bound case is the test's own connection (root).
             let owner = try RawClient(bus)
             let bound = try owner.begin("root's")
-            let timed = replyNumber(try dbusSend(as: "nobody", bus, "BeginWithTimeout", "string:nobody's", "uint32:600"))
+            let timed = replyNumber(try dbusSend(as: "nobody", bus, ServiceMembers.beginWithTimeout.name, "string:nobody's", "uint32:600"))
             let timedID = try #require(timed)
 
             for id in [bound, timedID] {
-                let refused = try dbusSend(as: other.name, bus, "End", "uint32:\(id)")
+                let refused = try dbusSend(as: other.name, bus, ServiceMembers.end.name, "uint32:\(id)")
                 #expect(refused.stderr.contains("org.example.NetworkActivity.Error.NotOwner"), "\(refused)")
             }
-            let cancelled = try dbusSend(as: other.name, bus, "Cancel")
+            let cancelled = try dbusSend(as: other.name, bus, ServiceMembers.cancel.name)
             #expect(replyNumber(cancelled) == 0, "\(cancelled)")
             #expect(try owner.activeCount == 2)
             _ = service
         }
 
         @Test func aTimedActivityIsEndedByAnyConnectionOfItsUserOnly() throws {
-            let begun = try dbusSend(as: other.name, bus, "BeginWithTimeout", "string:sync", "uint32:600")
+            let begun = try dbusSend(as: other.name, bus, ServiceMembers.beginWithTimeout.name, "string:sync", "uint32:600")
             let id = try #require(replyNumber(begun), "\(begun)")
             // That dbus-send has left the bus; the activity lives on to its deadline.
-            let byNobody = try dbusSend(as: "nobody", bus, "End", "uint32:\(id)")
+            let byNobody = try dbusSend(as: "nobody", bus, ServiceMembers.end.name, "uint32:\(id)")
             #expect(byNobody.stderr.contains("org.example.NetworkActivity.Error.NotOwner"), "\(byNobody)")
             let root = try RawClient(bus)
             #expect(throws: DBusError.self) { try root.end(id) }
             #expect(try root.activeCount == 1)
 
-            let bySameUser = try dbusSend(as: other.name, bus, "End", "uint32:\(id)")
+            let bySameUser = try dbusSend(as: other.name, bus, ServiceMembers.end.name, "uint32:\(id)")
             #expect(bySameUser.succeeded, "\(bySameUser)")
             #expect(try root.activeCount == 0)
         }
 
         @Test func progressAndCancelRequestsFollowTheActivitysUser() throws {
-            let begun = try dbusSend(as: "nobody", bus, "BeginWithTimeout", "string:nobody's", "uint32:600")
+            let begun = try dbusSend(as: "nobody", bus, ServiceMembers.beginWithTimeout.name, "string:nobody's", "uint32:600")
             let lease = try #require(replyNumber(begun), "\(begun)")
             let notOwner = "org.example.NetworkActivity.Error.NotOwner"
-            for (member, arguments) in [("SetProgress", ["uint32:10"]), ("SetTransfer", ["uint64:1", "uint64:0"]),
-                                        ("SetCancellable", ["boolean:true"]), ("RequestCancel", [])] {
-                let byOther = try dbusSend(as: other.name, bus, member, arguments: ["uint32:\(lease)"] + arguments)
+            for (member, arguments) in [(ServiceMembers.setProgress.name, ["uint32:10"]), (ServiceMembers.setTransfer.name, ["uint64:1", "uint64:0"]),
+                                        (ServiceMembers.setCancellable.name, ["boolean:true"]), (ServiceMembers.requestCancel.name, [])] {
+                let byOther = try dbusSend(as: other.name, bus, "\(ServiceNames.interface).\(member)",
+                                           arguments: ["uint32:\(lease)"] + arguments)
                 #expect(byOther.stderr.contains(notOwner), "\(member) from another user: \(byOther)")
             }
-            let byNobody = try dbusSend(as: "nobody", bus, "SetProgress", arguments: ["uint32:\(lease)", "uint32:10"])
+            let byNobody = try dbusSend(as: "nobody", bus, ServiceMembers.setProgress.name.rawValue, arguments: ["uint32:\(lease)", "uint32:10"])
             #expect(byNobody.succeeded, "another connection of the activity's user: \(byNobody)")
-            let unheard = try dbusSend(as: "nobody", bus, "RequestCancel", arguments: ["uint32:\(lease)"])
+            let unheard = try dbusSend(as: "nobody", bus, ServiceMembers.requestCancel.name.rawValue, arguments: ["uint32:\(lease)"])
             #expect(unheard.stderr.contains("org.example.NetworkActivity.Error.NotCancellable"), "\(unheard)")
 
             // Root's own activity, which its connection will stop when asked: another user may not ask.
             let owner = try RawClient(bus)
             let rootsOwn = try owner.begin("root's")
             try owner.setCancellable(rootsOwn)
-            let refused = try dbusSend(as: other.name, bus, "RequestCancel", arguments: ["uint32:\(rootsOwn)"])
+            let refused = try dbusSend(as: other.name, bus, ServiceMembers.requestCancel.name.rawValue, arguments: ["uint32:\(rootsOwn)"])
             #expect(refused.stderr.contains(notOwner), "\(refused)")
             #expect(try owner.awaitCancelRequest(timeout: .zero) == nil)
             let status = try #require(try owner.details().first { $0.id == lease })
@@ -104,10 +106,10 @@ extension Integration {
                                                  environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
             let line = try #require(try receiver.nextLine(), "\(receiver.stderr)")
             let id = try #require(UInt32(line.dropFirst("id ".count)), "\(line)")
-            let refused = try dbusSend(as: other.name, bus, "RequestCancel", arguments: ["uint32:\(id)"])
+            let refused = try dbusSend(as: other.name, bus, ServiceMembers.requestCancel.name.rawValue, arguments: ["uint32:\(id)"])
             #expect(refused.stderr.contains("org.example.NetworkActivity.Error.NotOwner"), "\(refused)")
             let root = try RawClient(bus)
-            _ = try root.call("RequestCancel") { $0.append(id) }
+            _ = try root.call(ServiceMembers.requestCancel.name) { $0.append(id) }
             try receiver.awaitLine("asked \(id)")
             #expect(receiver.exitStatus() == 0, "\(receiver.stderr)")
             #expect(try root.activeCount == 0, "the receiver ended its activity itself")
@@ -117,11 +119,11 @@ extension Integration {
         @Test func resetIsRefusedToOthersThanRootByTheBusPolicy() throws {
             let root = try RawClient(bus)
             _ = try root.begin()
-            let refused = try dbusSend(as: other.name, bus, "Reset")
+            let refused = try dbusSend(as: other.name, bus, ServiceMembers.reset.name)
             #expect(refused.stderr.contains("org.freedesktop.DBus.Error.AccessDenied"), "\(refused)")
             #expect(!refused.stderr.contains("only root"), "the bus refused it, not the service: \(refused)")
             #expect(try root.activeCount == 1)
-            var reset = try root.call("Reset")
+            var reset = try root.call(ServiceMembers.reset.name)
             #expect(try reset.read(UInt32.self) == 1)
         }
     }
@@ -138,7 +140,7 @@ extension Integration {
             var leases = 0
             var refusal: ToolResult?
             for _ in 0..<30 {
-                let lease = try dbusSend(as: attacker.name, bus, "BeginWithTimeout", "string:hog", "uint32:86400")
+                let lease = try dbusSend(as: attacker.name, bus, ServiceMembers.beginWithTimeout.name, "string:hog", "uint32:86400")
                 guard lease.succeeded else { refusal = lease; break }
                 leases += 1
             }
@@ -146,13 +148,13 @@ extension Integration {
             let refused = try #require(refusal)
             #expect(refused.stderr.contains("org.example.NetworkActivity.Error.LimitExceeded"), "\(refused)")
             #expect(refused.stderr.contains("a Unix user may hold at most 25"), "\(refused)")
-            let bound = try dbusSend(as: attacker.name, bus, "Begin", "string:hog")
+            let bound = try dbusSend(as: attacker.name, bus, ServiceMembers.begin.name, "string:hog")
             #expect(bound.stderr.contains("LimitExceeded"), "bound activities count too: \(bound)")
 
             // Another user, and root, are served, bound and timed.
-            let timed = try dbusSend(as: "nobody", bus, "BeginWithTimeout", "string:mail", "uint32:600")
+            let timed = try dbusSend(as: "nobody", bus, ServiceMembers.beginWithTimeout.name, "string:mail", "uint32:600")
             #expect(timed.succeeded, "\(timed)")
-            let nobodyBound = try dbusSend(as: "nobody", bus, "Begin", "string:mail")
+            let nobodyBound = try dbusSend(as: "nobody", bus, ServiceMembers.begin.name, "string:mail")
             #expect(nobodyBound.succeeded, "\(nobodyBound)")
             let root = try RawClient(bus)
             _ = try root.begin("backup")
@@ -168,12 +170,12 @@ extension Integration {
             let user = try ThrowawayUser()
             let listener = try SignalListener(bus)
             for _ in 0..<3 {
-                #expect(try dbusSend(as: user.name, bus, "BeginWithTimeout", "string:sync", "uint32:1").succeeded)
+                #expect(try dbusSend(as: user.name, bus, ServiceMembers.beginWithTimeout.name, "string:sync", "uint32:1").succeeded)
             }
-            let fourth = try dbusSend(as: user.name, bus, "BeginWithTimeout", "string:sync", "uint32:1")
+            let fourth = try dbusSend(as: user.name, bus, ServiceMembers.beginWithTimeout.name, "string:sync", "uint32:1")
             #expect(fourth.stderr.contains("LimitExceeded"), "\(fourth)")
             try listener.awaitVisibility(false)
-            let again = try dbusSend(as: user.name, bus, "BeginWithTimeout", "string:sync", "uint32:600")
+            let again = try dbusSend(as: user.name, bus, ServiceMembers.beginWithTimeout.name, "string:sync", "uint32:600")
             #expect(again.succeeded, "\(again)")
             _ = service
         }
@@ -193,11 +195,11 @@ extension Integration {
             let root = try RawClient(bus)
             _ = try root.begin()
 
-            let refused = try dbusSend(as: "nobody", bus, "Reset")
+            let refused = try dbusSend(as: "nobody", bus, ServiceMembers.reset.name)
             #expect(refused.stderr.contains("org.freedesktop.DBus.Error.AccessDenied"), "\(refused)")
             #expect(refused.stderr.contains("only root or the service's own user"), "the service refused it: \(refused)")
             #expect(try root.activeCount == 1)
-            var reset = try root.call("Reset")
+            var reset = try root.call(ServiceMembers.reset.name)
             #expect(try reset.read(UInt32.self) == 1)
             #expect(service.isRunning)
         }

@@ -27,7 +27,7 @@ extension Integration {
             let watcher = try TrayProcess.watcher(bus)
             let host = try FakePeer(bus, owning: "org.example.TestHost",
                                     signalsOf: [MatchRule(interface: "org.freedesktop.DBus.Properties",
-                                                          member: "PropertiesChanged")],
+                                                          member: StandardInterface.propertiesChanged.name)],
                                     answers: [:])
             let tray = try InProcessTray(bus)
             let item = try ItemProbe(bus, itemName: tray.itemName)
@@ -47,7 +47,7 @@ extension Integration {
             try host.settle()
             #expect(host.signals.count == saidAtRegistration, "nothing said again before half a second")
             try tray.advance(by: .milliseconds(1))
-            var changed = try host.awaitSignal("PropertiesChanged").arguments()
+            var changed = try host.awaitSignal(StandardInterface.propertiesChanged.name.rawValue).arguments()
             #expect(try changed.read(String.self) == "org.kde.StatusNotifierItem")
             let values = try changed.read([String: ReceivedVariant].self)
             #expect(try values["Id"]?.decode(String.self) == "netactivity")
@@ -149,7 +149,7 @@ extension Integration {
             _ = try Self.awaitLayout(scene, host, containing: "'Stop backup'")
             // Progress may be told by any program of the owner's user.
             let id = try #require(try scene.client.list().first?.id)
-            _ = try scene.client.call("SetTransfer") {
+            _ = try scene.client.call(ServiceMembers.setTransfer.name) {
                 $0.append(id); $0.append(UInt64(450_000_000)); $0.append(UInt64(1_000_000_000))
             }
             let layout = try Self.awaitLayout(scene, host, containing: "'backup — 45 % — ")
@@ -168,9 +168,9 @@ extension Integration {
             _ = try scene.client.begin("mail")
             try scene.watcher.awaitCall("RegisterStatusNotifierItem")
             for label in (1...6).map({ "backup \($0)" }) {
-                let id = try #require(replyNumber(try dbusSend(scene.bus, "BeginWithTimeout", "string:\(label)",
+                let id = try #require(replyNumber(try dbusSend(scene.bus, ServiceMembers.beginWithTimeout.name, "string:\(label)",
                                                                "uint32:60")))
-                #expect(try dbusSend(scene.bus, "End", "uint32:\(id)").succeeded)
+                #expect(try dbusSend(scene.bus, ServiceMembers.end.name, "uint32:\(id)").succeeded)
             }
             let layout = try Self.awaitLayout(scene, host, containing: "'backup 6 — 0 s, finished ")
             #expect(layout.contains("'Recent'") && layout.contains("'Clear recent'"), "\(layout)")
@@ -191,7 +191,7 @@ extension Integration {
             let host = try Self.menuHost(scene.bus)
             let owner = try RawClient(scene.bus)
             let id = try owner.begin("sync")
-            _ = try owner.call("SetCancellable") { $0.append(id); $0.append(true) }
+            _ = try owner.call(ServiceMembers.setCancellable.name) { $0.append(id); $0.append(true) }
             try scene.watcher.awaitCall("RegisterStatusNotifierItem")
             let layout = try Self.awaitLayout(scene, host, containing: "'Stop sync'")
             let stop = try #require(Self.rowID(labelled: "Stop sync", in: layout), "\(layout)")

@@ -258,10 +258,10 @@ extension Integration {
             let (watcher, tray, client) = (scene.watcher, scene.tray, scene.client)
             let host = try FakePeer(scene.bus, owning: "org.example.TestHost", signalsOf: [
                 MatchRule(path: "/StatusNotifierItem", interface: "org.freedesktop.DBus.Properties",
-                          member: "PropertiesChanged"),
+                          member: StandardInterface.propertiesChanged.name),
             ], answers: [:])
             func awaitIdentity() throws {
-                var arguments = try host.awaitSignal("PropertiesChanged").arguments()
+                var arguments = try host.awaitSignal(StandardInterface.propertiesChanged.name.rawValue).arguments()
                 #expect(try arguments.read(String.self) == "org.kde.StatusNotifierItem")
                 let changed = try arguments.read([String: ReceivedVariant].self)
                 #expect(try changed["Id"]?.decode(String.self) == "netactivity")
@@ -287,7 +287,7 @@ extension Integration {
             try awaitIdentity()
             try watcher.awaitRelease(of: tray.itemName)
             #expect(throws: (any Error).self, "no PropertiesChanged after the item left") {
-                try host.awaitSignal("PropertiesChanged", timeout: .seconds(5))
+                try host.awaitSignal(StandardInterface.propertiesChanged.name.rawValue, timeout: .seconds(5))
             }
         }
 

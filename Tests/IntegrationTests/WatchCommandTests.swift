@@ -1,3 +1,4 @@
+import NetworkActivityInterface
 import Foundation
 import ServiceHarness
 import Testing
@@ -86,8 +87,8 @@ extension Integration {
             }
             let owner = try RawClient(bus)
             let id = try owner.begin("fetch")
-            _ = try owner.call("SetCancellable") { $0.append(id); $0.append(true) }
-            _ = try owner.call("SetTransfer") { $0.append(id); $0.append(UInt64(450_000)); $0.append(UInt64(1_000_000)) }
+            _ = try owner.call(ServiceMembers.setCancellable.name) { $0.append(id); $0.append(true) }
+            _ = try owner.call(ServiceMembers.setTransfer.name) { $0.append(id); $0.append(UInt64(450_000)); $0.append(UInt64(1_000_000)) }
 
             _ = try watches["plain"]!.awaitLine("active 1 · 45 %")
             _ = try watches["polybar"]!.awaitLine("⇅ 1 · 45 %")
@@ -105,7 +106,7 @@ extension Integration {
             #expect(record.first?["app"] as? String == ownCommandName(), "the owner is this test, in no app's unit")
 
             let someoneElse = try RawClient(bus)
-            _ = try someoneElse.call("RequestCancel") { $0.append(id) }
+            _ = try someoneElse.call(ServiceMembers.requestCancel.name) { $0.append(id) }
             _ = try watches["waybar"]!.awaitLine("the class stopping") { $0.contains(#""class":"stopping""#) }
             _ = try watches["json"]!.awaitLine("cancel-requested") { $0.contains(#""cancel-requested":true"#) }
             _ = (service, owner, someoneElse)

@@ -33,16 +33,16 @@ struct ActivityEndpointTests {
         }
 
         func begin(_ label: String = "mail", from caller: BusName = ":1.1") throws -> UInt32 {
-            var reply = try reply("Begin", from: caller) { $0.append(label) }.arguments()
+            var reply = try reply(ServiceMembers.begin.name, from: caller) { $0.append(label) }.arguments()
             return try reply.read(UInt32.self)
         }
 
         func beginTimed(_ label: String = "backup", seconds: UInt32 = 60, from caller: BusName = ":1.1") throws -> Message {
-            try reply("BeginWithTimeout", from: caller) { $0.append(label); $0.append(seconds) }
+            try reply(ServiceMembers.beginWithTimeout.name, from: caller) { $0.append(label); $0.append(seconds) }
         }
 
         func property<Value: DBusDecodable>(_ name: String, as type: Value.Type) throws -> Value {
-            var reply = try reply("Get", interface: StandardInterface.properties) {
+            var reply = try reply(StandardInterface.get.name, interface: StandardInterface.properties) {
                 $0.append(ServiceNames.interface.rawValue)
                 $0.append(name)
             }.arguments()
@@ -64,7 +64,7 @@ struct ActivityEndpointTests {
         /// The properties each `PropertiesChanged` since the last call or `clear()` carries.
         var changedProperties: [[String]] {
             bus.signals.compactMap { signal in
-                guard signal.isSignal(interface: StandardInterface.properties, member: "PropertiesChanged")
+                guard signal.isSignal(interface: StandardInterface.properties, member: StandardInterface.propertiesChanged.name)
                 else { return nil }
                 var arguments = signal.arguments()
                 guard (try? arguments.read(String.self)) == ServiceNames.interface.rawValue else { return nil }
@@ -93,9 +93,9 @@ struct ActivityEndpointTests {
     @Test func endOfTheLastActivityHidesAndEndingTwiceIsUnknownActivity() throws {
         let scene = Scene()
         let id = try scene.begin()
-        #expect(try scene.reply("End") { $0.append(id) }.errorName == nil)
+        #expect(try scene.reply(ServiceMembers.end.name) { $0.append(id) }.errorName == nil)
         #expect(scene.visibilitySignals == [false])
-        #expect(try scene.reply("End") { $0.append(id) }.errorName == ErrorName.unknownActivity.rawValue)
+        #expect(try scene.reply(ServiceMembers.end.name) { $0.append(id) }.errorName == ErrorName.unknownActivity.rawValue)
         #expect(scene.bus.signals.isEmpty, "a refused call announces nothing")
         #expect(try scene.activeCount == 0)
     }
@@ -103,7 +103,7 @@ struct ActivityEndpointTests {
     @Test func anotherCallersActivityIsNotOwnerAndStays() throws {
         let scene = Scene()
         let id = try scene.begin(from: ":1.1")
-        #expect(try scene.reply("End", from: ":1.2") { $0.append(id) }.errorName == ErrorName.notOwner.rawValue)
+        #expect(try scene.reply(ServiceMembers.end.name, from: ":1.2") { $0.append(id) }.errorName == ErrorName.notOwner.rawValue)
         #expect(scene.bus.signals.isEmpty)
         #expect(try scene.activeCount == 1)
     }
@@ -112,8 +112,8 @@ struct ActivityEndpointTests {
         let scene = Scene()
         var reply = try scene.beginTimed(from: ":1.1").arguments()
         let id = try reply.read(UInt32.self)
-        #expect(try scene.reply("End", from: ":1.3") { $0.append(id) }.errorName == ErrorName.notOwner.rawValue)
-        #expect(try scene.reply("End", from: ":1.2") { $0.append(id) }.errorName == nil)
+        #expect(try scene.reply(ServiceMembers.end.name, from: ":1.3") { $0.append(id) }.errorName == ErrorName.notOwner.rawValue)
+        #expect(try scene.reply(ServiceMembers.end.name, from: ":1.2") { $0.append(id) }.errorName == nil)
         #expect(try scene.activeCount == 0)
     }
 
@@ -126,7 +126,7 @@ struct ActivityEndpointTests {
 
     @Test func refusedArgumentsAreInvalidArgsAndChangeNothing() throws {
         let scene = Scene()
-        #expect(try scene.reply("Begin") { $0.append("bell\u{7}") }.errorName == ErrorName.invalidArgs.rawValue)
+        #expect(try scene.reply(ServiceMembers.begin.name) { $0.append("bell\u{7}") }.errorName == ErrorName.invalidArgs.rawValue)
         #expect(try scene.beginTimed(seconds: 0).errorName == ErrorName.invalidArgs.rawValue)
         #expect(try scene.beginTimed(seconds: 86_401).errorName == ErrorName.invalidArgs.rawValue)
         #expect(try scene.activeCount == 0)
@@ -135,9 +135,9 @@ struct ActivityEndpointTests {
     @Test func limitsAreLimitExceeded() throws {
         let scene = Scene(limits: ActivityLimits(perCaller: 1, total: 2))
         _ = try scene.begin(from: ":1.1")
-        #expect(try scene.reply("Begin", from: ":1.1") { $0.append("x") }.errorName == ErrorName.limitExceeded.rawValue)
+        #expect(try scene.reply(ServiceMembers.begin.name, from: ":1.1") { $0.append("x") }.errorName == ErrorName.limitExceeded.rawValue)
         _ = try scene.begin(from: ":1.2")
-        #expect(try scene.reply("Begin", from: ":1.3") { $0.append("x") }.errorName == ErrorName.limitExceeded.rawValue)
+        #expect(try scene.reply(ServiceMembers.begin.name, from: ":1.3") { $0.append("x") }.errorName == ErrorName.limitExceeded.rawValue)
         #expect(try scene.activeCount == 2)
     }
 
@@ -146,7 +146,7 @@ struct ActivityEndpointTests {
         _ = try scene.begin(from: ":1.1")
         _ = try scene.begin(from: ":1.1")
         _ = try scene.begin(from: ":1.2")
-        var reply = try scene.reply("Cancel", from: ":1.1").arguments()
+        var reply = try scene.reply(ServiceMembers.cancel.name, from: ":1.1").arguments()
         #expect(try reply.read(UInt32.self) == 2)
         #expect(try scene.activeCount == 1)
     }
@@ -154,9 +154,9 @@ struct ActivityEndpointTests {
     @Test func resetIsForRootAndTheServicesOwnUser() throws {
         let scene = Scene()
         _ = try scene.begin(from: ":1.1")
-        #expect(try scene.reply("Reset", from: ":1.3").errorName == ErrorName.accessDenied.rawValue)
+        #expect(try scene.reply(ServiceMembers.reset.name, from: ":1.3").errorName == ErrorName.accessDenied.rawValue)
         #expect(try scene.activeCount == 1)
-        var reply = try scene.reply("Reset", from: ":1.2").arguments()
+        var reply = try scene.reply(ServiceMembers.reset.name, from: ":1.2").arguments()
         #expect(try reply.read(UInt32.self) == 1)
         #expect(scene.visibilitySignals == [false])
     }
@@ -166,7 +166,7 @@ struct ActivityEndpointTests {
         let plain = try scene.begin("mail", from: ":1.1")
         var timedReply = try scene.beginTimed("backup", seconds: 30, from: ":1.2").arguments()
         let timed = try timedReply.read(UInt32.self)
-        var reply = try scene.reply("ListActivities").arguments()
+        var reply = try scene.reply(ServiceMembers.listActivities.name).arguments()
         let records = try reply.read([ActivityRecord].self)
         #expect(records.map(\.id) == [plain, timed])
         #expect(records.map(\.owner) == [":1.1", ":1.2"])
@@ -187,7 +187,7 @@ struct ActivityEndpointTests {
 
     @Test func aCallThatWantsNoReplyStillChangesTheState() throws {
         let scene = Scene()
-        let sent = scene.bus.call(scene.object, ServiceNames.interface, "Begin", expectsReply: false) { $0.append("quiet") }
+        let sent = scene.bus.call(scene.object, ServiceNames.interface, ServiceMembers.begin.name, expectsReply: false) { $0.append("quiet") }
         #expect(sent.allSatisfy { $0.type == .signal } && !sent.isEmpty)
         #expect(try scene.activeCount == 1)
     }
@@ -196,12 +196,12 @@ struct ActivityEndpointTests {
         let scene = Scene()
         _ = try scene.begin()
         #expect(try scene.property(ServiceMembers.visible.name, as: Bool.self))
-        var all = try scene.reply("GetAll", interface: StandardInterface.properties) {
+        var all = try scene.reply(StandardInterface.getAll.name, interface: StandardInterface.properties) {
             $0.append(ServiceNames.interface.rawValue)
         }.arguments()
         #expect(try all.read([String: ReceivedVariant].self).keys.sorted()
                 == [ServiceMembers.activeCount.name, ServiceMembers.visible.name])
-        #expect(try scene.reply("Set", interface: StandardInterface.properties) {
+        #expect(try scene.reply(StandardInterface.set.name, interface: StandardInterface.properties) {
             $0.append(ServiceNames.interface.rawValue)
             $0.append(ServiceMembers.activeCount.name)
             $0.append(Variant(UInt32(0)))

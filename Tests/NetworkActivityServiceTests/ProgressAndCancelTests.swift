@@ -11,20 +11,20 @@ struct ProgressAndCancelTests {
     typealias Scene = ActivityEndpointTests.Scene
 
     static func details(_ scene: Scene) throws -> [ActivityDetails] {
-        var reply = try scene.reply("GetActivities").arguments()
+        var reply = try scene.reply(ServiceMembers.getActivities.name).arguments()
         return try reply.read([ActivityDetails].self)
     }
 
     static func setProgress(_ scene: Scene, _ id: UInt32, _ percent: UInt32, from caller: BusName = ":1.1") throws
         -> String?
     {
-        try scene.reply("SetProgress", from: caller) { $0.append(id); $0.append(percent) }.errorName
+        try scene.reply(ServiceMembers.setProgress.name, from: caller) { $0.append(id); $0.append(percent) }.errorName
     }
 
     static func setTransfer(_ scene: Scene, _ id: UInt32, done: UInt64, total: UInt64, from caller: BusName = ":1.1")
         throws -> String?
     {
-        try scene.reply("SetTransfer", from: caller) { $0.append(id); $0.append(done); $0.append(total) }.errorName
+        try scene.reply(ServiceMembers.setTransfer.name, from: caller) { $0.append(id); $0.append(done); $0.append(total) }.errorName
     }
 
     static func call(_ scene: Scene, _ member: MemberName, _ id: UInt32, _ flag: Bool? = nil,
@@ -80,14 +80,14 @@ struct ProgressAndCancelTests {
     @Test func theOwnerIsAskedToStopAndNobodyElse() throws {
         let scene = Scene()
         let id = try scene.begin("sync", from: ":1.1")
-        #expect(try Self.call(scene, "RequestCancel", id, from: ":1.2") == ErrorName.notCancellable.rawValue)
-        #expect(try Self.call(scene, "SetCancellable", id, true, from: ":1.2") == ErrorName.notOwner.rawValue,
+        #expect(try Self.call(scene, ServiceMembers.requestCancel.name, id, from: ":1.2") == ErrorName.notCancellable.rawValue)
+        #expect(try Self.call(scene, ServiceMembers.setCancellable.name, id, true, from: ":1.2") == ErrorName.notOwner.rawValue,
                 "only its own connection says so for an activity from Begin")
-        #expect(try Self.call(scene, "SetCancellable", id, true, from: ":1.1") == nil)
-        #expect(try Self.call(scene, "RequestCancel", id, from: ":1.3") == ErrorName.notOwner.rawValue)
+        #expect(try Self.call(scene, ServiceMembers.setCancellable.name, id, true, from: ":1.1") == nil)
+        #expect(try Self.call(scene, ServiceMembers.requestCancel.name, id, from: ":1.3") == ErrorName.notOwner.rawValue)
         #expect(try Self.details(scene)[0].isCancelRequested == false)
 
-        let sent = scene.bus.call(scene.object, ServiceNames.interface, "RequestCancel", from: ":1.2") { $0.append(id) }
+        let sent = scene.bus.call(scene.object, ServiceNames.interface, ServiceMembers.requestCancel.name, from: ":1.2") { $0.append(id) }
         let requests = sent.filter { ServiceMembers.cancelRequested.matches($0) }
         #expect(requests.count == 1)
         #expect(requests.first?.destination == ":1.1", "a unicast signal, to the owner alone")
@@ -103,23 +103,23 @@ struct ProgressAndCancelTests {
     @Test func rootMayAskAnyonesActivityToStop() throws {
         let scene = Scene()
         let id = try scene.begin("sync", from: ":1.3")
-        #expect(try Self.call(scene, "SetCancellable", id, true, from: ":1.3") == nil)
+        #expect(try Self.call(scene, ServiceMembers.setCancellable.name, id, true, from: ":1.3") == nil)
         // :1.1 is of user 1000, the service's own user: as root is on the system bus.
-        #expect(try Self.call(scene, "RequestCancel", id, from: ":1.1") == nil)
+        #expect(try Self.call(scene, ServiceMembers.requestCancel.name, id, from: ":1.1") == nil)
     }
 
     @Test func aTimedActivitysReceiverIsAnyConnectionOfItsUserWhileItIsThere() throws {
         let scene = Scene()
         var reply = try scene.beginTimed("lease", from: ":1.1").arguments()
         let id = try reply.read(UInt32.self)
-        #expect(try Self.call(scene, "SetCancellable", id, true, from: ":1.3") == ErrorName.notOwner.rawValue)
-        #expect(try Self.call(scene, "SetCancellable", id, true, from: ":1.2") == nil)
+        #expect(try Self.call(scene, ServiceMembers.setCancellable.name, id, true, from: ":1.3") == ErrorName.notOwner.rawValue)
+        #expect(try Self.call(scene, ServiceMembers.setCancellable.name, id, true, from: ":1.2") == nil)
         #expect(try Self.details(scene)[0].isCancellable)
         #expect(scene.endpoint.callerLeft(":1.2") == 0)
         #expect(try Self.details(scene)[0].isCancellable == false, "its receiver left the bus")
-        #expect(try Self.call(scene, "RequestCancel", id, from: ":1.1") == ErrorName.notCancellable.rawValue)
-        #expect(try Self.call(scene, "SetCancellable", id, true, from: ":1.1") == nil)
-        #expect(try Self.call(scene, "SetCancellable", id, false, from: ":1.1") == nil)
+        #expect(try Self.call(scene, ServiceMembers.requestCancel.name, id, from: ":1.1") == ErrorName.notCancellable.rawValue)
+        #expect(try Self.call(scene, ServiceMembers.setCancellable.name, id, true, from: ":1.1") == nil)
+        #expect(try Self.call(scene, ServiceMembers.setCancellable.name, id, false, from: ":1.1") == nil)
         #expect(try Self.details(scene)[0].isCancellable == false)
     }
 
@@ -135,7 +135,7 @@ struct ProgressAndCancelTests {
         let second = try scene.begin("b")
         #expect(try Self.setProgress(scene, first, 50) == nil)
         let shortLived = try scene.begin("c")
-        #expect(try scene.reply("End") { $0.append(shortLived) }.errorName == nil)
+        #expect(try scene.reply(ServiceMembers.end.name) { $0.append(shortLived) }.errorName == nil)
         scene.bus.clear()
         scene.clock.advance(by: .milliseconds(49))
         var turn = scene.endpoint.endTurn()
@@ -162,7 +162,7 @@ struct ProgressAndCancelTests {
         _ = scene.endpoint.endTurn()
         scene.bus.clear()
         #expect(try Self.setProgress(scene, id, 200) == ErrorName.invalidArgs.rawValue)
-        #expect(try Self.call(scene, "RequestCancel", id) == ErrorName.notCancellable.rawValue)
+        #expect(try Self.call(scene, ServiceMembers.requestCancel.name, id) == ErrorName.notCancellable.rawValue)
         scene.clock.advance(by: .seconds(1))
         _ = scene.endpoint.endTurn()
         #expect(try Self.changeReports(scene).isEmpty)

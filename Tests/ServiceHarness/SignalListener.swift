@@ -44,7 +44,7 @@ public final class SignalListener {
     /// The changed properties of every `PropertiesChanged` so far.
     public var propertyChanges: [[String: ReceivedVariant]] {
         history.compactMap { message in
-            guard message.member == "PropertiesChanged" else { return nil }
+            guard message.member == StandardInterface.propertiesChanged.name.rawValue else { return nil }
             var reader = message.arguments()
             _ = try? reader.read(String.self)
             return try? reader.read([String: ReceivedVariant].self)

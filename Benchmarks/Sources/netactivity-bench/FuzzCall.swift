@@ -118,13 +118,13 @@ struct FuzzCallMaker {
             : (0..<Int.random(in: 0...3, using: &random)).map { _ in
                 value(of: Array("sssuuuibdtoav").randomElement(using: &random)!, ids: ids, nextID: nextID)
             }
-        if member == "BeginWithTimeout", arguments.count == 2, case .uint32 = arguments[1] {
+        if member == ServiceMembers.beginWithTimeout.name, arguments.count == 2, case .uint32 = arguments[1] {
             arguments[1] = .uint32(timeout())
         }
-        if member == "SetProgress", arguments.count == 2, case .uint32 = arguments[1] {
+        if member == ServiceMembers.setProgress.name, arguments.count == 2, case .uint32 = arguments[1] {
             arguments[1] = .uint32([0, 50, 100, 101, .max].randomElement(using: &random)!)
         }
-        if member == "SetTransfer", arguments.count == 3, case .uint64 = arguments[1] {
+        if member == ServiceMembers.setTransfer.name, arguments.count == 3, case .uint64 = arguments[1] {
             // Mostly valid amounts, so that transfers are taken and compared; some done past the total.
             let total = [0, 1, 1000, UInt64.max].randomElement(using: &random)!
             let done = random.chance(0.8) ? UInt64.random(in: 0...max(total, 1), using: &random) : total &+ 1

@@ -48,11 +48,11 @@ struct FuzzModel {
     func predict(_ call: FuzzCall, caller: String) -> Prediction {
         let peer = StandardInterface.peer
         if call.interface == peer {
-            return ["Ping", "GetMachineId"].contains(call.member) ? .success(.none) : .failure([.unknownMethod])
+            return [StandardInterface.ping.name, "GetMachineId"].contains(call.member) ? .success(.none) : .failure([.unknownMethod])
         }
         guard call.path == ServiceNames.objectPath else {
             let errors: Set<ErrorName> = [.unknownMethod, .unknownObject, .unknownInterface]
-            return call.member == "Introspect" ? .successOrFailure(errors) : .failure(errors)
+            return call.member == StandardInterface.introspect.name ? .successOrFailure(errors) : .failure(errors)
         }
         let interfaces = [ServiceNames.interface, StandardInterface.properties, StandardInterface.introspectable]
         let candidates = FuzzCallMaker.members.filter { member in
@@ -69,47 +69,47 @@ struct FuzzModel {
 
     private func predict(_ member: MemberName, _ arguments: [FuzzValue], caller: String) -> Prediction {
         switch (member, arguments.first, arguments.dropFirst().first) {
-        case ("Begin", .string(let label), _):
+        case (ServiceMembers.begin.name, .string(let label), _):
             var errors: Set<ErrorName> = []
             if !Self.isValidLabel(label) { errors.insert(.invalidArgs) }
             if ownCount(caller) >= Self.perCallerLimit { errors.insert(.limitExceeded) }
             return errors.isEmpty ? .success(.begin(Activity(owner: caller, label: label, isTimed: false)))
                 : .failure(errors)
-        case ("BeginWithTimeout", .string(let label), .uint32(let seconds)):
+        case (ServiceMembers.beginWithTimeout.name, .string(let label), .uint32(let seconds)):
             var errors: Set<ErrorName> = []
             if !Self.isValidLabel(label) || !(1...86_400).contains(seconds) { errors.insert(.invalidArgs) }
             if ownCount(caller) >= Self.perCallerLimit { errors.insert(.limitExceeded) }
             return errors.isEmpty ? .success(.begin(Activity(owner: caller, label: label, isTimed: true)))
                 : .failure(errors)
-        case ("End", .uint32(let id), _):
+        case (ServiceMembers.end.name, .uint32(let id), _):
             guard let activity = activities[id] else { return .failure([.unknownActivity]) }
             // Every fuzzing connection is the same Unix user, so any of them may end a timed activity.
             return activity.owner == caller || activity.isTimed ? .success(.end(id)) : .failure([.notOwner])
-        case ("SetProgress", .uint32(let id), .uint32(let percent)):
+        case (ServiceMembers.setProgress.name, .uint32(let id), .uint32(let percent)):
             if percent > 100 { return .failure([.invalidArgs]) }
             return activities[id] == nil ? .failure([.unknownActivity]) : .success(.progress(id, percent))
-        case ("SetTransfer", .uint32(let id), .uint64(let done)):
+        case (ServiceMembers.setTransfer.name, .uint32(let id), .uint64(let done)):
             guard case .uint64(let total) = arguments[2] else { return .failure([.invalidArgs]) }
             if total > 0, done > total { return .failure([.invalidArgs]) }
             return activities[id] == nil ? .failure([.unknownActivity]) : .success(.transfer(id, done, total))
-        case ("SetCancellable", .uint32(let id), .bool(let cancellable)):
+        case (ServiceMembers.setCancellable.name, .uint32(let id), .bool(let cancellable)):
             guard let activity = activities[id] else { return .failure([.unknownActivity]) }
             // Every fuzzing connection is the same Unix user: a timed activity's receiver may be any of them.
             guard activity.isTimed || activity.owner == caller else { return .failure([.notOwner]) }
             return .success(.cancellable(id, cancellable ? caller : nil))
-        case ("RequestCancel", .uint32(let id), _):
+        case (ServiceMembers.requestCancel.name, .uint32(let id), _):
             guard let activity = activities[id] else { return .failure([.unknownActivity]) }
             return activity.cancelReceiver == nil ? .failure([.notCancellable]) : .success(.cancelRequested(id))
-        case ("GetActivities", _, _): return .success(.details)
-        case ("Cancel", _, _): return .success(.cancel)
-        case ("Reset", _, _): return .success(.reset)
-        case ("ListActivities", _, _): return .success(.list)
-        case ("Introspect", _, _): return .success(.introspection)
-        case ("Get", .string(let interface), .string(let name)), ("Set", .string(let interface), .string(let name)):
+        case (ServiceMembers.getActivities.name, _, _): return .success(.details)
+        case (ServiceMembers.cancel.name, _, _): return .success(.cancel)
+        case (ServiceMembers.reset.name, _, _): return .success(.reset)
+        case (ServiceMembers.listActivities.name, _, _): return .success(.list)
+        case (StandardInterface.introspect.name, _, _): return .success(.introspection)
+        case (StandardInterface.get.name, .string(let interface), .string(let name)), (StandardInterface.set.name, .string(let interface), .string(let name)):
             guard ["", ServiceNames.interface.rawValue].contains(interface) else { return .failure([.unknownInterface]) }
             guard [ServiceMembers.visible.name, ServiceMembers.activeCount.name].contains(name) else { return .failure([.unknownProperty]) }
-            return member == "Get" ? .success(.property(name)) : .failure([.propertyReadOnly])
-        case ("GetAll", .string(let interface), _):
+            return member == StandardInterface.get.name ? .success(.property(name)) : .failure([.propertyReadOnly])
+        case (StandardInterface.getAll.name, .string(let interface), _):
             guard ["", ServiceNames.interface.rawValue].contains(interface) else { return .failure([.unknownInterface]) }
             return .success(.property(nil))
         default:

@@ -197,13 +197,13 @@ private final class PackageKitStandIn: Sendable {
                       message.type == .methodCall, message.expectsReply
                 else { continue }
                 switch message.member {
-                case "GetTransactionList":
+                case PackageKitInterface.getTransactionList.name.rawValue:
                     unsafeConnection.send(message.makeReturn(with: paths))
-                case "GetAll":
+                case StandardInterface.getAll.name.rawValue:
                     unsafeConnection.send(message.makeReturn(with: [
                         "Role": Variant(UInt32(25)), "Status": Variant(UInt32(8)), "Percentage": Variant(UInt32(0)),
                         "LastPackage": Variant("bench;1;all;bench"), "Uid": Variant(UInt32(getuid())),
-                        "Sender": Variant(""), "AllowCancel": Variant(true), "Speed": Variant(UInt32(8_000_000)),
+                        "Sender": Variant(""), "Speed": Variant(UInt32(8_000_000)),
                     ]))
                 default:
                     unsafeConnection.send(message.makeErrorReply(DBusError(.unknownMethod, "not played")))

@@ -1,4 +1,6 @@
+import DBusKit
 import FuzzingSupport
+import NetworkActivityInterface
 @testable import NetworkActivity
 import ProgramSupport
 import TestSupport
@@ -61,7 +63,7 @@ final class TableScene {
             switch op {
             case 0:
                 let label = Self.label(&input)
-                compare("Begin", result { () throws(ActivityError) in
+                compare(ServiceMembers.begin.name, result { () throws(ActivityError) in
                     try coordinator.begin(label: label, caller: caller, userOf: userOf).rawValue
                 }, model.begin(label: label, caller: caller, seconds: nil, now: now))
             case 1:
@@ -69,18 +71,18 @@ final class TableScene {
                 let seconds = input.pick([0, 1, 2, 5, 30, 60, 599, 600, 601, UInt32.max])
                 // The service refuses a timed Begin of a caller whose user the bus cannot tell before it gets here.
                 guard let user = Self.users[slot] else { continue }
-                compare("BeginWithTimeout", result { () throws(ActivityError) in
+                compare(ServiceMembers.beginWithTimeout.name, result { () throws(ActivityError) in
                     try coordinator.beginTimed(label: label, seconds: seconds, caller: caller, user: user,
                                                userOf: userOf).rawValue
                 }, model.begin(label: label, caller: caller, seconds: seconds, now: now))
             case 2:
                 let id = Self.id(&input, model)
-                compare("End", result { () throws(ActivityError) in
+                compare(ServiceMembers.end.name, result { () throws(ActivityError) in
                     try coordinator.end(id, caller: caller) { userOf(caller) }
                     return ReferenceTable.Done()
                 }, model.end(id, caller: caller))
             case 3:
-                compare("Cancel", .success(UInt32(coordinator.cancel(caller: caller))), .success(model.cancel(caller: caller)))
+                compare(ServiceMembers.cancel.name, .success(UInt32(coordinator.cancel(caller: caller))), .success(model.cancel(caller: caller)))
             case 4:
                 compare("leaving", .success(UInt32(coordinator.callerLeft(caller))), .success(model.leave(caller)))
                 names[slot] = ":1.\(nextName)"
@@ -93,7 +95,7 @@ final class TableScene {
             case 6:
                 let id = Self.id(&input, model)
                 let percent = input.pick([0, 1, 50, 99, 100, 101, UInt32.max])
-                compare("SetProgress", result { () throws(ActivityError) in
+                compare(ServiceMembers.setProgress.name, result { () throws(ActivityError) in
                     try coordinator.setProgress(id, percent: percent, caller: caller, userOf: userOf)
                     return ReferenceTable.Done()
                 }, model.setProgress(id, percent: percent, caller: caller))
@@ -101,20 +103,20 @@ final class TableScene {
                 let id = Self.id(&input, model)
                 let done = UInt64(input.byte()) * 1000
                 let total = UInt64(input.byte()) * 1000
-                compare("SetTransfer", result { () throws(ActivityError) in
+                compare(ServiceMembers.setTransfer.name, result { () throws(ActivityError) in
                     try coordinator.setTransfer(id, done: done, total: total, caller: caller, userOf: userOf)
                     return ReferenceTable.Done()
                 }, model.setTransfer(id, done: done, total: total, caller: caller))
             case 8:
                 let id = Self.id(&input, model)
                 let cancellable = input.bool()
-                compare("SetCancellable", result { () throws(ActivityError) in
+                compare(ServiceMembers.setCancellable.name, result { () throws(ActivityError) in
                     try coordinator.setCancellable(id, cancellable, caller: caller, userOf: userOf)
                     return ReferenceTable.Done()
                 }, model.setCancellable(id, cancellable, caller: caller))
             case 9:
                 let id = Self.id(&input, model)
-                compare("RequestCancel", result { () throws(ActivityError) in
+                compare(ServiceMembers.requestCancel.name, result { () throws(ActivityError) in
                     let receiver = try coordinator.requestCancel(
                         id, caller: caller, serviceUser: Self.serviceUser, userOf: userOf)
                     return UInt32(names.firstIndex(of: receiver).map { $0 + 1 } ?? 0)
@@ -124,7 +126,7 @@ final class TableScene {
             case 10:
                 restart()
             default:
-                compare("Reset", .success(UInt32(coordinator.reset())), .success(model.reset()))
+                compare(ServiceMembers.reset.name, .success(UInt32(coordinator.reset())), .success(model.reset()))
             }
             // As at the end of every turn of the service's loop.
             _ = coordinator.endTurn()
@@ -148,7 +150,7 @@ final class TableScene {
         do throws(ActivityError) { return .success(try body()) } catch { return .failure(error) }
     }
 
-    private func compare<Value: Equatable>(_ request: String, _ actual: Result<Value, ActivityError>,
+    private func compare<Value: Equatable>(_ request: MemberName, _ actual: Result<Value, ActivityError>,
                                            _ expected: Result<Value, ActivityError>) {
         switch (actual, expected) {
         case (.failure(.invalidLabel), .failure(.invalidLabel)):

@@ -146,19 +146,19 @@ final class ServiceScene {
 
     /// What a caller is told of the activities, after the input: three calls each take longer than most events.
     private func checkAnswers() {
-        var count = ask("Get") { $0.append(ServiceNames.interface.rawValue); $0.append(ServiceMembers.activeCount.name) }
+        var count = ask(StandardInterface.get.name) { $0.append(ServiceNames.interface.rawValue); $0.append(ServiceMembers.activeCount.name) }
         fuzzCheck((try? count.read(ReceivedVariant.self).decode(UInt32.self)) == UInt32(held), "the ActiveCount property")
-        var listed = ask("ListActivities")
+        var listed = ask(ServiceMembers.listActivities.name)
         let records = try? listed.read([ActivityRecord].self)
         fuzzCheck(records?.count == held, "ListActivities lists \(records?.count ?? -1) of \(held) held")
-        var details = ask("GetActivities")
+        var details = ask(ServiceMembers.getActivities.name)
         let detailed = try? details.read([ActivityDetails].self)
         fuzzCheck(detailed?.count == held, "GetActivities gives \(detailed?.count ?? -1) of \(held) held")
     }
 
     /// The reply's arguments to a call from a caller of its own.
     private func ask(_ member: MemberName, _ arguments: (inout MessageWriter) -> Void = { _ in }) -> MessageReader {
-        let interface = member == "Get" ? StandardInterface.properties : ServiceNames.interface
+        let interface = member == StandardInterface.get.name ? StandardInterface.properties : ServiceNames.interface
         let call = Message.methodCall(destination: nil, path: ServiceNames.objectPath, interface: interface, member: member)
         call.appendArguments(arguments)
         call.serial = 7

@@ -16,38 +16,38 @@ extension ServiceScene {
         }
         func clock(_ step: UInt8) -> [UInt8] { [4, step] }
         func leave(_ slot: UInt8) -> [UInt8] { [5, slot] }
-        let begin = call("Begin") { $0.append("mail") }
-        let timed = call("BeginWithTimeout") { $0.append("backup"); $0.append(UInt32(30)) }
+        let begin = call(ServiceMembers.begin.name) { $0.append("mail") }
+        let timed = call(ServiceMembers.beginWithTimeout.name) { $0.append("backup"); $0.append(UInt32(30)) }
         return [
             "begin": begin,
-            "begin-no-reply": call("Begin", noReply: true) { $0.append("quiet") },
-            "begin-without-interface": call("Begin", nil) { $0.append("mail") },
-            "begin-wrong-signature": call("Begin") { $0.append(UInt32(1)) },
-            "begin-control": call("Begin") { $0.append("a\u{7}b") },
+            "begin-no-reply": call(ServiceMembers.begin.name, noReply: true) { $0.append("quiet") },
+            "begin-without-interface": call(ServiceMembers.begin.name, nil) { $0.append("mail") },
+            "begin-wrong-signature": call(ServiceMembers.begin.name) { $0.append(UInt32(1)) },
+            "begin-control": call(ServiceMembers.begin.name) { $0.append("a\u{7}b") },
             "timed": timed,
-            "timed-zero": call("BeginWithTimeout") { $0.append("x"); $0.append(UInt32(0)) },
-            "end": begin + call("End") { $0.append(UInt32(1)) },
-            "end-other": begin + call("End", slot: 1) { $0.append(UInt32(1)) },
-            "cancel": begin + timed + call("Cancel"),
-            "reset": begin + call("Reset", slot: 4),
-            "list": begin + timed + call("ListActivities") + call("GetActivities"),
-            "progress": begin + call("SetProgress") { $0.append(UInt32(1)); $0.append(UInt32(50)) },
-            "transfer": begin + call("SetTransfer") { $0.append(UInt32(1)); $0.append(UInt64(10)); $0.append(UInt64(100)) },
-            "stop": begin + call("SetCancellable") { $0.append(UInt32(1)); $0.append(true) }
-                + call("RequestCancel", slot: 1) { $0.append(UInt32(1)) } + leave(0),
-            "get": call("Get", StandardInterface.properties) {
+            "timed-zero": call(ServiceMembers.beginWithTimeout.name) { $0.append("x"); $0.append(UInt32(0)) },
+            "end": begin + call(ServiceMembers.end.name) { $0.append(UInt32(1)) },
+            "end-other": begin + call(ServiceMembers.end.name, slot: 1) { $0.append(UInt32(1)) },
+            "cancel": begin + timed + call(ServiceMembers.cancel.name),
+            "reset": begin + call(ServiceMembers.reset.name, slot: 4),
+            "list": begin + timed + call(ServiceMembers.listActivities.name) + call(ServiceMembers.getActivities.name),
+            "progress": begin + call(ServiceMembers.setProgress.name) { $0.append(UInt32(1)); $0.append(UInt32(50)) },
+            "transfer": begin + call(ServiceMembers.setTransfer.name) { $0.append(UInt32(1)); $0.append(UInt64(10)); $0.append(UInt64(100)) },
+            "stop": begin + call(ServiceMembers.setCancellable.name) { $0.append(UInt32(1)); $0.append(true) }
+                + call(ServiceMembers.requestCancel.name, slot: 1) { $0.append(UInt32(1)) } + leave(0),
+            "get": call(StandardInterface.get.name, StandardInterface.properties) {
                 $0.append(ServiceNames.interface.rawValue); $0.append("Visible")
             },
-            "get-all": call("GetAll", StandardInterface.properties) { $0.append(ServiceNames.interface.rawValue) },
-            "set": call("Set", StandardInterface.properties) {
+            "get-all": call(StandardInterface.getAll.name, StandardInterface.properties) { $0.append(ServiceNames.interface.rawValue) },
+            "set": call(StandardInterface.set.name, StandardInterface.properties) {
                 $0.append(ServiceNames.interface.rawValue); $0.append("Visible"); $0.append(Variant(true))
             },
-            "introspect": call("Introspect", StandardInterface.introspectable),
-            "ping": call("Ping", StandardInterface.peer),
+            "introspect": call(StandardInterface.introspect.name, StandardInterface.introspectable),
+            "ping": call(StandardInterface.ping.name, StandardInterface.peer),
             "unknown": call("Frobnicate", "org.example.Other"),
             "leave": begin + timed + leave(0) + clock(200) + clock(255),
-            "visible": begin + clock(12) + clock(12) + call("End") { $0.append(UInt32(1)) } + clock(12) + clock(20),
-            "system": [6, 2, 1, 7] + begin + call("End") { $0.append(UInt32(2)) } + [6, 0],
+            "visible": begin + clock(12) + clock(12) + call(ServiceMembers.end.name) { $0.append(UInt32(1)) } + clock(12) + clock(20),
+            "system": [6, 2, 1, 7] + begin + call(ServiceMembers.end.name) { $0.append(UInt32(2)) } + [6, 0],
         ]
     }
 }

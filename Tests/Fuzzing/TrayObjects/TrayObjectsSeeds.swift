@@ -19,13 +19,13 @@ extension TrayScene {
             call(member, MenuObject.interface, at: MenuObject.path, arguments)
         }
         func getAll(_ interface: InterfaceName, at path: ObjectPath) -> [UInt8] {
-            call("GetAll", StandardInterface.properties, at: path) { $0.append(interface.rawValue) }
+            call(StandardInterface.getAll.name, StandardInterface.properties, at: path) { $0.append(interface.rawValue) }
         }
         let newRows: [UInt8] = [2, 3, 5, 2] + [5] + Array("hello".utf8) + [0, 9, 1, 3] + Array("new".utf8) + [4] + Array("icon".utf8) + [7, 0]
         let newContent: [UInt8] = [3, 0, 7] + Array("Network".utf8) + [0, 1, 1, 2, 3, 4, 2] + Array("ok".utf8) + [0]
         return [
             "item-properties": getAll(StatusNotifierItem.interface, at: StatusNotifierItem.objectPath),
-            "item-get": call("Get", StandardInterface.properties, at: StatusNotifierItem.objectPath) {
+            "item-get": call(StandardInterface.get.name, StandardInterface.properties, at: StatusNotifierItem.objectPath) {
                 $0.append(StatusNotifierItem.interface.rawValue); $0.append("ToolTip")
             },
             "activate": item("Activate") { $0.append(Int32(10)); $0.append(Int32(20)) },
@@ -45,7 +45,7 @@ extension TrayScene {
             },
             "about-to-show": menu("AboutToShow") { $0.append(Int32(0)) },
             "about-to-show-group": menu("AboutToShowGroup") { $0.append([Int32(0), 3, 9]) },
-            "introspect": call("Introspect", StandardInterface.introspectable, at: MenuObject.path),
+            "introspect": call(StandardInterface.introspect.name, StandardInterface.introspectable, at: MenuObject.path),
             "changes": newRows + menu("GetLayout") { $0.append(Int32(0)); $0.append(Int32(-1)); $0.append([String]()) }
                 + newContent + item("Activate") { $0.append(Int32(0)); $0.append(Int32(0)) },
         ]

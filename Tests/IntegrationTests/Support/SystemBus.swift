@@ -1,4 +1,6 @@
+import DBusKit
 import Foundation
+import NetworkActivityInterface
 import ServiceHarness
 
 /// A system-like bus, after Debian's system.conf: nothing may be owned or called unless a policy says so.
@@ -42,6 +44,11 @@ final class ThrowawayUser {
 /// `dbus-send --system --print-reply` to the service, run as `user` through `runuser`.
 func dbusSend(as user: String, _ bus: PrivateBus, _ member: String, _ arguments: String...) throws -> ToolResult {
     try dbusSend(as: user, bus, member, arguments: arguments)
+}
+
+/// The same, of a member of the service's interface as `ServiceMembers` declares it.
+func dbusSend(as user: String, _ bus: PrivateBus, _ member: MemberName, _ arguments: String...) throws -> ToolResult {
+    try dbusSend(as: user, bus, "\(ServiceNames.interface).\(member)", arguments: arguments)
 }
 
 func dbusSend(as user: String, _ bus: PrivateBus, _ member: String, arguments: [String]) throws -> ToolResult {

@@ -1,4 +1,6 @@
+import DBusKit
 import Foundation
+import NetworkActivityInterface
 import ServiceHarness
 
 /// What a command-line client printed and how it exited.
@@ -70,16 +72,33 @@ func dbusSend(_ bus: PrivateBus, _ call: String, _ arguments: String...) throws 
     try dbusSend(bus, call, arguments: arguments)
 }
 
+/// `dbus-send --print-reply` of a member of the service's interface, as `ServiceMembers` declares it.
+func dbusSend(_ bus: PrivateBus, _ member: MemberName, _ arguments: String...) throws -> ToolResult {
+    try dbusSend(bus, "\(ServiceNames.interface).\(member)", arguments: arguments)
+}
+
+func dbusSend(_ bus: PrivateBus, _ member: MemberName, arguments: [String]) throws -> ToolResult {
+    try dbusSend(bus, "\(ServiceNames.interface).\(member)", arguments: arguments)
+}
+
 func dbusSend(_ bus: PrivateBus, _ call: String, arguments: [String]) throws -> ToolResult {
     let member = call.contains(".") ? call : "org.example.NetworkActivity.\(call)"
     return try runTool("dbus-send", ["--session", "--print-reply", "--dest=org.example.NetworkActivity",
                                      "/org/example/NetworkActivity", member] + arguments, bus: bus)
 }
 
-/// `gdbus call` on the service's object.
-func gdbusCall(_ bus: PrivateBus, _ call: String, _ arguments: String...) throws -> ToolResult {
-    let member = call.contains(".") ? call : "org.example.NetworkActivity.\(call)"
-    return try runTool("gdbus", ["call", "--session", "--dest", "org.example.NetworkActivity",
+/// `gdbus call` on the service's object, of a member of its interface.
+func gdbusCall(_ bus: PrivateBus, _ member: MemberName, _ arguments: String...) throws -> ToolResult {
+    try gdbusCall(bus, "\(ServiceNames.interface).\(member)", arguments: arguments)
+}
+
+/// `gdbus call` on the service's object of `Interface.Member`, which may be wrong on purpose.
+func gdbusCall(_ bus: PrivateBus, _ member: String, _ arguments: String...) throws -> ToolResult {
+    try gdbusCall(bus, member, arguments: arguments)
+}
+
+func gdbusCall(_ bus: PrivateBus, _ member: String, arguments: [String]) throws -> ToolResult {
+    try runTool("gdbus", ["call", "--session", "--dest", "org.example.NetworkActivity",
                                  "--object-path", "/org/example/NetworkActivity", "--method", member] + arguments,
                        bus: bus)
 }

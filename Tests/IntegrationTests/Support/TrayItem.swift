@@ -62,7 +62,7 @@ final class ItemProbe {
 
     /// Every property, through `GetAll`.
     func properties() throws -> [String: ReceivedVariant] {
-        var reply = try call("GetAll", interface: "org.freedesktop.DBus.Properties") {
+        var reply = try call(StandardInterface.getAll.name, interface: "org.freedesktop.DBus.Properties") {
             $0.append(TrayProcess.itemInterface.rawValue)
         }
         return try reply.read([String: ReceivedVariant].self)
@@ -70,7 +70,7 @@ final class ItemProbe {
 
     /// One property, through `Get`.
     func property(_ name: String) throws -> ReceivedVariant {
-        var reply = try call("Get", interface: "org.freedesktop.DBus.Properties") {
+        var reply = try call(StandardInterface.get.name, interface: "org.freedesktop.DBus.Properties") {
             $0.append(TrayProcess.itemInterface.rawValue)
             $0.append(name)
         }
