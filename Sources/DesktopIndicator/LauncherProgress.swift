@@ -33,7 +33,8 @@ public struct LauncherProgress: Sendable {
     private var wanted: [String: Double] = [:]
     /// What docks last heard of each app shown: its progress. Apps hidden again are removed.
     public private(set) var shown: [String: Double] = [:]
-    private var lastSent: [String: MonotonicTime] = [:]
+    /// Each app shown: when it may hear again.
+    private var pacings: [String: ChangePacing] = [:]
     /// The last two sends, across apps.
     private var recentSends: [MonotonicTime] = []
     private var foreign: Set<String> = []
@@ -59,7 +60,7 @@ public struct LauncherProgress: Sendable {
         foreign.insert(application)
         wanted[application] = nil
         shown[application] = nil
-        lastSent[application] = nil
+        pacings[application] = nil
     }
 
     /// Whether another sender shows `application`'s progress.
@@ -72,7 +73,7 @@ public struct LauncherProgress: Sendable {
         for application in Set(wanted.keys).union(shown.keys).sorted() {
             let target = wanted[application]
             guard target != shown[application] else { continue }
-            let allowed = max(lastSent[application].map { $0 + Self.perApplicationInterval } ?? now, burstAllowed(now))
+            let allowed = max(pacings[application]?.nextAllowed ?? now, burstAllowed(now))
             // A hide goes out as soon as the burst allows: a dock must not show a finished bar for half a second.
             let at = target == nil ? burstAllowed(now) : allowed
             guard at <= now else {
@@ -114,10 +115,10 @@ public struct LauncherProgress: Sendable {
     private mutating func noteSent(_ application: String, _ progress: Double?, at now: MonotonicTime) {
         if let progress {
             shown[application] = progress
-            lastSent[application] = now
+            pacings[application, default: ChangePacing(interval: Self.perApplicationInterval)].announced(at: now)
         } else {
             shown[application] = nil
-            lastSent[application] = nil
+            pacings[application] = nil
         }
         recentSends.append(now)
         if recentSends.count > 2 { recentSends.removeFirst() }

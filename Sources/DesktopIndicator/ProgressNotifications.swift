@@ -20,7 +20,7 @@ public struct ProgressNotifications: Sendable {
         /// What the notification says now: its percent and whether it offers Stop.
         var percent: UInt32
         var offersStop: Bool
-        var sentAt: MonotonicTime
+        var pacing = ChangePacing(interval: ProgressNotifications.interval)
     }
 
     private var shown: [ActivityID: Shown] = [:]
@@ -46,14 +46,15 @@ public struct ProgressNotifications: Sendable {
                     shown[activity.id]?.activity = activity
                     continue
                 }
-                let due = entry.sentAt + Self.interval
-                guard now >= due else {
+                if let due = entry.pacing.nextAllowed, now < due {
                     shown[activity.id]?.activity = activity
                     next = next.map { min($0, due) } ?? due
                     continue
                 }
             }
-            shown[activity.id] = Shown(activity: activity, percent: percent, offersStop: offersStop, sentAt: now)
+            var sent = Shown(activity: activity, percent: percent, offersStop: offersStop)
+            sent.pacing.announced(at: now)
+            shown[activity.id] = sent
             steps.append(.progress(activity))
         }
         return (steps, next)

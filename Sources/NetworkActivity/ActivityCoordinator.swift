@@ -48,9 +48,7 @@ extension TurnEnd {
 /// file until `writeUnsavedChanges` takes it, and `restore` takes over what an earlier instance saved.
 public struct ActivityCoordinator {
     public static let countAnnouncementInterval = Duration.milliseconds(50)
-    private static let countAnnouncementMicroseconds = countAnnouncementInterval.wholeMicroseconds
     public static let activitiesAnnouncementInterval = Duration.milliseconds(50)
-    private static let activitiesAnnouncementMicroseconds = activitiesAnnouncementInterval.wholeMicroseconds
 
     // The stored state that the sources' requests and the history use is internal rather than private, for the
     // extensions in `ActivityCoordinator+Sources.swift` and `ActivityCoordinator+History.swift`; nothing else in
@@ -59,15 +57,15 @@ public struct ActivityCoordinator {
     private var policy: VisibilityPolicy
     let clock: any TimeSource
     private var announcedCount: UInt32 = 0
-    private var lastCountAnnouncement: MonotonicTime?
-    /// Whether the activities changed since listeners were last told (`PropertiesChanged`).
-    private var changedSinceAnnouncement = false
+    /// `PropertiesChanged` of the count; pending while the activities changed since listeners were last told.
+    private var countPacing = ChangePacing(interval: countAnnouncementInterval)
     private var notifications: [ActivityNotification] = []
     /// The ids of the system service's live activities, as last heard.
     public private(set) var systemActivityIDs: Set<ActivityID> = []
     var sources = SourceActivities()
     var activityChanges = ActivityChanges()
-    private var lastActivitiesAnnouncement: MonotonicTime?
+    /// `ActivitiesChanged`, pending while `activityChanges` holds any.
+    private var activitiesPacing = ChangePacing(interval: activitiesAnnouncementInterval)
     /// Whether the changes of this service's own activities are kept until `writeUnsavedChanges` takes them,
     /// for a state file.
     public var savesChanges = false {
@@ -281,10 +279,8 @@ public struct ActivityCoordinator {
 
     /// The earliest moment at which something is due: an expiry, a policy delay, or a held-back count.
     public var nextDeadline: MonotonicTime? {
-        let countDue = changedSinceAnnouncement
-            ? lastCountAnnouncement.map { $0.advanced(byMicroseconds: Self.countAnnouncementMicroseconds) } : nil
-        let activitiesDue = activityChanges.isEmpty
-            ? nil : lastActivitiesAnnouncement.map { $0.advanced(byMicroseconds: Self.activitiesAnnouncementMicroseconds) }
+        let countDue = countPacing.nextDeadline
+        let activitiesDue = activityChanges.isEmpty ? nil : activitiesPacing.nextAllowed
         return earliest(earliest(earliest(tracker.nextDeadline, policy.nextDeadline), countDue), activitiesDue)
     }
 
@@ -297,24 +293,18 @@ public struct ActivityCoordinator {
         let now = clock.monotonicNow()
         let expired = tracker.expire(at: now)
         if !expired.isEmpty {
-            changedSinceAnnouncement = true
+            countPacing.changed()
             for activity in expired { ended(activity, .expired) }
         }
         settle(at: now)
-        if changedSinceAnnouncement,
-           lastCountAnnouncement.map({ now >= $0.advanced(byMicroseconds: Self.countAnnouncementMicroseconds) }) ?? true
-        {
-            announceCount(at: now)
+        if countPacing.isDue(at: now) {
+            announcedCount = activeCount
             notifications.append(.propertiesChanged(visible: nil, activeCount: announcedCount))
         }
-        if !activityChanges.isEmpty,
-           lastActivitiesAnnouncement.map({
-               now >= $0.advanced(byMicroseconds: Self.activitiesAnnouncementMicroseconds)
-           }) ?? true
-        {
+        if !activityChanges.isEmpty, activitiesPacing.allows(at: now) {
             let (changed, ended) = activityChanges.take()
             notifications.append(.activitiesChanged(changed: changed, ended: ended))
-            lastActivitiesAnnouncement = now
+            activitiesPacing.announced(at: now)
         }
         return TurnEnd(now: now, nextDeadline: nextDeadline, activeCount: activeCount)
     }
@@ -326,7 +316,7 @@ public struct ActivityCoordinator {
         sources.removeAll()
         systemActivityIDs = []
         policy = VisibilityPolicy(delays: policy.delays)
-        changedSinceAnnouncement = false
+        countPacing.dismiss()
         notifications.append(.visibilityChanged(false))
         notifications.append(.propertiesChanged(visible: false, activeCount: activeCount != announcedCount ? 0 : nil))
     }
@@ -342,7 +332,7 @@ public struct ActivityCoordinator {
 
     /// The activities changed: the policy sees the new count, and listeners will be told.
     mutating func changed(at now: MonotonicTime) {
-        changedSinceAnnouncement = true
+        countPacing.changed()
         settle(at: now)
     }
 
@@ -354,7 +344,7 @@ public struct ActivityCoordinator {
         let countChanged = count != announcedCount
         if countChanged { announceCount(at: now) }
         // Listeners read everything again at this PropertiesChanged too.
-        changedSinceAnnouncement = false
+        countPacing.dismiss()
         // VisibilityChanged first: it is what panels wait for, and every message before it on the bus delays it.
         notifications.append(.visibilityChanged(visible))
         notifications.append(.propertiesChanged(visible: visible, activeCount: countChanged ? count : nil))
@@ -362,8 +352,7 @@ public struct ActivityCoordinator {
 
     private mutating func announceCount(at now: MonotonicTime) {
         announcedCount = activeCount
-        lastCountAnnouncement = now
-        changedSinceAnnouncement = false
+        countPacing.announced(at: now)
     }
 }
 
