@@ -14,18 +14,20 @@ extension ActivityCoordinator {
         _ report: SourceReport, of item: String, from source: ActivitySource
     ) throws(ActivityError) -> ActivityID {
         if let id = sources.id(of: item, from: source) {
-            if sources.update(id, with: report) { activityChanges.changed(id) }
+            let before = sources[id]?.report.user
+            guard sources.update(id, with: report) else { return id }
+            if before != report.user {
+                if let before { tracker.releaseOutsideActivity(of: before) }
+                // The work was admitted: a user learnt later is counted, not refused.
+                if let user = report.user { _ = try? tracker.admitOutsideActivity(of: user) }
+            }
+            activityChanges.changed(id)
             return id
         }
         guard tracker.count + sources.count < tracker.limits.total else {
             throw .totalLimitExceeded(limit: tracker.limits.total)
         }
-        // The callers' activities whose user the tracker has not asked for yet may be this user's.
-        if let user = report.user,
-           tracker.count(ofUser: user) + tracker.pendingTotal + sources.count(ofUser: user) >= tracker.limits.perUser
-        {
-            throw .userLimitExceeded(limit: tracker.limits.perUser)
-        }
+        if let user = report.user { try tracker.admitOutsideActivity(of: user) }
         let now = clock.now()
         let id = try tracker.takeID()
         sources.add(SourceActivity(id: id, source: source, item: item, startedAt: now.wallClock, report: report))
@@ -61,6 +63,7 @@ extension ActivityCoordinator {
         let now = clock.now()
         for id in ids {
             guard let activity = sources.remove(id) else { continue }
+            if let user = activity.report.user { tracker.releaseOutsideActivity(of: user) }
             activityChanges.ended(id)
             if keepsFinished { finished.append(FinishedActivity(activity, way, at: now.wallClock)) }
         }

@@ -314,6 +314,7 @@ public struct ActivityCoordinator {
         guard policy.isVisible else { return }
         _ = tracker.reset()
         sources.removeAll()
+        tracker.releaseOutsideActivities()
         systemActivityIDs = []
         policy = VisibilityPolicy(delays: policy.delays)
         countPacing.dismiss()

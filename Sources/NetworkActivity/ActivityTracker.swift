@@ -70,6 +70,8 @@ public struct ActivityTracker {
     typealias CallerIndex = Dictionary<String, CallerList>.Index
     /// Live activities per Unix user, of the users that are known.
     var userCounts: [UInt32: Int] = [:]
+    /// Live activities of each user that no caller holds (the sources'), which count against the same quota.
+    var outsideCounts: [UInt32: Int] = [:]
     /// Bound activities whose caller's user is pending, of all callers.
     var pendingTotal = 0
     var expiries = ExpiryQueue()
@@ -183,79 +185,7 @@ public struct ActivityTracker {
         return callers.index(forKey: caller)!
     }
 
-    /// Counts one more activity of the caller at `index`, timed ones against `timedUser`, when it stays within its
-    /// user's quota. Returns whether it is a bound one that counts as pending, against no one yet.
-    private mutating func admitAndCount(
-        at index: CallerIndex, timedUser: UInt32?, userOf: (String) -> UInt32?
-    ) throws(ActivityError) -> Bool {
-        if let timedUser, case .pending = callers.values[index].user {
-            attribute(at: index, to: timedUser)
-        }
-        let countedUser = try admitUnderUserQuota(at: index, timedUser: timedUser, userOf: userOf)
-        if let countedUser {
-            userCounts[countedUser, default: 0] += 1
-            if case .pending = callers.values[index].user { attribute(at: index, to: countedUser) }
-            return false
-        }
-        guard timedUser == nil, case .pending = callers.values[index].user else { return false }
-        return true
-    }
-
-    /// Checks that one more activity of `caller` stays within its user's quota; returns the user it counts against,
-    /// nil when it counts against no one yet (pending, or a user the bus could not tell).
-    private mutating func admitUnderUserQuota(
-        at index: CallerIndex, timedUser: UInt32?, userOf: (String) -> UInt32?
-    ) throws(ActivityError) -> UInt32? {
-        var user: UInt32
-        if let timedUser {
-            user = timedUser
-        } else {
-            switch callers.values[index].user {
-            case .unknowable:
-                return nil
-            case .known(let known):
-                user = known
-            case .pending:
-                // No user can be at the quota while fewer activities are live in all.
-                guard activities.count >= limits.perUser else { return nil }
-                guard let asked = userOf(callers.keys[index]) else {
-                    callers.values[index].user = .unknowable
-                    return nil
-                }
-                user = asked
-            }
-        }
-        // Pending activities might be this user's: they are counted first when they could make the difference.
-        if userCounts[user, default: 0] + pendingTotal >= limits.perUser { attributePendingCallers(userOf: userOf) }
-        guard userCounts[user, default: 0] < limits.perUser else { throw .userLimitExceeded(limit: limits.perUser) }
-        return user
-    }
-
-    /// Asks for the user of every caller with pending activities, and counts them against it.
-    private mutating func attributePendingCallers(userOf: (String) -> UInt32?) {
-        guard pendingTotal > 0 else { return }
-        for index in callers.indices {
-            guard case .pending = callers.values[index].user, callers.values[index].pendingBound > 0 else { continue }
-            if let user = userOf(callers.keys[index]) {
-                attribute(at: index, to: user)
-            } else {
-                pendingTotal -= callers.values[index].pendingBound
-                callers.values[index].pendingBound = 0
-                callers.values[index].user = .unknowable
-            }
-        }
-    }
-
-    /// The user of the caller at `index` is `user` from now on; its pending bound activities count against it.
-    mutating func attribute(at index: CallerIndex, to user: UInt32) {
-        let pending = callers.values[index].pendingBound
-        if pending > 0 { userCounts[user, default: 0] += pending }
-        pendingTotal -= pending
-        callers.values[index].pendingBound = 0
-        callers.values[index].user = .known(user)
-    }
-
-    private mutating func uncount(user: UInt32, times: Int = 1) {
+    mutating func uncount(user: UInt32, times: Int = 1) {
         guard times > 0, let index = userCounts.index(forKey: user) else { return }
         if userCounts.values[index] > times {
             userCounts.values[index] -= times

@@ -91,12 +91,11 @@ final class DockProgress {
             unlink(stateFile)
             return
         }
-        let temporary = stateFile + ".new"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
-        let written = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
-        close(fd)
-        if written == text.utf8.count { rename(temporary, stateFile) } else { unlink(temporary) }
+        do {
+            close(try AtomicFile.replace(stateFile, with: Array(text.utf8)))
+        } catch {
+            logger.debug("could not keep the apps shown in \(stateFile): \(error)")
+        }
     }
 
     private func hideWhatTheLastInstanceShowed() {

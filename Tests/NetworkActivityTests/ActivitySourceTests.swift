@@ -225,6 +225,20 @@ struct ActivitySourceTests {
         #expect(coordinator.activeCount == 4)
     }
 
+    /// One quota for both: the user's own activities are refused while its sources' work fills it, and admitted
+    /// again once the work ends.
+    @Test func aUsersOwnActivitiesAreBoundWithItsSourcesWork() throws {
+        var coordinator = coordinator(ActivityLimits(perUser: 2))
+        _ = try coordinator.report(try report(), of: "a", from: .launcher)
+        _ = try coordinator.report(try report(), of: "b", from: .launcher)
+        #expect(throws: ActivityError.userLimitExceeded(limit: 2)) {
+            try coordinator.beginTimed(label: "backup", seconds: 60, caller: ":1.3", user: 1000) { _ in 1000 }
+        }
+        coordinator.endSourceWork("a", from: .launcher)
+        _ = try coordinator.beginTimed(label: "backup", seconds: 60, caller: ":1.3", user: 1000) { _ in 1000 }
+        #expect(coordinator.activeCount == 2)
+    }
+
     /// PackageKit takes a transaction's `Cancel` only from the connection that created it: no source's work is
     /// stopped from here, whoever asks.
     @Test func aSourcesActivityIsNotCancellable() throws {

@@ -1,12 +1,11 @@
 /// The activities that sources report, apart from those callers begin: a source's work is read again from the
 /// source after a restart, so none of it is saved, and it ends when the source says, never by a caller's `End`.
 ///
-/// Each counts against its user's quota together with that user's own activities, so that a program that floods
-/// a protocol cannot hold more than its user may.
+/// Each counts against its user's quota together with that user's own activities (`ActivityTracker` keeps the
+/// count and checks the quota), so that a program that floods a protocol cannot hold more than its user may.
 struct SourceActivities {
     private(set) var activities: [ActivityID: SourceActivity] = [:]
     private var ids: [Item: ActivityID] = [:]
-    private var userCounts: [UInt32: Int] = [:]
 
     private struct Item: Hashable {
         var source: ActivitySource
@@ -19,13 +18,9 @@ struct SourceActivities {
 
     func id(of item: String, from source: ActivitySource) -> ActivityID? { ids[Item(source: source, name: item)] }
 
-    /// How many count against `user`.
-    func count(ofUser user: UInt32) -> Int { userCounts[user, default: 0] }
-
     mutating func add(_ activity: SourceActivity) {
         activities[activity.id] = activity
         ids[Item(source: activity.source, name: activity.item)] = activity.id
-        if let user = activity.report.user { userCounts[user, default: 0] += 1 }
     }
 
     /// Takes a new report of a live activity; returns whether anything it says changed.
@@ -38,10 +33,6 @@ struct SourceActivities {
     mutating func remove(_ id: ActivityID) -> SourceActivity? {
         guard let removed = activities.removeValue(forKey: id) else { return nil }
         ids[Item(source: removed.source, name: removed.item)] = nil
-        if let user = removed.report.user {
-            userCounts[user, default: 0] -= 1
-            if userCounts[user] == 0 { userCounts[user] = nil }
-        }
         return removed
     }
 
@@ -53,6 +44,5 @@ struct SourceActivities {
     mutating func removeAll() {
         activities = [:]
         ids = [:]
-        userCounts = [:]
     }
 }

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// The directory where the service keeps its activities across restarts, and the files in it: `state`, the
-/// journal being written; `state.new` while a fresh one is written; `state.damaged`, the last file that could not
+/// journal being written; `state.new` while a fresh one is written (`AtomicFile`); `state.damaged`, the last file that could not
 /// be read whole, kept for a bug report.
 ///
 /// The directory is the service's user's alone (0700, the files 0600), and locked while a service uses it: a
@@ -17,7 +17,6 @@ final class StateDirectory {
     private var journal: Int32 = -1
 
     static let fileName = "state"
-    static let newFileName = "state.new"
     static let damagedFileName = "state.damaged"
 
     /// Opens the directory, creating it if need be, and takes its lock, waiting up to `lockTimeout`.
@@ -72,18 +71,11 @@ final class StateDirectory {
     /// Replaces the journal at once with a new one that starts with `bytes`: written aside, then renamed over the
     /// old, so that a crash at any moment leaves one whole file or the other.
     func begin(with bytes: [UInt8]) throws(StateDirectoryError) {
-        let file = openat(descriptor, Self.newFileName, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard file >= 0 else { throw .system("cannot create \(Self.newFileName)", errno) }
-        do throws(StateDirectoryError) {
-            guard fchmod(file, 0o600) == 0 else { throw .system("cannot set the mode of \(Self.newFileName)", errno) }
-            try write(bytes, to: file)
-            guard renameat(descriptor, Self.newFileName, descriptor, Self.fileName) == 0 else {
-                throw .system("cannot rename \(Self.newFileName) to \(Self.fileName)", errno)
-            }
+        let file: Int32
+        do {
+            file = try AtomicFile.replace(Self.fileName, in: descriptor, with: bytes)
         } catch {
-            close(file)
-            unlinkat(descriptor, Self.newFileName, 0)
-            throw error
+            throw .system(error.action, error.number)
         }
         if journal >= 0 { close(journal) }
         journal = file
@@ -92,7 +84,11 @@ final class StateDirectory {
     /// Adds `bytes` at the end of the journal: one `write`, to a tmpfs in the places the service uses by default,
     /// and no `fsync`, since the state is to survive the service, not the machine.
     func append(_ bytes: [UInt8]) throws(StateDirectoryError) {
-        try write(bytes, to: journal)
+        do {
+            try AtomicFile.write(bytes, to: journal)
+        } catch {
+            throw .system("cannot write to \(path)", error.number)
+        }
     }
 
     /// Gives up keeping state: removes the journal, which would otherwise bring back what ended after it.
@@ -100,18 +96,6 @@ final class StateDirectory {
         if journal >= 0 { close(journal) }
         journal = -1
         unlinkat(descriptor, Self.fileName, 0)
-    }
-
-    private func write(_ bytes: [UInt8], to file: Int32) throws(StateDirectoryError) {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(file, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .system("cannot write to \(path)", errno)
-            }
-            written += count
-        }
     }
 
     /// The directory must be the service's user's alone: a directory another user can write to could be given a
