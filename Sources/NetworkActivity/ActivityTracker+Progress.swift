@@ -1,7 +1,7 @@
 import ProgramSupport
 
-/// Progress and cancellation: who may report how far an activity is, who may say it can be stopped, and who may
-/// ask. What they set is kept in `extras`, apart from the activities' records.
+/// Progress and cancellation, by the rules of `AccessRules`. What they set is kept in `extras`, apart from the
+/// activities' records.
 extension ActivityTracker {
     /// Sets how far an activity is, in percent. Any connection of the activity's Unix user may, so that a child
     /// of the program that began it can report. `userOf` tells the Unix user behind a connection.
@@ -9,9 +9,7 @@ extension ActivityTracker {
         _ id: ActivityID, percent: UInt32, caller: String, userOf: (String) -> UInt32?
     ) throws(ActivityError) {
         guard percent <= 100 else { throw .invalidPercent(percent) }
-        guard isOfSameUser(try live(id), caller: caller, userOf: userOf) else {
-            throw .notOwner(id)
-        }
+        guard AccessRules.mayReport(on: try live(id), caller: caller, userOf: userOf) else { throw .notOwner(id) }
         extras.setProgress(of: id, percent: percent)
     }
 
@@ -21,9 +19,7 @@ extension ActivityTracker {
         userOf: (String) -> UInt32?
     ) throws(ActivityError) {
         guard total == 0 || done <= total else { throw .invalidTransfer(done: done, total: total) }
-        guard isOfSameUser(try live(id), caller: caller, userOf: userOf) else {
-            throw .notOwner(id)
-        }
+        guard AccessRules.mayReport(on: try live(id), caller: caller, userOf: userOf) else { throw .notOwner(id) }
         extras.setTransfer(of: id, done: done, total: total, at: now)
     }
 
@@ -32,10 +28,9 @@ extension ActivityTracker {
     public mutating func setCancellable(
         _ id: ActivityID, _ cancellable: Bool, caller: String, userOf: (String) -> UInt32?
     ) throws(ActivityError) {
-        let activity = try live(id)
-        let mayDecide = activity.isBoundToOwner
-            ? activity.owner == caller : isOfSameUser(activity, caller: caller, userOf: userOf)
-        guard mayDecide else { throw .notOwner(id) }
+        guard AccessRules.mayChooseWhoStops(try live(id), caller: caller, userOf: userOf) else {
+            throw .notOwner(id)
+        }
         extras.setCancelReceiver(of: id, to: cancellable ? caller : nil)
     }
 
@@ -44,10 +39,9 @@ extension ActivityTracker {
     public mutating func requestCancel(
         _ id: ActivityID, caller: String, serviceUser: UInt32, userOf: (String) -> UInt32?
     ) throws(ActivityError) -> String {
-        let activity = try live(id)
-        guard isOfSameUser(activity, caller: caller, userOf: userOf)
-            || userOf(caller).map({ $0 == 0 || $0 == serviceUser }) == true
-        else { throw .notOwner(id) }
+        guard AccessRules.mayAskToStop(try live(id), caller: caller, serviceUser: serviceUser, userOf: userOf) else {
+            throw .notOwner(id)
+        }
         guard let receiver = extras.requestCancel(of: id) else { throw .notCancellable(id) }
         return receiver
     }
@@ -61,15 +55,6 @@ extension ActivityTracker {
     private func live(_ id: ActivityID) throws(ActivityError) -> TrackedActivity {
         guard let activity = self[id] else { throw .unknownActivity(id) }
         return activity
-    }
-
-    /// Whether `caller` is the activity's owner or another connection of its Unix user: for a timed activity its
-    /// creator, for a bound one its owner's.
-    private func isOfSameUser(_ activity: TrackedActivity, caller: String, userOf: (String) -> UInt32?) -> Bool {
-        if activity.owner == caller { return true }
-        guard let activityUser = activity.expiry?.creatorUser ?? userOf(activity.owner),
-              let callerUser = userOf(caller) else { return false }
-        return activityUser == callerUser
     }
 
     /// Progress and the cancel receiver of an activity; empty when it has none.

@@ -203,10 +203,8 @@ public struct ActivityTracker {
         let (isOwner, creatorUser) = (activities.values[index].activity.owner == caller
                                         && activities.values[index].isListed,
                                       activities.values[index].activity.expiry?.creatorUser)
-        if let creatorUser {
-            guard isOwner || callerUser() == creatorUser else { throw .notOwner(id) }
-        } else {
-            guard isOwner else { throw .notOwner(id) }
+        guard AccessRules.mayEnd(isOwner: isOwner, timedUser: creatorUser, callerUser: callerUser) else {
+            throw .notOwner(id)
         }
         let entry = activities.remove(at: index).value
         let extras = release(entry)

@@ -42,9 +42,8 @@ extension ActivityEndpoint {
                 UInt32(endpoint.coordinator.cancel(caller: call.callerName))
             },
             MethodDeclaration(ServiceMembers.reset) { endpoint, call throws(DBusError) in
-                // The system bus's policy already refuses Reset to everyone but root; this is the second line, for
-                // a policy that is missing or wrong. On a session bus every caller is the service's own user.
-                guard let user = endpoint.callers.unixUser(of: call.callerName), user == 0 || user == endpoint.ownUser else {
+                guard AccessRules.mayReset(callerUser: endpoint.callers.unixUser(of: call.callerName),
+                                           serviceUser: endpoint.ownUser) else {
                     throw DBusError(.accessDenied, "only root or the service's own user may reset it")
                 }
                 let ended = endpoint.coordinator.reset()

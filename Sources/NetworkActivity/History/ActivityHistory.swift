@@ -55,10 +55,9 @@ public struct ActivityHistory: Sendable, Equatable {
         return Array(newestFirst.prefix(limit))
     }
 
-    /// What `reader` may read, newest first, at most `limit` (nil: all): root reads everyone's, anyone else their
-    /// own user's.
+    /// What `reader` may read (`AccessRules.historyReadable`), newest first, at most `limit` (nil: all).
     public func entries(readBy reader: UInt32, limit: Int? = nil) -> [FinishedActivity] {
-        entries(ofUser: reader == 0 ? nil : reader, limit: limit)
+        entries(ofUser: AccessRules.historyReadable(by: reader), limit: limit)
     }
 
     /// Forgets a user's entries; returns how many there were.

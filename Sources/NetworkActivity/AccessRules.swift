@@ -1,0 +1,54 @@
+/// Who may do what to whose activities: the service's access rules, in one place. An activity's user is its
+/// creator's for a timed one, its owner's for a bound one; `userOf` asks the bus who is behind a connection (nil
+/// when it cannot tell), only when a rule needs it.
+public enum AccessRules {
+    /// `End`: a bound activity only by the connection that began it; a timed one also by any connection of its
+    /// user, since it outlives the command that began it.
+    static func mayEnd(isOwner: Bool, timedUser: UInt32?, callerUser: () -> UInt32?) -> Bool {
+        guard !isOwner, let timedUser else { return isOwner }
+        return callerUser() == timedUser
+    }
+
+    /// `SetProgress`, `SetTransfer`: any connection of the activity's user, so that a child of the program that
+    /// began it can report.
+    static func mayReport(on activity: TrackedActivity, caller: String, userOf: (String) -> UInt32?) -> Bool {
+        isOfActivitysUser(caller, activity, userOf: userOf)
+    }
+
+    /// `SetCancellable`: for a bound activity its owner alone; for a timed one any connection of its user.
+    static func mayChooseWhoStops(_ activity: TrackedActivity, caller: String,
+                                  userOf: (String) -> UInt32?) -> Bool {
+        activity.isBoundToOwner ? activity.owner == caller : isOfActivitysUser(caller, activity, userOf: userOf)
+    }
+
+    /// `RequestCancel`: any connection of the activity's user, root, and the service's own user.
+    static func mayAskToStop(_ activity: TrackedActivity, caller: String, serviceUser: UInt32,
+                             userOf: (String) -> UInt32?) -> Bool {
+        isOfActivitysUser(caller, activity, userOf: userOf) || isAdministrator(userOf(caller), serviceUser: serviceUser)
+    }
+
+    /// `Reset`, which ends everyone's: root and the service's own user. (The system bus's policy already refuses
+    /// it to all but root; this is the second line, for a policy that is missing or wrong.)
+    public static func mayReset(callerUser: UInt32?, serviceUser: UInt32) -> Bool {
+        isAdministrator(callerUser, serviceUser: serviceUser)
+    }
+
+    /// `GetHistory`: whose entries `reader` reads: root everyone's (nil), anyone else their own. `ClearHistory`
+    /// forgets the caller's own user's alone.
+    public static func historyReadable(by reader: UInt32) -> UInt32? {
+        reader == 0 ? nil : reader
+    }
+
+    private static func isAdministrator(_ user: UInt32?, serviceUser: UInt32) -> Bool {
+        user.map { $0 == 0 || $0 == serviceUser } ?? false
+    }
+
+    /// Whether `caller` is the activity's owner or another connection of its Unix user.
+    private static func isOfActivitysUser(_ caller: String, _ activity: TrackedActivity,
+                                          userOf: (String) -> UInt32?) -> Bool {
+        if activity.owner == caller { return true }
+        guard let activityUser = activity.expiry?.creatorUser ?? userOf(activity.owner),
+              let callerUser = userOf(caller) else { return false }
+        return activityUser == callerUser
+    }
+}
