@@ -18,8 +18,8 @@ public final class NetworkActivityService {
     private let endpoint: ActivityEndpoint
     private var memory = MemoryReturn()
     private var systemService: SystemServiceFollower?
-    private var packageKit: PackageKitSource?
-    private var launcherEntries: LauncherEntrySource?
+    /// The sources followed, each through its adapter (`SourceAdapters`).
+    private var adapters: [ActivitySource: any SourceAdapter] = [:]
     /// Turns of the loop that end in a sleep before the system service and the sources are followed: one, when
     /// any is to be.
     private var sleepsBeforeFollowingOthers: Int?
@@ -66,42 +66,45 @@ public final class NetworkActivityService {
 
     /// After the loop's first sleep, which lets the callers that the bus woke when the name was taken (those D-Bus
     /// activation held, the waiters for the name) run first on a busy CPU, and answers what they sent first: they
-    /// wait for no system bus. The system service and PackageKit share one connection to the system bus.
+    /// wait for no system bus. The system service and the sources on the system bus share one connection to it.
     private func followOtherPrograms() {
-        if configuration.sources.contains(.launcher) {
-            do {
-                launcherEntries = try LauncherEntrySource(
-                    connection: connection, endpoint: endpoint,
-                    followedApplications: configuration.launcherApplications, clock: clock)
-            } catch {
-                logger.warning("following no launcher progress: \(error.message)")
-            }
+        let followed = ActivitySource.allCases.filter(configuration.sources.contains)
+        for source in followed {
+            guard let adapter = SourceAdapters.all[source], adapter.bus == .session else { continue }
+            follow(source, with: adapter, on: connection)
         }
-        let followsPackageKit = configuration.sources.contains(.packagekit)
-        guard configuration.followsSystemService || followsPackageKit else { return }
+        let onSystemBus = followed.filter { SourceAdapters.all[$0]?.bus == .system }
+        guard configuration.followsSystemService || !onSystemBus.isEmpty else { return }
         let system: Connection
         do {
             system = try Connection(bus: .system)
         } catch {
-            logger.info("no system bus (\(error.message)); following neither the system service nor PackageKit")
+            logger.info("no system bus (\(error.message)); following nothing there")
             return
         }
         loop.add(system) { [unowned self] in
-            logger.notice("lost the system bus; following neither the system service nor PackageKit any more")
+            logger.notice("lost the system bus; following nothing there any more")
             systemService?.systemBusLost()
-            packageKit?.systemBusLost()
+            for (source, adapter) in adapters where SourceAdapters.all[source]?.bus == .system { adapter.busLost() }
         }
-        do {
-            if configuration.followsSystemService {
+        if configuration.followsSystemService {
+            do {
                 systemService = try SystemServiceFollower(connection: system, logger: logger) {
                     [unowned endpoint] records in endpoint.followSystemActivities(records)
                 }
+            } catch {
+                logger.warning("following no system service: \(error.message)")
             }
-            if followsPackageKit {
-                packageKit = try PackageKitSource(connection: system, endpoint: endpoint)
-            }
+        }
+        for source in onSystemBus { follow(source, with: SourceAdapters.all[source]!, on: system) }
+    }
+
+    private func follow(_ source: ActivitySource, with adapter: any SourceAdapter.Type, on bus: Connection) {
+        do {
+            adapters[source] = try adapter.init(connection: bus, work: endpoint, configuration: configuration,
+                                                clock: clock)
         } catch {
-            logger.warning("the system bus refused a subscription: \(error.message)")
+            logger.warning("following no \(source.rawValue): \(error.message)")
         }
     }
 
@@ -227,7 +230,9 @@ public final class NetworkActivityService {
     private func nameVanished(_ signal: Message) {
         var arguments = signal.arguments()
         guard let name = try? arguments.read(String.self), name.hasPrefix(":") else { return }
-        launcherEntries?.senderLeft(name)
+        for (source, adapter) in adapters where SourceAdapters.all[source]?.bus == .session {
+            adapter.connectionLeft(name)
+        }
         let ended = endpoint.callerLeft(name)
         if ended > 0 { logger.debug("\(name) left the bus; ended its \(ended) activities") }
     }

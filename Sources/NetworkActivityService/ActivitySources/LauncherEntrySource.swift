@@ -6,22 +6,24 @@ import ProgramSupport
 /// Follows `com.canonical.Unity.LauncherEntry.Update` on the session bus and reports the progress of the apps
 /// followed as activities of the `launcher` source (`LauncherEntries` has the rules). It never follows its own
 /// connection's signals, and costs nothing while nobody sends them: the bus delivers only what the match rule asks.
-final class LauncherEntrySource {
+final class LauncherEntrySource: SourceAdapter {
+    static let bus = FollowedBus.session
+
     private var entries: LauncherEntries
-    private unowned let endpoint: ActivityEndpoint
+    private unowned let work: SourceWork
     private let logger: Logger
     private let clock: any TimeSource
     private let ownName: String
     private let applications: DesktopApplications
 
-    init(connection: Connection, endpoint: ActivityEndpoint, followedApplications: [String], clock: any TimeSource,
-         applications: DesktopApplications = .installed) throws(DBusError) {
-        entries = LauncherEntries(followedApplications: followedApplications)
-        self.endpoint = endpoint
-        logger = endpoint.logger
+    init(connection: Connection, work: SourceWork, configuration: ServiceConfiguration,
+         clock: any TimeSource) throws(DBusError) {
+        entries = LauncherEntries(followedApplications: configuration.launcherApplications)
+        self.work = work
+        logger = work.logger
         self.clock = clock
         ownName = connection.uniqueName
-        self.applications = applications
+        applications = .installed
         try connection.subscribe(to: LauncherEntryInterface.update.rule()) { [unowned self] signal in received(signal) }
     }
 
@@ -40,26 +42,26 @@ final class LauncherEntrySource {
         }
         switch entries.update(from: sender, application: LauncherEntryInterface.desktopID(ofURI: uri), properties: properties, at: clock.monotonicNow()) {
         case .shows(let item, let application, let percent):
-            let credentials = endpoint.callers[sender]?.credentials
+            let credentials = work.credentials(of: sender)
             let report = SourceReport(
                 label: ActivityLabel(sanitizing: applications.application(application)?.name ?? application),
                 owner: sender, application: application, user: credentials?.user,
                 processID: credentials?.processID, percent: percent)
             do throws(ActivityError) {
-                try endpoint.coordinator.report(report, of: item, from: .launcher)
+                try work.report(report, of: item, from: .launcher)
             } catch {
                 logger.debug("\(sender)'s progress for \(application) shows not: \(error)")
             }
         case .hidden(let item):
-            endpoint.coordinator.endSourceWork(item, from: .launcher)
+            work.endWork(item, from: .launcher, .ended)
         case .ignored(let reason):
             if let reason { logger.debug("\(reason); ignored") }
         }
     }
 
     /// A connection left the bus: the progress it showed ends.
-    func senderLeft(_ sender: String) {
+    func connectionLeft(_ sender: String) {
         entries.senderLeft(sender)
-        endpoint.coordinator.endSourceWork(of: .launcher, .left) { LauncherEntries.isItem($0, of: sender) }
+        work.endWork(of: .launcher, .left) { LauncherEntries.isItem($0, of: sender) }
     }
 }

@@ -11,13 +11,15 @@ import ProgramSupport
 /// owner, and while `packagekitd` runs, its `TransactionListChanged` and each transaction's `PropertiesChanged`,
 /// `Finished` and `Destroy`. What is already running when either starts is read with `GetTransactionList` and
 /// `GetAll`. No call waits: a `packagekitd` that never answers leaves the service free.
-final class PackageKitSource {
+final class PackageKitSource: SourceAdapter {
+    static let bus = FollowedBus.system
+
     /// `Finished`'s exits of a transaction that was stopped (`pk-enum.h`): cancelled, killed, and cancelled for a
     /// transaction of higher priority.
     static let stoppingExits: Set<UInt32> = [3, 6, 9]
 
     private let connection: Connection
-    private unowned let endpoint: ActivityEndpoint
+    private unowned let work: SourceWork
     private let logger: Logger
     /// `packagekitd`'s unique name, "" while it is not running.
     private var owner = ""
@@ -26,10 +28,11 @@ final class PackageKitSource {
     /// The application behind each sender of a transaction, found once.
     private var applications: [String: String?] = [:]
 
-    init(connection: Connection, endpoint: ActivityEndpoint) throws(DBusError) {
+    init(connection: Connection, work: SourceWork, configuration: ServiceConfiguration,
+         clock: any TimeSource) throws(DBusError) {
         self.connection = connection
-        self.endpoint = endpoint
-        logger = endpoint.logger
+        self.work = work
+        logger = work.logger
         let daemon = PackageKitInterface.daemon
         try connection.followOwner(of: daemon.busName) { [unowned self] newOwner in ownerChanged(to: newOwner) }
         let listChanged = PackageKitInterface.transactionListChanged.rule(sender: daemon.busName, path: daemon.path)
@@ -55,7 +58,7 @@ final class PackageKitSource {
     }
 
     /// The connection to the system bus is lost: the transactions leave the count.
-    func systemBusLost() {
+    func busLost() {
         ownerChanged(to: "")
     }
 
@@ -65,7 +68,7 @@ final class PackageKitSource {
             logger.info("PackageKit (\(owner)) left; its transactions leave the count")
             transactions = [:]
             applications = [:]
-            endpoint.coordinator.endSourceWork(of: .packagekit, .left)
+            work.endWork(of: .packagekit, .left) { _ in true }
         }
         owner = newOwner
         guard let destination = try? BusName(owner) else { return }
@@ -161,7 +164,7 @@ final class PackageKitSource {
     /// Shows the transaction while it downloads, and ends its activity when it does not.
     private func evaluate(_ path: String, _ transaction: PackageKitTransaction) {
         guard transaction.isNetworkWork else {
-            endpoint.coordinator.endSourceWork(path, from: .packagekit)
+            work.endWork(path, from: .packagekit, .ended)
             return
         }
         let report = SourceReport(
@@ -169,7 +172,7 @@ final class PackageKitSource {
             application: application(of: transaction.sender), user: transaction.user,
             percent: transaction.percent, rate: transaction.rate)
         do throws(ActivityError) {
-            try endpoint.coordinator.report(report, of: path, from: .packagekit)
+            try work.report(report, of: path, from: .packagekit)
         } catch {
             logger.debug("PackageKit's transaction \(path) shows not: \(error)")
         }
@@ -177,7 +180,7 @@ final class PackageKitSource {
 
     private func forget(_ path: String, _ way: ActivityOutcome) {
         guard transactions.removeValue(forKey: path) != nil else { return }
-        endpoint.coordinator.endSourceWork(path, from: .packagekit, way)
+        work.endWork(path, from: .packagekit, way)
     }
 
     /// The program behind a transaction's sender on the system bus, as for the service's own callers.
