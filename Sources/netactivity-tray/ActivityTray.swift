@@ -24,14 +24,11 @@ final class ActivityTray {
     private let clock: any TimeSource
     private var item: StatusNotifierItem!
     private let notices: TrayNotices
-    /// The activities as jobs in KDE Plasma's job tracker; nil when turned off.
-    private var plasmaJobs: PlasmaJobViews?
-    /// Each app's progress on its icon in docks and task bars; nil when turned off.
-    private var dockProgress: DockProgress?
-    /// Each activity's progress in a notification with a bar; nil unless asked for.
-    private var progressBubbles: ProgressBubbles?
     /// The last few that finished, for the menu's "Recent".
     private var recent: RecentActivities!
+    /// Where it shows the activities besides the icon, each as it was asked to: Recent, Plasma's jobs, docks and
+    /// progress notifications.
+    private var outputs: [any TrayOutput] = []
     private var state = IndicatorState.serviceStopped
     private var presence = TrayPresence()
     /// Whether the project's GNOME Shell extension shows the indicator (`ServiceNames.shellIndicatorName` has an
@@ -72,19 +69,20 @@ final class ActivityTray {
         }
         isStandingDown = !((try? connection.nameOwner(of: ServiceNames.shellIndicatorName)) ?? "").isEmpty
         if isStandingDown { logger.info("GNOME Shell's netactivity extension shows the indicator; staying out of the tray") }
-        if showsProgressNotifications {
-            progressBubbles = try ProgressBubbles(notifier: notifier, logger: logger, clock: clock) {
-                [unowned self] id in requestCancel(id)
-            }
+        outputs.append(recent)
+        if showsPlasmaJobs {
+            outputs.append(try PlasmaJobViews(connection: connection, logger: logger) { [unowned self] id in
+                requestCancel(id)
+            })
         }
         if showsDockProgress {
-            dockProgress = try DockProgress(connection: connection, clock: clock, logger: logger,
-                                            stateFile: dockStateFile)
+            outputs.append(try DockProgress(connection: connection, clock: clock, logger: logger,
+                                            stateFile: dockStateFile))
         }
-        if showsPlasmaJobs {
-            plasmaJobs = try PlasmaJobViews(connection: connection, logger: logger) { [unowned self] id in
-                requestCancel(id)
-            }
+        if showsProgressNotifications {
+            outputs.append(try ProgressBubbles(notifier: notifier, logger: logger, clock: clock) {
+                [unowned self] id in requestCancel(id)
+            })
         }
     }
 
@@ -96,15 +94,8 @@ final class ActivityTray {
             the service \(newState.isServiceRunning ? "runs" : "is stopped"), \(visibility), \
             \(newState.activeCount) active, \(newState.activities.count) listed
             """)
-        if !newState.isServiceRunning {
-            mayEndAll = nil
-            recent.serviceStopped()
-        } else if !state.isServiceRunning {
-            recent.read()
-        }
+        if !newState.isServiceRunning { mayEndAll = nil }
         notices.showFinished(before: state, after: newState, at: clock.now().wallClock)
-        dockProgress?.follow(newState.isServiceRunning ? newState.activities : [])
-        _ = progressBubbles?.follow(newState.isServiceRunning ? newState.activities : [])
         let isProgressOnly = newState.differsInProgressOnly(from: state)
         state = newState
         if isProgressOnly {
@@ -119,9 +110,8 @@ final class ActivityTray {
     /// waited, and fires the item's own timers. Returns how long the loop may sleep until the next; nil when
     /// nothing waits.
     func fireDueTimers() -> Duration? {
-        let timers = [leaveIfDue(), renderIfDue(), item.fireDueTimers(), dockProgress?.sendDue(),
-                      progressBubbles?.fireDueTimers()].compactMap { $0 }
-        return timers.min()
+        let timers = [leaveIfDue(), renderIfDue(), item.fireDueTimers()] + outputs.map { $0.fireDueTimers() }
+        return timers.compactMap { $0 }.min()
     }
 
     private func renderIfDue() -> Duration? {
@@ -143,7 +133,7 @@ final class ActivityTray {
 
     /// The tray stops (SIGTERM, SIGINT): docks forget what it showed.
     func stop() {
-        dockProgress?.stop()
+        for output in outputs { output.stop() }
     }
 
     /// The extension came (true) or went (false): the item leaves the tray, or comes back to it as the state says.
@@ -163,7 +153,7 @@ final class ActivityTray {
                               activities: state.activities, idleMode: idleMode)
     }
 
-    /// Joins or leaves the tray and shows the state. Joining, the content changes first, so that hosts read it
+    /// Joins or leaves the tray and shows the state, there and in the other outputs. Joining, the content changes first, so that hosts read it
     /// current; leaving, the item leaves first and announces nothing (`StatusNotifierItem.update`).
     private func render() {
         renderPacing.announced(at: clock.monotonicNow())
@@ -176,11 +166,11 @@ final class ActivityTray {
             if !inTray { try item.withdraw() }
             item.update(shown.itemContent)
             item.updateMenu(menuRows())
-            plasmaJobs?.show(state.isVisible ? state.activities : [])
             if inTray { try item.publish() }
         } catch {
             logger.error("could not \(inTray ? "join" : "leave") the tray: \(error)")
         }
+        for output in outputs { output.follow(state) }
     }
 
     // MARK: The menu

@@ -15,6 +15,7 @@ final class RecentActivities {
     /// Set while a read is on its way; a change meanwhile reads again once it answers.
     private var isReading = false
     private var isReadAgain = false
+    private var isServiceRunning = false
 
     init(connection: Connection, logger: Logger, onChange: @escaping () -> Void) throws(DBusError) {
         self.connection = connection
@@ -52,11 +53,17 @@ final class RecentActivities {
         }
     }
 
-    /// The service stopped: what it kept is not shown until it answers again.
-    func serviceStopped() {
-        guard !entries.isEmpty else { return }
-        entries = []
-        onChange()
+    /// Whether the service runs now: it is read when it starts; when it stops, what it kept is not shown until
+    /// it answers again.
+    func serviceRuns(_ runs: Bool) {
+        guard runs != isServiceRunning else { return }
+        isServiceRunning = runs
+        if runs {
+            read()
+        } else if !entries.isEmpty {
+            entries = []
+            onChange()
+        }
     }
 
     /// Forgets the user's entries; the service's `HistoryChanged` then empties the rows.
