@@ -21,7 +21,8 @@ const ICON_NAME = 'network-transmit-receive';
 var INTERFACE_XML = INTERFACE_XML_FROM_THE_BUILD;
 
 /// The overall percent of the tray and `watch`: bytes moved of all the bytes to move when every activity has a
-/// total, otherwise the mean of the known percents; rounded down.
+/// total, otherwise the mean of the known percents; rounded down (Swift's `OverallProgress`). These rules and the
+/// Swift ones are tested against one table of cases, `Tests/Cases/indicator-rules.json`.
 function overallPercent(activities) {
     if (activities.length === 0)
         return null;
@@ -36,23 +37,31 @@ function overallPercent(activities) {
     return Math.floor(known.reduce((sum, percent) => sum + Math.min(percent, 100), 0) / known.length);
 }
 
+/// Bytes as people read them, in powers of a thousand to one decimal: `999 B`, `1.2 MB` (Swift's `ByteAmount`).
 function byteAmount(bytes) {
-    const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+    if (bytes < 1000)
+        return `${bytes} B`;
     let value = bytes;
-    let unit = 0;
-    while (value >= 1000 && unit < units.length - 1) {
+    for (const unit of ['kB', 'MB', 'GB', 'TB', 'PB']) {
         value /= 1000;
-        unit += 1;
+        if (value < 999.95 || unit === 'PB') {
+            const tenths = Math.round(value * 10);
+            return `${Math.floor(tenths / 10)}.${tenths % 10} ${unit}`;
+        }
     }
-    return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+    return `${bytes} B`;
 }
 
+/// An age to the minute: `42 s`, `3 min`, `2 h 5 min` (Swift's `ElapsedTime.coarse`).
 function elapsed(seconds) {
-    if (seconds < 60)
-        return `${Math.floor(seconds)} s`;
-    if (seconds < 3600)
-        return `${Math.floor(seconds / 60)} min`;
-    return `${Math.floor(seconds / 3600)} h ${Math.floor(seconds / 60) % 60} min`;
+    const whole = Math.max(0, Math.floor(seconds));
+    if (whole < 60)
+        return `${whole} s`;
+    const minutes = Math.floor(whole / 60);
+    if (minutes < 60)
+        return `${minutes} min`;
+    const hours = Math.floor(minutes / 60);
+    return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
 }
 
 /// One record of `GetActivities`, `(u a{sv})`, as a plain object.

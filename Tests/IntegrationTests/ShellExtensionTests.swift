@@ -21,6 +21,18 @@ extension Integration {
             return output
         }
 
+        /// The extension's rules (overall percent, amounts, ages) against the table of cases the Swift rules are
+        /// tested against too (`IndicatorRulesTests`): the two cannot drift apart.
+        @Test func theRulesAgreeWithTheSwiftOnesCaseByCase() throws {
+            let cases = Paths.repository.appendingPathComponent("Tests/Cases")
+            let checked = try runTool("/usr/bin/gjs", [
+                "-m", cases.appendingPathComponent("check-extension-rules.js").path,
+                Paths.repository.appendingPathComponent("Sources/gnome-shell-extension/indicator.js").path,
+                cases.appendingPathComponent("indicator-rules.json").path,
+            ], bus: nil)
+            #expect(checked.succeeded && checked.stdout.contains(" cases agree"), "\(checked)")
+        }
+
         /// Each build lists the versions it is tested on (docs/testing.md), carries its stylesheets and its licence,
         /// and has the service's interface XML in its code, read from no file.
         @Test func eachBuildHasItsEntryPointItsVersionsItsLicenceAndTheInterface() throws {

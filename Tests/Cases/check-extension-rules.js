@@ -1,0 +1,29 @@
+// Checks the GNOME Shell extension's rules (indicator.js: overallPercent, byteAmount, elapsed) against the table
+// of cases the Swift rules are tested against too. `gjs -m check-extension-rules.js INDICATOR.js CASES.json`;
+// prints each case that differs, and exits 1 when any does.
+import GLib from 'gi://GLib';
+import System from 'system';
+
+const [indicatorPath, casesPath] = ARGV;
+const read = path => new TextDecoder().decode(GLib.file_get_contents(path)[1]);
+// The build puts the interface XML in place of the placeholder; the rules do not read it.
+const source = read(indicatorPath).replaceAll('INTERFACE_XML_FROM_THE_BUILD', "''");
+const rules = new Function(`${source}\nreturn {overallPercent, byteAmount, elapsed};`)();
+const cases = JSON.parse(read(casesPath));
+
+let failures = 0;
+function check(what, example, got, expected) {
+    if (got === expected)
+        return;
+    failures += 1;
+    print(`${what} ${JSON.stringify(example)}: got ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
+}
+for (const example of cases.overallPercent)
+    check('overallPercent', example, rules.overallPercent(example.activities), example.percent);
+for (const example of cases.byteAmount)
+    check('byteAmount', example, rules.byteAmount(example.bytes), example.text);
+for (const example of cases.elapsed)
+    check('elapsed', example, rules.elapsed(example.seconds), example.text);
+const count = cases.overallPercent.length + cases.byteAmount.length + cases.elapsed.length;
+print(`${count - failures} of ${count} cases agree`);
+System.exit(failures === 0 ? 0 : 1);

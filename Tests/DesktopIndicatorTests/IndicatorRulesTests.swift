@@ -1,0 +1,49 @@
+import DesktopIndicator
+import Foundation
+import NetworkActivityClient
+import NetworkActivityInterface
+import Testing
+
+/// The overall percent, amounts and ages against `Tests/Cases/indicator-rules.json`: the table that the GNOME
+/// Shell extension's rules are tested against too (`ShellExtensionTests`), so that the two cannot drift apart.
+@Suite struct IndicatorRulesTests {
+    static func table(_ name: String) -> [[String: Any]] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Cases/indicator-rules.json")
+        let data = (try? Data(contentsOf: url)) ?? Data()
+        let cases = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        return cases?[name] as? [[String: Any]] ?? []
+    }
+
+    @Test func theTableIsThere() {
+        #expect(!Self.table("overallPercent").isEmpty && !Self.table("byteAmount").isEmpty
+                && !Self.table("elapsed").isEmpty)
+    }
+
+    @Test func overallPercent() {
+        for (index, example) in Self.table("overallPercent").enumerated() {
+            let activities = (example["activities"] as? [[String: Any]] ?? []).enumerated().map { id, fields in
+                ActivityStatus(ActivityDetails(
+                    id: UInt32(id + 1), label: "", owner: ":1.1", startedAt: 0, user: 1000,
+                    percent: (fields["percent"] as? NSNumber)?.uint32Value,
+                    done: (fields["done"] as? NSNumber)?.uint64Value, total: (fields["total"] as? NSNumber)?.uint64Value))
+            }
+            let expected = (example["percent"] as? NSNumber)?.uint32Value
+            #expect(OverallProgress.percent(of: activities) == expected, "case \(index): \(example)")
+        }
+    }
+
+    @Test func byteAmounts() {
+        for example in Self.table("byteAmount") {
+            let bytes = (example["bytes"] as? NSNumber)?.uint64Value ?? 0
+            #expect(ByteAmount.text(bytes) == example["text"] as? String, "\(example)")
+        }
+    }
+
+    @Test func ages() {
+        for example in Self.table("elapsed") {
+            let seconds = (example["seconds"] as? NSNumber)?.int64Value ?? 0
+            #expect(ElapsedTime.coarse(.seconds(seconds)) == example["text"] as? String, "\(example)")
+        }
+    }
+}
