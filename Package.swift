@@ -1,4 +1,5 @@
 // swift-tools-version: 6.2
+// SPDX-License-Identifier: Apache-2.0
 import PackageDescription
 
 // The layers, from the bottom (docs/architecture.md): libdbus; the bus binding; the interface; the domain; the

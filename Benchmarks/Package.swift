@@ -1,4 +1,5 @@
 // swift-tools-version: 6.2
+// SPDX-License-Identifier: Apache-2.0
 import PackageDescription
 
 // netactivity's benchmark and its stress, memory and fuzz tools (docs/performance.md, docs/reliability.md): a package

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds netactivity_VERSION_ARCH.deb: the release build of netactivityd, netactivity and netactivity-tray
 # (packaging/build-release.sh, with the Swift runtime linked in, so that they run where no Swift toolchain is), staged
 # by packaging/install.sh under /usr, with the copyright file and changelog Debian asks for, Depends read from the

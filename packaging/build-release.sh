@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The release build of netactivity's programs, as the Debian package, `packaging/run.sh` and the benchmark use them, into
 # the usual release folder (`swift build -c release --show-bin-path`), whose path it prints. Arguments go to
 # every `swift build` (e.g. `--scratch-path .build-deb` for a build folder of its own).

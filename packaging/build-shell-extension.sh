@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the GNOME Shell extension (Sources/gnome-shell-extension) for both of the Shell's extension systems, from
 # one source tree: GNOME 43 and 44 (`imports` modules) and GNOME 45 and later (ES modules). Each build is a folder
 # to install as /usr/share/gnome-shell/extensions/netactivity@example.org (packaging/install.sh takes the 43-44 one,

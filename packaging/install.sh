@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs netactivityd, the netactivity command, the netactivity-tray icon, their D-Bus and systemd files, GNOME
 # Shell's extension, their manual pages and netactivity's shell completions. packaging/build-deb.sh stages the Debian package with it.
 #   PREFIX    where to install (default /usr/local)

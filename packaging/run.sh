@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what is missing (libdbus-1-dev), builds netactivityd, netactivity and netactivity-tray into
 # .build/release, and runs netactivityd in the foreground: on your session bus, or, when there is none (a console,
 # a container, CI), on a private bus that it starts and whose address it prints. Arguments are passed to

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Points GNOME Shell's extension folder at the build of the extension that the installed GNOME Shell loads: the
 # `imports` build for GNOME 43-44, the ES-module build for 45 and later (and where no GNOME Shell is installed yet).
 # Installed beside the two builds, as $PREFIX/share/netactivity/gnome-shell/select-build; packaging/install.sh runs

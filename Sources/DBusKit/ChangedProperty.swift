@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A property's new value, for `ServedObject.makePropertiesChanged`.
 public struct ChangedProperty {
     public let name: String

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Connection {
     /// Sends a method call and returns a reader of its reply's arguments.
     public func call(

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CDBus
 
 /// What threads other than the loop's may do with a connection that a loop runs: libdbus's calls that take the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A D-Bus error: a name that callers can match on and a human-readable message.
 ///
 /// Thrown by every failing call of this module, and sent back as an error reply when a method handler throws.

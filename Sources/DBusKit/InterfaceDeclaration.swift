@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One interface of an object, declared once: its methods, properties and signals, as its introspection XML
 /// lists them. `ServedObject` serves what every object needs from it (the signature checks, the standard errors,
 /// `org.freedesktop.DBus.Properties`, `Introspectable`, one reply per call); the object writes only its handlers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ProgramSupport
 
 /// Work that other threads hand to an event loop's thread: queued under a lock, with a `WakeUpSignal` that the

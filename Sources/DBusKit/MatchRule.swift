@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A bus match rule for signals, sent to the bus with `AddMatch` and checked again locally to route a signal to
 /// the subscription that asked for it.
 public struct MatchRule: Sendable, Hashable, CustomStringConvertible {

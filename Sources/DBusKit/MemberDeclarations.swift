@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The members of an interface as both sides see them, declared once: a method's name with its arguments in and
 /// out, a signal's name with its arguments, a property's name with its type. A service binds its handlers to them
 /// (`MethodDeclaration(_:handler:)`, `SignalDeclaration(_:)`, `PropertyDeclaration(_:announcesChanges:get:)`),

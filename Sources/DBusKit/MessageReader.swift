@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CDBus
 
 /// Reads a message's arguments in order through a `DBusMessageIter` (`dbus_message_iter_get_basic`,

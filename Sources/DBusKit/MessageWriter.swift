@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CDBus
 
 /// Appends arguments to a message through a `DBusMessageIter` (`dbus_message_iter_append_basic` and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An object that another program serves: the bus name that owns it, its path and its interface; where the
 /// calls of an outside interface's declaration go.
 public struct RemoteObject: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ProgramSupport
 
 /// The waits for replies to calls a connection sent, by the calls' serials, each until its deadline: the table that

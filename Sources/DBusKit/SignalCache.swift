@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Signals built once and sent as copies, one per distinct key.
 ///
 /// Building a signal through libdbus costs tens of thousands of instructions (each container is validated and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CDBus
 import Synchronization
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A value to send inside a D-Bus variant (`v`), such as a property value.
 public struct Variant: DBusEncodable {
     public static var dbusSignature: String { "v" }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The active activities as one line for people, such as "3 active: mail, backup, sync".
 public struct ActivitySummary: Sendable, Equatable {
     /// How many labels are named before the rest are counted ("and 4 more").

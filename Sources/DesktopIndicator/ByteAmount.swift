@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Amounts of bytes as people read them, in powers of 1000 as GNOME and KDE show them.
 public enum ByteAmount {
     /// The amount in the unit that reads best: `512 B`, `3.2 MB`, `1.0 GB`.

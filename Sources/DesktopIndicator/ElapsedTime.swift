@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How long something took or has been going, as a person reads it.
 public enum ElapsedTime {
     /// To the minute past the first minute, for ages that are read at a glance: "12 s", "3 min", "2 h 5 min".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import NetworkActivityClient
 
 /// The notification for activities that ended after lasting long: "backup finished after 12 min", "backup

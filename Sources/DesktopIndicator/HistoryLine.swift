@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import NetworkActivityClient
 
 /// One finished activity in a line, as the tray's Recent rows and `netactivity history` tell it.

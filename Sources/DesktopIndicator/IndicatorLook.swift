@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The indicator's icon, drawn by the program itself so that it shows where no icon theme has
 /// `network-transmit-receive`: an arrow up (sending) beside an arrow down (receiving).
 public enum IndicatorLook: Sendable, Equatable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import DBusKit
 
 /// What a StatusNotifierItem shows, as hosts read it through its properties.

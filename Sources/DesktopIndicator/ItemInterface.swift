@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import DBusKit
 
 /// `org.kde.StatusNotifierItem` as `dbus/org.kde.StatusNotifierItem.xml` defines it, served by DBusKit: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import DBusKit
 
 /// Every member of `org.kde.StatusNotifierItem` that the tray's item serves, declared once, as

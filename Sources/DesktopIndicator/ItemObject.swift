@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import DBusKit
 
 /// What a tray item shows and answers: the object hosts read at `/StatusNotifierItem`, served from the interface

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import NetworkActivityClient
 
 /// What KDE Plasma's job tracker shows of one activity (`org.kde.JobViewV2`): the application that began it, with

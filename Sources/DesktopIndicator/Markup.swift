@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension String {
     /// The string with `&`, `<` and `>` written as entities, for hosts that read text as markup (Pango, the
     /// StatusNotifierItem tooltip, notification bodies). Labels come from other programs: unescaped, a label's

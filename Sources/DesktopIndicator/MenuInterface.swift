@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import DBusKit
 
 /// `com.canonical.dbusmenu` as `dbus/com.canonical.dbusmenu.xml` defines it, served by DBusKit. `MenuContractTests`

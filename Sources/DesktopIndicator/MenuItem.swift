@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import DBusKit
 
 /// One row of a tray item's menu, as the dbusmenu protocol gives it to hosts: an id, and the properties `type`,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import DBusKit
 
 /// Every member of `com.canonical.dbusmenu` that the menu serves, declared once, as

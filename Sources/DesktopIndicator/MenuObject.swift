@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import DBusKit
 
 /// A tray item's menu, the object at `/MenuBar` that hosts read in the dbusmenu protocol: a root (item 0) with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import NetworkActivityClient
 
 /// How far the active activities are, taken together: what a panel module shows after the count (`⇅ 2 · 45 %`)

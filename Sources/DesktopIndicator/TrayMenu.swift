@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import NetworkActivityClient
 
 /// The rows of the tray icon's menu for one state: a pure function of the activities, the time and whether the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import NetworkActivityClient
 
 /// The tray menu's rows as the dbusmenu items hosts draw, and what a click on one asks for: pure, so that the ids

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import ProgramSupport
 
 /// When the tray icon joins and leaves the tray. It follows `TrayAppearance.isInTray`, except that once joined it

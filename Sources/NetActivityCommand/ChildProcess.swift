@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CDBus
 import ProgramSupport
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What `netactivity shell-init SHELL` prints: a hook for the interactive shell that shows the network commands a
 /// person runs as activities while they run.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Rows of text in columns, each as wide as its widest cell, two spaces apart; the last column is not padded.
 enum TextTable {
     static func lines(_ rows: [[String]]) -> [String] {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Who may do what to whose activities: the service's access rules, in one place. An activity's user is its
 /// creator's for a timed one, its owner's for a bound one; `userOf` asks the bus who is behind a connection (nil
 /// when it cannot tell), only when a rule needs it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The activities that began, changed or ended since listeners were last told, in the shape of
 /// `ActivitiesChanged`: the ids of those whose whole record is to be sent, and the ids of those that ended.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import ProgramSupport
 
 /// The activities that ended, for the service's history (`ActivityHistory`): made where each end is noted, with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The sources' work (`ActivitySource`): activities that count and show like callers', but that only their source
 /// begins, changes and ends.
 extension ActivityCoordinator {

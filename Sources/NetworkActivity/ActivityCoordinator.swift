@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import ProgramSupport
 
 /// What listeners must be told after a change.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why the service refused a request. Nothing has changed when one of these is thrown.
 public enum ActivityError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No live activity has this id: it never existed or has already ended.

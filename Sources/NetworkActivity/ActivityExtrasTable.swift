@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ProgramSupport
 
 /// Progress and cancel receivers, of the activities that have them, apart from `ActivityTracker`'s records so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An activity's label: valid UTF-8 (a Swift string always is), at most 256 bytes, no control characters.
 /// Empty is allowed.
 public struct ActivityLabel: Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How many activities may be live at once, and for how long a timed one may last; past a count, Begin fails with
 /// `LimitExceeded`.
 public struct ActivityLimits: Sendable, Equatable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ProgramSupport
 
 /// How far an activity is, as its owner last said: a percent, amounts of bytes, and the rate the amounts imply.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ProgramSupport
 
 /// Progress and cancellation, by the rules of `AccessRules`. What they set is kept in `extras`, apart from the

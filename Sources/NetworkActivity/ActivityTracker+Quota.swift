@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The per-user quota: which user each activity counts against, asked of the bus only near the quota, and the
 /// one check that callers' activities and the sources' alike pass.
 extension ActivityTracker {

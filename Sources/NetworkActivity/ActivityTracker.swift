@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import ProgramSupport
 
 /// Every live activity, who began it, and when timed ones end.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One copy of each distinct long label among the live activities.
 ///
 /// A program labels its activities alike ("org.example.Mail: syncing INBOX"), and every label read from a message

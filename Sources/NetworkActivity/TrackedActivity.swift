@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import ProgramSupport
 
 /// One piece of network work that keeps the indicator on.

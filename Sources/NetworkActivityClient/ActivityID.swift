@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The id the service gives an activity: unique among the activities it has begun since it started.
 ///
 /// An `Activity` carries its id; `NetworkActivityClient.end(_:)` takes one, for a timed activity that another

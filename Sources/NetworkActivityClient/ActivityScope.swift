@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ProgramSupport
 
 /// The activities of one part of a program, such as a screen or a module: ``cancel()`` ends them all, and releasing

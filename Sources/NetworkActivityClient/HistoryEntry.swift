@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import NetworkActivityInterface
 
 /// An activity that has ended, as the service's history keeps it (``NetworkActivityClient/history(limit:)``).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a panel widget or tray icon shows, as `NetworkActivityClient.indicatorStates()` follows it.
 public struct IndicatorState: Sendable, Equatable {
     /// Whether the service owns its name on the bus; when it does not, nothing is active.

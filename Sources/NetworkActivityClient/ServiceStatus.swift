@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import NetworkActivityInterface
 
 /// The service's state as `NetworkActivityClient.status()` read it.

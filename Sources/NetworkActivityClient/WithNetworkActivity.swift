@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension NetworkActivityClient {
     /// Runs `body` as one activity and ends the activity however `body` exits: by returning, by throwing, or by the
     /// task's cancellation (which `body` sees as `CancellationError` from its own awaits).

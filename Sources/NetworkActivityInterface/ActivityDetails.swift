@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import DBusKit
 
 /// One entry of `GetActivities`, `ActivitiesChanged` and `GetHistory`, `(ua{sv})`: an activity's id and everything

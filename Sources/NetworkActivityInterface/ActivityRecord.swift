@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import DBusKit
 
 /// One entry of `ListActivities`, `(usstt)`: what the service tells of an active activity.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import DBusKit
 
 /// One call of the service, defined once: its message, addressed to the service's object, and how its reply is

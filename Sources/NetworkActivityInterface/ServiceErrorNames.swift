@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import DBusKit
 
 /// The service's own error names, all in one place.

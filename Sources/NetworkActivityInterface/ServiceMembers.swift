@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import DBusKit
 
 /// Every member of `org.example.NetworkActivity`, declared once, as `dbus/org.example.NetworkActivity.xml`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import DBusKit
 
 /// Where the service lives on the bus, as `dbus/org.example.NetworkActivity.xml` defines it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ProgramSupport
 
 /// The application behind a caller, as the system names it: the desktop file id from the systemd unit that the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import DBusKit
 
 /// Who is behind the service's callers: what the bus says of a connection (its Unix user and process) and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CDBus
 
 /// Hands memory back to the system once a crowd of activities has gone.

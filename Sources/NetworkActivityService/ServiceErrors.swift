@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import DBusKit
 import NetworkActivity
 import NetworkActivityInterface

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// When to announce a change that listeners only need to hear of now and then: at once after a quiet `interval`,
 /// otherwise once the interval since the last announcement has passed, whatever the number of changes meanwhile.
 /// The one pacing every paced announcement uses: the service's `PropertiesChanged`, `ActivitiesChanged` and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A JSON value, written as one line of RFC 8259 text: the one way the programs write JSON.
 ///
 /// Written by hand, not with Foundation's `JSONEncoder`: the command is a third of the size without Foundation,

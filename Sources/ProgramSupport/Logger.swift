@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A program's log, by the name of the program or of its part that writes it: messages of the level set with
 /// `StandardErrorLogging.bootstrap(level:)` and above go to standard error.
 ///

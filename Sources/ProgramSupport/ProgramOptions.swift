@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The options of a program that runs all day (the daemon, the tray): read from its command line, with a log at
 /// the level they ask for.
 public protocol ProgramOptions {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The benchmark's figures in the order they are printed, each with its unit and, for a time or a rate, its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import ProgramSupport
 
 /// Progress that apps show on their launcher (`com.canonical.Unity.LauncherEntry.Update(s app_uri, a{sv})`), and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A PackageKit transaction as its properties say (`org.freedesktop.PackageKit.Transaction`), and the rules that
 /// make it an activity: while its status is one of PackageKit's network statuses. Numbers are those of
 /// `PkRoleEnum` and `PkStatusEnum` in PackageKit's `pk-enum.h`, which only ever appends to them.

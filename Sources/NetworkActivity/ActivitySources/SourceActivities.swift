@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The activities that sources report, apart from those callers begin: a source's work is read again from the
 /// source after a restart, so none of it is saved, and it ends when the source says, never by a caller's `End`.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A program that announces its network work on the bus in a protocol of its own, which the service follows so
 /// that the work shows like any caller's activity.
 public enum ActivitySource: String, Sendable, Hashable, CaseIterable {

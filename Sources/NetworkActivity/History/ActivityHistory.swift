@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The activities that ended, kept per Unix user: the newest `limitPerUser` of each, for at most `maximumUsers`
 /// users, so that the history is bounded in memory and in the state file whatever the callers do.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How an activity ended, as its history entry says.
 public enum ActivityOutcome: String, Sendable, Hashable, CaseIterable {
     /// Its owner ended it (`End`, or `Cancel` of its own), or its source said it was done, with no stop asked.

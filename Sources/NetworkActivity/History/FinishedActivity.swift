@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An activity that has ended, as the history keeps it: what `GetActivities` said of it at the end, when it ended
 /// and how.
 public struct FinishedActivity: Sendable, Equatable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An activity as the state file keeps it: what a later instance of the service needs to take it over.
 ///
 /// Times are on the wall clock, the one clock that means the same to every process: the monotonic deadline of a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a state file says (`StateFileFormat`): the activities live when it was last written, who wrote it, and
 /// the ids handed out.
 ///

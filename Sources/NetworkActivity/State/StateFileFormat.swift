@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The bytes of the state file, which lets a new instance of the service take the activities over
 /// (docs/architecture.md, "State across restarts").
 ///

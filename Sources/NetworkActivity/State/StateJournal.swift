@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The records a service appends to its state file, encoded and waiting to be written
 /// (`StateFileFormat`): a snapshot of every activity when a file is begun, then one record per change.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The activities that began, changed or ended since the state file was last written to: the next records of
 /// its journal (`StateJournal`). Written before the reply to each call that changed them, so it rarely holds
 /// more than one or two.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import DBusKit
 
 /// KDE Plasma's job tracker: `org.kde.JobViewServer`, which gives a view per job, and the view's

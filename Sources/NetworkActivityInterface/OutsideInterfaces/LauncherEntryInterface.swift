@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import DBusKit
 
 /// `com.canonical.Unity.LauncherEntry`, libunity's protocol by which an app shows its progress on its launcher in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import DBusKit
 
 /// `org.freedesktop.Notifications`, the Desktop Notifications Specification's server: the members the programs

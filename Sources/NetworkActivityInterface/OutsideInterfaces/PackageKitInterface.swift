@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import DBusKit
 
 /// PackageKit's daemon on the system bus, `org.freedesktop.PackageKit`, and its transactions: the members the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import DBusKit
 
 /// `org.kde.StatusNotifierWatcher`, where a StatusNotifierItem registers so that the panels' trays (its hosts)
