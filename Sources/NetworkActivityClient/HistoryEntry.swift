@@ -7,7 +7,7 @@ public struct HistoryEntry: Sendable, Hashable {
     public typealias Outcome = ActivityDetails.Outcome
 
     /// The activity as it was when it ended: its label, application, source, progress and start, and its end.
-    /// Its ``ActivityStatus/isCancelRequested`` tells whether it was asked to stop.
+    /// Its `isCancelRequested` tells whether it was asked to stop.
     public var activity: ActivityStatus
 
     public init(_ activity: ActivityStatus) {

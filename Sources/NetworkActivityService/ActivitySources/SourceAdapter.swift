@@ -9,7 +9,7 @@ import ProgramSupport
 ///
 /// A new source is its rules in the domain (and its case of `ActivitySource`), its adapter, and one line in
 /// `SourceAdapters.all`.
-protocol SourceAdapter: AnyObject {
+protocol SourceAdapter: AnyObject, SendableMetatype {
     /// The bus the followed program is on.
     static var bus: FollowedBus { get }
 
