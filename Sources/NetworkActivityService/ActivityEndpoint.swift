@@ -7,8 +7,9 @@ import NetworkActivityInterface
 /// The service's object at `ServiceNames.objectPath`: the domain's coordinator behind the interface that
 /// `ServiceInterface.swift` declares, and the change signals it sends.
 ///
-/// It meets the bus only through what it is given: the served object's `send`, and a way to ask the Unix user
-/// behind a caller. So `NetworkActivityService` serves it on a connection, and the tests serve it in memory.
+/// It meets the bus only through what it is given: the served object's `send`, and the bus's answer of who is
+/// behind a caller (`CallerDirectory`). So `NetworkActivityService` serves it on a connection, and the tests serve
+/// it in memory. The history, its rules and the access rules are the domain's; the endpoint binds them to the bus.
 final class ActivityEndpoint {
     var coordinator: ActivityCoordinator
     let logger: Logger

@@ -65,10 +65,13 @@ extension Integration {
 
             let layout = try Self.menuCall(scene, "GetLayout", "0", "int32 -1", "[]")
             #expect(layout.succeeded, "\(layout)")
-            for row in ["'2 active'", "'backup__nightly — 0 s'", "'(no label) — 0 s'", "'Show details'",
-                        "'End all activities'", "'separator'", "'children-display': <'submenu'>"] {
+            for row in ["'2 active'", "'Show details'", "'End all activities'", "'separator'",
+                        "'children-display': <'submenu'>"] {
                 #expect(layout.stdout.contains(row), "\(row) in \(layout.stdout)")
             }
+            // Each activity with its age, which a busy machine may have taken past 0 s by the time it is read.
+            #expect(layout.stdout.contains(/'backup__nightly — \d+ s'/), "\(layout.stdout)")
+            #expect(layout.stdout.contains(/'\(no label\) — \d+ s'/), "\(layout.stdout)")
             #expect(layout.stdout.contains("'enabled': <false>"), "the header and activities are for reading only")
 
             let version = try runTool("gdbus", ["call", "--session", "--dest", scene.tray.itemName, "--object-path",
