@@ -87,7 +87,7 @@ struct ActivitySourceTests {
     private func update(
         _ entries: inout LauncherEntries, from sender: String, appURI: String,
         properties: [String: LauncherEntries.Value], at now: MonotonicTime
-    ) -> LauncherEntries.Outcome {
+    ) -> LauncherEntries.Meaning {
         entries.update(from: sender, application: LauncherEntryInterface.desktopID(ofURI: appURI),
                        properties: properties, at: now)
     }

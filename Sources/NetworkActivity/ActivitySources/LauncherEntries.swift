@@ -32,7 +32,7 @@ public struct LauncherEntries: Sendable {
     }
 
     /// What an update means for the activities.
-    public enum Outcome: Sendable, Equatable {
+    public enum Meaning: Sendable, Equatable {
         /// The app's progress shows: an activity, begun or changed.
         case shows(item: String, application: String, percent: UInt32?)
         /// The app's progress no longer shows: its activity, if any, ends.
@@ -53,7 +53,7 @@ public struct LauncherEntries: Sendable {
     /// none).
     public mutating func update(
         from sender: String, application: String?, properties: [String: Value], at now: MonotonicTime
-    ) -> Outcome {
+    ) -> Meaning {
         guard Self.progressKeys.contains(where: { properties[$0] != nil }) else { return .ignored(nil) }
         guard let application else { return .ignored("\(sender) sent an app URI that is no desktop file's") }
         guard followedApplications.contains(application) else { return .ignored(nil) }
