@@ -15,10 +15,9 @@ extension ActivityCoordinator {
         _ report: SourceReport, of item: String, from source: ActivitySource
     ) throws(ActivityError) -> ActivityID {
         if let id = sources.id(of: item, from: source) {
-            let before = sources[id]?.report.user
-            guard sources.update(id, with: report) else { return id }
-            if before != report.user {
-                if let before { tracker.releaseOutsideActivity(of: before) }
+            guard let previous = sources.update(id, with: report) else { return id }
+            if previous.user != report.user {
+                if let before = previous.user { tracker.releaseOutsideActivity(of: before) }
                 // The work was admitted: a user learnt later is counted, not refused.
                 if let user = report.user { _ = try? tracker.admitOutsideActivity(of: user) }
             }

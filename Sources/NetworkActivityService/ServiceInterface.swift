@@ -22,9 +22,7 @@ extension ActivityEndpoint {
                 }
             },
             MethodDeclaration(ServiceMembers.beginWithTimeout) { endpoint, call, label, seconds throws(DBusError) in
-                guard let user = endpoint.callers.unixUser(of: call.callerName) else {
-                    throw DBusError(.failed, "the bus did not tell the Unix user of \(call.callerName)")
-                }
+                let user = try endpoint.knownUser(of: call.callerName)
                 return try domain { () throws(ActivityError) in
                     try endpoint.coordinator.beginTimed(label: label, seconds: seconds, caller: call.callerName,
                                                        user: user, userOf: endpoint.callers.unixUser(of:)).rawValue

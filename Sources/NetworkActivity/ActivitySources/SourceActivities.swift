@@ -24,11 +24,11 @@ struct SourceActivities {
         ids[Item(source: activity.source, name: activity.item)] = activity.id
     }
 
-    /// Takes a new report of a live activity; returns whether anything it says changed.
-    mutating func update(_ id: ActivityID, with report: SourceReport) -> Bool {
-        guard let index = activities.index(forKey: id), activities.values[index].report != report else { return false }
-        activities.values[index].report = report
-        return true
+    /// Takes a new report of a live activity; returns the report it replaces, nil when nothing it says changed.
+    mutating func update(_ id: ActivityID, with report: SourceReport) -> SourceReport? {
+        guard let index = activities.index(forKey: id), activities.values[index].report != report else { return nil }
+        defer { activities.values[index].report = report }
+        return activities.values[index].report
     }
 
     mutating func remove(_ id: ActivityID) -> SourceActivity? {
