@@ -33,6 +33,10 @@ let package = Package(
         // The bus binding: a safe Swift layer over libdbus (names, messages, the connection and its loop, objects
         // served from declarations, calls that tasks await). Knows nothing of activities.
         .target(name: "DBusKit", dependencies: ["CDBus", "ProgramSupport"]),
+        // glibc's gettext, which Swift's Glibc module leaves out, and the language a program speaks to a person
+        // with it: translated texts, plural forms, and the locale's numbers and times (docs/translating.md).
+        .systemLibrary(name: "CGettext"),
+        .target(name: "Localization", dependencies: ["CGettext"]),
         // The contract of org.example.NetworkActivity on the bus: its members declared once (`ServiceMembers`), the
         // names, error names, records, and the calls built from the declarations, shared by the service and its
         // clients.
@@ -54,7 +58,8 @@ let package = Package(
         // StatusNotifierItem with its menu, and notifications. Calls no service of its own.
         .target(
             name: "DesktopIndicator",
-            dependencies: ["DBusKit", "NetworkActivityClient", "NetworkActivityInterface", "ProgramSupport"],
+            dependencies: ["DBusKit", "Localization", "NetworkActivityClient", "NetworkActivityInterface",
+                           "ProgramSupport"],
             resources: [.embedInCode("org.kde.StatusNotifierItem.xml"), .embedInCode("com.canonical.dbusmenu.xml")]
         ),
         .executableTarget(name: "netactivityd", dependencies: ["NetworkActivityService", "ProgramSupport"]),
@@ -63,15 +68,15 @@ let package = Package(
         .target(
             name: "NetActivityCommand",
             dependencies: [
-                "CDBus", "DBusKit", "DesktopIndicator", "NetworkActivityClient", "ProgramSupport",
+                "CDBus", "DBusKit", "DesktopIndicator", "Localization", "NetworkActivityClient", "ProgramSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "netactivity", dependencies: ["NetActivityCommand"]),
         .executableTarget(
             name: "netactivity-tray",
-            dependencies: ["DBusKit", "DesktopIndicator", "NetworkActivityClient", "NetworkActivityInterface",
-                           "ProgramSupport"]
+            dependencies: ["DBusKit", "DesktopIndicator", "Localization", "NetworkActivityClient",
+                           "NetworkActivityInterface", "ProgramSupport"]
         ),
 
         // What the integration tests and the benchmark (a package of its own, Benchmarks/) run the daemon with: a

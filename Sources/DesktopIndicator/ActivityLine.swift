@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Localization
 public import NetworkActivityClient
 import NetworkActivityInterface
 public import ProgramSupport
@@ -29,22 +30,31 @@ extension ActivityStatus {
         let what: String
         let label = self.label
         if let name = desktopApplication?.name {
-            what = label.isEmpty || label == name ? name : "\(name): \(ActivitySummary.displayed(label))"
+            // TRANSLATORS: an application and its activity's label: "Firefox: download".
+            what = label.isEmpty || label == name ? name : localized("%s: %s", name, ActivitySummary.displayed(label))
         } else {
             what = ActivitySummary.displayed(label)
         }
-        return self.source.map { "\(what) (\(Self.sourceNames[$0] ?? $0.rawValue))" } ?? what
+        // TRANSLATORS: an activity and the program that told of it: "Downloading firefox (PackageKit)".
+        return self.source.map { localized("%s (%s)", what, Self.sourceName($0)) } ?? what
     }
 
-    /// The sources as people know them, where that is not their name.
-    static let sourceNames: [ActivityDetails.Source: String] = [.packagekit: "PackageKit"]
+    /// A source as people know it: "PackageKit", "launcher".
+    static func sourceName(_ source: ActivityDetails.Source) -> String {
+        switch source {
+        case .packagekit: "PackageKit"
+        case .launcher: localized("launcher")
+        default: source.rawValue
+        }
+    }
 
     /// How far it is, as far as that is known: "45 % · 3.2 MB/s", "1.2 MB · 3.2 MB/s" when only the amount moved
     /// is known; empty when nothing is.
     public var progressText: String {
         var facts: [String] = []
         if let percent = self.percent {
-            facts.append("\(percent) %")
+            // TRANSLATORS: a percent done: "45 %".
+            facts.append(localized("%d %%", percent))
         } else if let done = self.done {
             facts.append(ByteAmount.text(done))
         }
@@ -56,13 +66,15 @@ extension ActivityStatus {
     /// age: hosts keep a tooltip until the next change, and an age read there would stand still.
     public var summaryLine: String {
         let progress = progressText
-        return progress.isEmpty ? title : "\(title) — \(progress)"
+        // TRANSLATORS: an activity and how far it is: "backup — 45 % · 3.2 MB/s".
+        return progress.isEmpty ? title : localized("%s — %s", title, progress)
     }
 
     /// "Déjà Dup: backup — 45 % · 3.2 MB/s — 3 min": with its age at `time` (microseconds since the Unix epoch), for the
     /// menu, which is brought up to date as it opens.
     public func menuLine(at time: UInt64) -> String {
-        "\(summaryLine) — \(ElapsedTime.coarse(age(at: time)))"
+        // TRANSLATORS: an activity and how long it has been going: "backup — 45 % — 3 min".
+        localized("%s — %s", summaryLine, ElapsedTime.coarse(age(at: time)))
     }
 
     /// Every activity's `summaryLine`, up to `ActivitySummary.namedLabels` of them and then how many more: the
@@ -70,6 +82,6 @@ extension ActivityStatus {
     public static func summaryLines(_ activities: [ActivityStatus]) -> [String] {
         let named = activities.prefix(ActivitySummary.namedLabels).map(\.summaryLine)
         let rest = activities.count - named.count
-        return rest > 0 ? named + ["and \(rest) more"] : named
+        return rest > 0 ? named + [ActivitySummary.andMore(rest)] : named
     }
 }

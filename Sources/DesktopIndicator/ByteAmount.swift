@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-/// Amounts of bytes as people read them, in powers of 1000 as GNOME and KDE show them.
+import Localization
+
+/// Amounts of bytes as people read them, in powers of 1000 as GNOME and KDE show them, with their locale's decimal
+/// separator ("1,2 GB" in German). The units are SI's, the same in every language.
 public enum ByteAmount {
     /// The amount in the unit that reads best: `512 B`, `3.2 MB`, `1.0 GB`.
     public static func text(_ count: UInt64) -> String {
@@ -8,8 +11,7 @@ public enum ByteAmount {
         for unit in ["kB", "MB", "GB", "TB", "PB"] {
             value /= 1000
             if value < 999.95 || unit == "PB" {
-                let tenths = Int((value * 10).rounded())
-                return "\(tenths / 10).\(tenths % 10) \(unit)"
+                return "\(LocalFormats.tenths(Int64((value * 10).rounded()))) \(unit)"
             }
         }
         return "\(count) B"
@@ -17,6 +19,6 @@ public enum ByteAmount {
 
     /// A rate: `3.2 MB/s`.
     public static func rate(_ bytesPerSecond: UInt64) -> String {
-        text(bytesPerSecond) + "/s"
+        localized("%s/s", text(bytesPerSecond))
     }
 }

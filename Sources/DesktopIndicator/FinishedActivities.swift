@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Localization
 public import NetworkActivityClient
 
 /// The notification for activities that ended after lasting long: "backup finished after 12 min", "backup
@@ -17,14 +18,14 @@ public struct FinishedActivities: Sendable, Equatable {
         let lines = activities.map { activity in
             let title = activity.title
             let duration = ElapsedTime.coarse(activity.age(at: time))
-            guard let done = activity.done, done > 0 else { return "\(title) finished after \(duration)" }
-            return "\(title) finished: \(ByteAmount.text(done)) in \(duration)"
+            guard let done = activity.done, done > 0 else { return localized("%s finished after %s", title, duration) }
+            return localized("%s finished: %s in %s", title, ByteAmount.text(done), duration)
         }
         if lines.count == 1 {
             summary = lines[0]
             body = ""
         } else {
-            summary = "\(lines.count) activities finished"
+            summary = localizedPlural("%d activity finished", "%d activities finished", count: lines.count)
             body = lines.joined(separator: "\n")
         }
     }

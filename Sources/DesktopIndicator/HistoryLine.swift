@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Localization
 public import NetworkActivityClient
 
 /// One finished activity in a line, as the tray's Recent rows and `netactivity history` tell it.
@@ -7,12 +8,13 @@ extension HistoryEntry {
     /// "timed out", "reset".
     public var outcomeText: String {
         switch outcome {
-        case .ended: "finished"
-        case .stopped: "stopped"
-        case .left: "quit"
-        case .expired: "timed out"
-        case .reset: "reset"
-        default: "ended"
+        case .ended: localized("finished")
+        case .stopped: localized("stopped")
+        // TRANSLATORS: an activity whose program quit without ending it.
+        case .left: localized("quit")
+        case .expired: localized("timed out")
+        case .reset: localized("reset")
+        default: localized("ended")
         }
     }
 
@@ -20,11 +22,13 @@ extension HistoryEntry {
     public var amountAndDuration: String {
         let duration = ElapsedTime.coarse(duration)
         guard let done = activity.done, done > 0 else { return duration }
-        return "\(ByteAmount.text(done)) in \(duration)"
+        // TRANSLATORS: an amount moved and for how long: "1.2 GB in 6 min".
+        return localized("%s in %s", ByteAmount.text(done), duration)
     }
 
     /// "Déjà Dup: backup — 1.2 GB in 6 min, finished 14:02", "update — 2 min, stopped 09:15".
     public var menuLine: String {
-        "\(activity.title) — \(amountAndDuration), \(outcomeText) \(LocalTime.clock(endedAt))"
+        // TRANSLATORS: a finished activity, what it moved and for how long, its outcome and the time it ended: "backup — 1.2 GB in 6 min, finished 14:02".
+        localized("%s — %s, %s %s", activity.title, amountAndDuration, outcomeText, LocalFormats.clock(endedAt))
     }
 }

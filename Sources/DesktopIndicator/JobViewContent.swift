@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Localization
 public import NetworkActivityClient
 
 /// What KDE Plasma's job tracker shows of one activity (`org.kde.JobViewV2`): the application that began it, with
@@ -24,7 +25,7 @@ public struct JobViewContent: Sendable, Equatable {
         applicationName = activity.applicationName ?? "netactivity"
         applicationIcon = activity.applicationIcon ?? IndicatorLook.active.iconName
         let label = ActivitySummary.displayed(activity.label)
-        infoMessage = activity.isCancelRequested ? "\(label) — stopping…" : label
+        infoMessage = activity.isCancelRequested ? localized("%s — stopping…", label) : label
         percent = activity.percent
         processedBytes = activity.done
         totalBytes = activity.total

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Localization
 public import NetworkActivityClient
 
 /// What a tray icon does while nothing is active.
@@ -14,7 +15,7 @@ public enum IdleMode: String, Sendable, CaseIterable {
 /// What the tray icon shows for one state of the indicator: a pure function of the state and the idle mode.
 public struct TrayAppearance: Sendable, Equatable {
     /// The item's tooltip title and its title.
-    public static let title = "Network activity"
+    public static var title: String { localized("Network activity") }
 
     /// Whether the item should be in the tray at all (own its bus name and be registered).
     public var isInTray: Bool

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Localization
 public import NetworkActivityClient
 
 /// The rows of the tray icon's menu for one state: a pure function of the activities, the time and whether the
@@ -40,10 +41,11 @@ public struct TrayMenu: Sendable, Equatable {
         case endAll
     }
 
-    public static let showDetailsLabel = "Show details"
-    public static let endAllLabel = "End all activities"
-    public static let recentLabel = "Recent"
-    public static let clearRecentLabel = "Clear recent"
+    public static var showDetailsLabel: String { localized("Show details") }
+    public static var endAllLabel: String { localized("End all activities") }
+    // TRANSLATORS: the heading above the activities that finished lately.
+    public static var recentLabel: String { localized("Recent") }
+    public static var clearRecentLabel: String { localized("Clear recent") }
     /// How many of the activities that finished are listed.
     public static let listedRecent = 5
     /// Activities past this many are counted in one row ("and 12 more"), so that the menu fits on a screen.
@@ -57,19 +59,20 @@ public struct TrayMenu: Sendable, Equatable {
     ///   - time: now, in microseconds since the Unix epoch, for the ages.
     ///   - mayEndAll: whether the user may end every activity, someone else's included.
     public init(activities: [ActivityStatus], recent: [HistoryEntry] = [], at time: UInt64, mayEndAll: Bool) {
-        var rows: [Row] = [.header(activities.isEmpty ? ActivitySummary.idleText : "\(activities.count) active")]
+        var rows: [Row] = [.header(activities.isEmpty ? ActivitySummary.idleText
+                                               : ActivitySummary.activeCount(activities.count))]
         for activity in activities.prefix(Self.listedActivities) {
             rows.append(.activity(activity.id, activity.menuLine(at: time),
                                   icon: activity.applicationIcon.flatMap { $0.hasPrefix("/") ? nil : $0 }))
             let label = ActivitySummary.displayed(activity.label)
             if activity.isCancelRequested {
-                rows.append(.stopping(activity.id, "Stopping \(label)…"))
+                rows.append(.stopping(activity.id, localized("Stopping %s…", label)))
             } else if activity.isCancellable {
-                rows.append(.stop(activity.id, "Stop \(label)"))
+                rows.append(.stop(activity.id, localized("Stop %s", label)))
             }
         }
         if activities.count > Self.listedActivities {
-            rows.append(.more("and \(activities.count - Self.listedActivities) more"))
+            rows.append(.more(ActivitySummary.andMore(activities.count - Self.listedActivities)))
         }
         rows.append(.separator)
         if !recent.isEmpty {

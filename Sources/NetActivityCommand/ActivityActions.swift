@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
+import Localization
 import NetworkActivityClient
 import ProgramSupport
 #if canImport(Glibc)
@@ -90,7 +91,7 @@ struct RunAction: Equatable {
                 printError("\(error)")
                 throw ExitCode.failure
             }
-            printError("warning: running \(command[0]) without an activity: \(error)")
+            printError(localized("warning: running %s without an activity: %s", command[0], error))
             activity = nil
         }
         // The command, and any script it runs, reports its progress with `netactivity progress $NETACTIVITY_ID …`.
@@ -118,11 +119,11 @@ struct RunAction: Equatable {
 
     /// What a user's Ctrl-C would do: SIGTERM, then SIGKILL if the command is still there after `killAfter`.
     private func stop(_ child: ChildProcess) {
-        printError("the run of \(command[0]) was cancelled through the network-activity service; "
-            + "sending it SIGTERM")
+        printError(localized("the run of %s was cancelled through the network-activity service; sending it SIGTERM",
+                             command[0]))
         child.send(SIGTERM)
         guard !child.awaitExit(within: .seconds(Int64(killAfter))) else { return }
-        printError("\(command[0]) did not stop within \(killAfter) s; sending it SIGKILL")
+        printError(localized("%s did not stop within %d s; sending it SIGKILL", command[0], killAfter))
         child.send(SIGKILL)
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
+import Localization
 import NetworkActivityClient
 
 /// Which bus to talk to, the same flags as `netactivityd`'s.
@@ -11,7 +12,7 @@ struct BusOptions: ParsableArguments {
     var address: String?
 
     func validate() throws {
-        if system, address != nil { throw ValidationError("--system and --address exclude each other.") }
+        if system, address != nil { throw ValidationError(localized("--system and --address exclude each other.")) }
     }
 
     var bus: NetworkActivityClient.Bus {

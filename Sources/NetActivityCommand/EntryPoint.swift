@@ -6,6 +6,7 @@ import Musl
 #endif
 import ArgumentParser
 import Dispatch
+import Localization
 
 /// The plain forms of `begin`, `end`, `run` and `watch` skip swift-argument-parser (`PlainInvocation`) and Dispatch's
 /// worker threads (`ActivityAction.exitStatus()`); everything else is an async `main` of swift-argument-parser's.
@@ -13,6 +14,8 @@ import Dispatch
 /// command lines with it (docs/reliability.md).
 public enum EntryPoint {
     public static func main() -> Never {
+        // Tables, messages and notifications in the person's language; what is printed for programs leaves it.
+        Language.followThePerson()
         if let status = runPlainForm() { exit(status) }
         Task { @MainActor in
             await NetActivityCommand.main(nil)

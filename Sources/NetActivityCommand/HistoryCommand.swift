@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
+import Localization
 import NetworkActivityClient
 
 struct HistoryCommand: AsyncParsableCommand {
@@ -28,8 +29,8 @@ struct HistoryCommand: AsyncParsableCommand {
     var clear = false
 
     func validate() throws {
-        if let limit, limit < 1 { throw ValidationError("--limit takes a whole number from 1.") }
-        if clear, limit != nil { throw ValidationError("--clear and --limit exclude each other.") }
+        if let limit, limit < 1 { throw ValidationError(localized("--limit takes a whole number from 1.")) }
+        if clear, limit != nil { throw ValidationError(localized("--clear and --limit exclude each other.")) }
     }
 
     func run() async throws {
@@ -38,7 +39,8 @@ struct HistoryCommand: AsyncParsableCommand {
             let cleared = try await reportingFailure { () async throws(NetworkActivityError) in
                 try await client.clearHistory()
             }
-            print(json ? "{\"cleared\":\(cleared)}" : "cleared \(cleared) \(cleared == 1 ? "entry" : "entries")")
+            print(json ? "{\"cleared\":\(cleared)}"
+                  : localizedPlural("cleared %d entry", "cleared %d entries", count: Int(cleared)))
             return
         }
         let entries = try await reportingFailure { () async throws(NetworkActivityError) in

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 import DesktopIndicator
+import Localization
 import NetworkActivityClient
 import ProgramSupport
 
 /// How `netactivity history` prints the history.
 enum HistoryReport {
-    static let empty = "no finished activities"
+    static var empty: String { localized("no finished activities") }
 
     static func table(_ entries: [HistoryEntry]) -> String {
         guard !entries.isEmpty else { return empty }
-        let rows = [["ENDED", "APP", "LABEL", "MOVED", "RAN", "OUTCOME"]] + entries.map { entry in
+        // TRANSLATORS: the headings of `netactivity history`'s columns, in capitals as command-line tables write them.
+        let headings = [localized("ENDED"), localized("APP"), localized("LABEL"), localized("MOVED"), localized("RAN"),
+                        localized("OUTCOME")]
+        let rows = [headings] + entries.map { entry in
             [
-                LocalTime.dateAndClock(entry.endedAt),
+                LocalFormats.dateAndClock(entry.endedAt),
                 entry.activity.applicationName ?? entry.activity.source?.rawValue ?? "-",
                 entry.activity.label.isEmpty ? "-" : ActivitySummary.displayed(entry.activity.label),
                 entry.activity.done.map { ByteAmount.text($0) } ?? "-",

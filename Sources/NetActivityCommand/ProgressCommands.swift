@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
+import Localization
 import NetworkActivityClient
 
 struct ProgressCommand: AsyncParsableCommand {
@@ -29,9 +30,9 @@ struct ProgressCommand: AsyncParsableCommand {
 
     func validate() throws {
         switch (percent, done) {
-        case (nil, nil): throw ValidationError("Give a percent, or --done BYTES.")
-        case (.some, .some): throw ValidationError("Give a percent or --done BYTES, not both.")
-        case (.some, nil) where total != nil: throw ValidationError("--total goes with --done.")
+        case (nil, nil): throw ValidationError(localized("Give a percent, or --done BYTES."))
+        case (.some, .some): throw ValidationError(localized("Give a percent or --done BYTES, not both."))
+        case (.some, nil) where total != nil: throw ValidationError(localized("--total goes with --done."))
         default: break
         }
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
+import Localization
 import NetworkActivityClient
 
 struct RunCommand: AsyncParsableCommand {
@@ -46,7 +47,7 @@ struct RunCommand: AsyncParsableCommand {
     var command: [String] = []
 
     func validate() throws {
-        guard !command.isEmpty else { throw ValidationError("Missing the command to run, e.g. netactivity run -- curl -O URL.") }
+        guard !command.isEmpty else { throw ValidationError(localized("Missing the command to run, e.g. netactivity run -- curl -O URL.")) }
     }
 
     var action: RunAction {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import DBusKit
 import DesktopIndicator
+import Localization
 
 /// The desktop notification of `netactivity run --notify`: what ran, for how long, and how it ended.
 struct RunNotification {
@@ -10,13 +11,16 @@ struct RunNotification {
     ///   - command: the command and its arguments, as given.
     ///   - status: its exit status, 128+N when signal N killed it.
     init(command: [String], label: String, duration: Duration, status: Int32) {
-        let outcome = status == 0 ? "finished" : "failed"
-        let ending = status == 0 ? "" : status > 128 ? ", killed by signal \(status - 128)"
-            : ", exit status \(status)"
+        let label = ActivitySummary.displayed(label)
+        let commandLine = command.joined(separator: " ")
+        let ran = ElapsedTime.precise(duration)
+        let body = status == 0 ? localized("%s ran for %s", commandLine, ran)
+            : status > 128 ? localized("%s ran for %s, killed by signal %d", commandLine, ran, status - 128)
+            : localized("%s ran for %s, exit status %d", commandLine, ran, status)
         notification = DesktopNotification(
             applicationName: "netactivity", iconName: status == 0 ? "network-transmit-receive" : "dialog-error",
-            summary: "\(ActivitySummary.displayed(label)) \(outcome)",
-            body: "\(command.joined(separator: " ")) ran for \(ElapsedTime.precise(duration))\(ending)".markupEscaped,
+            summary: status == 0 ? localized("%s finished", label) : localized("%s failed", label),
+            body: body.markupEscaped,
             urgency: status == 0 ? .normal : .critical)
     }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import DesktopIndicator
+import Localization
 import NetworkActivityClient
 import ProgramSupport
 
@@ -7,11 +8,14 @@ import ProgramSupport
 enum StatusReport {
     static func table(_ status: ServiceStatus) -> String {
         var lines = [
-            "visible: \(status.isVisible ? "yes" : "no")",
-            "active: \(status.activeCount)",
+            localized("visible: %s", status.isVisible ? localized("yes") : localized("no")),
+            localized("active: %d", status.activeCount),
         ]
         guard !status.activities.isEmpty else { return lines.joined(separator: "\n") }
-        let rows = [["ID", "AGE", "LEFT", "PID", "APP", "OWNER", "PROGRESS", "STOP", "LABEL"]]
+        // TRANSLATORS: the headings of `netactivity status`'s columns: AGE is how long an activity has been going, LEFT the time before its timeout, STOP whether it can be stopped.
+        let headings = [localized("ID"), localized("AGE"), localized("LEFT"), localized("PID"), localized("APP"),
+                        localized("OWNER"), localized("PROGRESS"), localized("STOP"), localized("LABEL")]
+        let rows = [headings]
             + status.activities.map { activity in
                 [
                     activity.id.description,
@@ -21,7 +25,7 @@ enum StatusReport {
                     activity.applicationName ?? "-",
                     owner(of: activity),
                     progress(of: activity),
-                    activity.isCancelRequested ? "stopping" : activity.isCancellable ? "yes" : "-",
+                    activity.isCancelRequested ? localized("stopping") : activity.isCancellable ? localized("yes") : "-",
                     activity.label,
                 ]
             }
@@ -50,7 +54,8 @@ enum StatusReport {
     /// How far an activity is, as people read it: `45% 1.2/8.0 MB 3.2 MB/s`; `-` when nothing is known.
     static func progress(of activity: ActivityStatus) -> String {
         var parts: [String] = []
-        if let percent = activity.percent { parts.append("\(percent)%") }
+        // TRANSLATORS: a percent done, in a table's column: "45%".
+        if let percent = activity.percent { parts.append(localized("%d%%", percent)) }
         if let done = activity.done {
             parts.append(activity.total.map { "\(ByteAmount.text(done))/\(ByteAmount.text($0))" } ?? ByteAmount.text(done))
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 import DBusKit
+import Localization
 import NetworkActivityClient
 
 /// What `watch` does once its command line is read, by swift-argument-parser's `WatchCommand` or by
@@ -13,6 +14,9 @@ struct WatchAction: Equatable {
     func run() async throws(ExitCode) {
         // A panel that stops its module, or a person's Ctrl-C, ends it as a program that finished.
         TerminationSignals.exitWhenOneComes()
+        // Every format is read by a program (a panel, a script): its words and numbers never change with the
+        // language.
+        Language.speakToPrograms()
         let client = try await reportingFailure { () async throws(NetworkActivityError) in
             try NetworkActivityClient(bus: bus)
         }

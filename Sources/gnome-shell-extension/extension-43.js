@@ -11,6 +11,7 @@ class NetworkActivityExtension {
         this._indicator = ExtensionUtils.getCurrentExtension().imports.indicator.start({
             St, Gio, GLib, GObject, Clutter, Shell, Main: imports.ui.main, PanelMenu: imports.ui.panelMenu,
             PopupMenu: imports.ui.popupMenu, BarLevel: imports.ui.barLevel.BarLevel,
+            gettext: ExtensionUtils.gettext, ngettext: ExtensionUtils.ngettext,
         });
     }
 
@@ -21,5 +22,7 @@ class NetworkActivityExtension {
 }
 
 function init() {
+    // The metadata's gettext-domain, bound to the extension's locale/ folder, for ExtensionUtils.gettext.
+    ExtensionUtils.initTranslations();
     return new NetworkActivityExtension();
 }

@@ -17,7 +17,11 @@ import {start} from './indicator.js';
 
 export default class NetworkActivityExtension extends Extension {
     enable() {
-        this._indicator = start({St, Gio, GLib, GObject, Clutter, Shell, Main, PanelMenu, PopupMenu, BarLevel});
+        // The Shell binds the metadata's gettext-domain to the extension's locale/ folder before it enables it.
+        this._indicator = start({
+            St, Gio, GLib, GObject, Clutter, Shell, Main, PanelMenu, PopupMenu, BarLevel,
+            gettext: text => this.gettext(text), ngettext: (one, many, count) => this.ngettext(one, many, count),
+        });
     }
 
     disable() {

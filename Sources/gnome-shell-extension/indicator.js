@@ -20,6 +20,30 @@ const ICON_NAME = 'network-transmit-receive';
 // The service's interface (dbus/org.example.NetworkActivity.xml), put here by the build.
 var INTERFACE_XML = INTERFACE_XML_FROM_THE_BUILD;
 
+/// The texts for people, in the session's language: the extension's gettext functions, which `start` takes from
+/// the Shell (its catalogs are the project's, `po/`, in the build's `locale/` folder); English until then, as the
+/// rules' checker runs them.
+var _ = text => text;
+var ngettext = (one, many, count) => count === 1 ? one : many;
+
+/// A translated text's placeholders filled, as Swift's `localized` fills them: `%s` and `%d` in order, `%2$s` by
+/// number, `%%` a percent sign.
+function fill(template, ...values) {
+    let next = 0;
+    return template.replace(/%(?:(\d+)\$)?([sd%])/g, (_match, position, conversion) => {
+        if (conversion === '%')
+            return '%';
+        const value = values[position ? Number(position) - 1 : next++];
+        return value === undefined ? '' : String(value);
+    });
+}
+
+/// The session's decimal separator: "1,2" in German, as Swift's `LocalFormats.tenths` writes it.
+function tenths(count) {
+    const separator = new Intl.NumberFormat().formatToParts(1.5).find(part => part.type === 'decimal')?.value ?? '.';
+    return `${Math.floor(count / 10)}${separator}${count % 10}`;
+}
+
 /// The overall percent of the tray and `watch`: bytes moved of all the bytes to move when every activity has a
 /// total, otherwise the mean of the known percents; rounded down (Swift's `OverallProgress`). These rules and the
 /// Swift ones are tested against one table of cases, `Tests/Cases/indicator-rules.json`.
@@ -45,8 +69,7 @@ function byteAmount(bytes) {
     for (const unit of ['kB', 'MB', 'GB', 'TB', 'PB']) {
         value /= 1000;
         if (value < 999.95 || unit === 'PB') {
-            const tenths = Math.round(value * 10);
-            return `${Math.floor(tenths / 10)}.${tenths % 10} ${unit}`;
+            return `${tenths(Math.round(value * 10))} ${unit}`;
         }
     }
     return `${bytes} B`;
@@ -56,12 +79,12 @@ function byteAmount(bytes) {
 function elapsed(seconds) {
     const whole = Math.max(0, Math.floor(seconds));
     if (whole < 60)
-        return `${whole} s`;
+        return fill(_('%d s'), whole);
     const minutes = Math.floor(whole / 60);
     if (minutes < 60)
-        return `${minutes} min`;
+        return fill(_('%d min'), minutes);
     const hours = Math.floor(minutes / 60);
-    return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+    return minutes % 60 === 0 ? fill(_('%d h'), hours) : fill(_('%d h %d min'), hours, minutes % 60);
 }
 
 /// One record of `GetActivities`, `(u a{sv})`, as a plain object.
@@ -76,9 +99,11 @@ function activityOf([id, record]) {
 }
 
 /// Starts the indicator: `shell` holds the Shell's modules (St, Gio, GLib, GObject, Clutter, Shell, Main,
-/// PanelMenu, PopupMenu, BarLevel). Returns what stops it.
+/// PanelMenu, PopupMenu, BarLevel) and the extension's gettext and ngettext. Returns what stops it.
 var start = function (shell) {
     const {St, Gio, GLib, GObject, Clutter, Shell, Main, PanelMenu, PopupMenu, BarLevel} = shell;
+    _ = shell.gettext;
+    ngettext = shell.ngettext;
     // St 48 added `orientation` to its boxes and deprecated `vertical`, which St 51 removed.
     const column = GObject.Object.find_property.call(St.BoxLayout, 'orientation')
         ? {orientation: Clutter.Orientation.VERTICAL} : {vertical: true};
@@ -99,7 +124,7 @@ var start = function (shell) {
             step();
     }
 
-    const button = new PanelMenu.Button(0.0, 'Network activity', false);
+    const button = new PanelMenu.Button(0.0, _('Network activity'), false);
     const box = new St.BoxLayout({style_class: 'panel-status-indicators-box'});
     box.add_child(new St.Icon({icon_name: ICON_NAME, style_class: 'system-status-icon'}));
     const percentLabel = new St.Label({text: '', y_align: Clutter.ActorAlign.CENTER, visible: false});
@@ -122,9 +147,10 @@ var start = function (shell) {
             return;
         const list = [...activities.values()].sort((a, b) => a.id - b.id);
         const percent = overallPercent(list);
-        percentLabel.text = percent === null ? '' : `${percent} %`;
+        percentLabel.text = percent === null ? '' : fill(_('%d %%'), percent);
         percentLabel.visible = percent !== null;
-        button.accessible_name = percent === null ? 'Network activity' : `Network activity, ${percent} %`;
+        button.accessible_name = percent === null ? _('Network activity')
+            : fill(_('Network activity, %d %%'), percent);
         // A closed menu is rebuilt when it opens: progress reported many times a second costs the label alone.
         // It keeps one row meanwhile, since an empty menu does not open.
         if (!button.menu.isOpen && !button.menu.isEmpty())
@@ -134,7 +160,7 @@ var start = function (shell) {
         for (const activity of list)
             button.menu.addMenuItem(row(activity, now));
         if (list.length === 0)
-            button.menu.addMenuItem(new PopupMenu.PopupMenuItem('No network activity', {reactive: false}));
+            button.menu.addMenuItem(new PopupMenu.PopupMenuItem(_('No network activity'), {reactive: false}));
     }
 
     function row(activity, now) {
@@ -144,36 +170,38 @@ var start = function (shell) {
         const name = app?.get_name() ?? activity.app ?? '';
         item.add_child(app ? app.create_icon_texture(24) : new St.Icon({icon_name: ICON_NAME, icon_size: 24}));
         const lines = new St.BoxLayout({...column, x_expand: true, style_class: 'netactivity-row'});
-        const marks = [activity.system ? 'system' : null, activity.source === 'packagekit' ? 'PackageKit' : null]
+        const marks = [activity.system ? _('system') : null, activity.source === 'packagekit' ? 'PackageKit' : null]
             .filter(mark => mark);
-        const title = name && name !== activity.label ? `${name}: ${activity.label}` : activity.label || name;
-        lines.add_child(new St.Label({text: marks.length ? `${title} (${marks.join(', ')})` : title}));
+        const title = name && name !== activity.label ? fill(_('%s: %s'), name, activity.label) : activity.label || name;
+        lines.add_child(new St.Label({text: marks.length ? fill(_('%s (%s)'), title, marks.join(', ')) : title}));
         if (activity.percent !== undefined) {
             // The Shell's own level bar, in its sliders' style: its colours follow the light and dark styles and
             // the accent colour, and it fills from the start of the line.
             const bar = new BarLevel({style_class: 'slider netactivity-progress', x_expand: false,
                 x_align: Clutter.ActorAlign.START, reactive: false, can_focus: false});
             bar.value = Math.min(activity.percent, 100) / 100;
-            bar.accessible_name = `${activity.label || name}: ${activity.percent} %`;
+            bar.accessible_name = fill(_('%s: %s'), activity.label || name, fill(_('%d %%'), activity.percent));
             lines.add_child(bar);
         }
         const facts = [];
         if (activity.percent !== undefined)
-            facts.push(`${activity.percent} %`);
-        if (activity.done !== undefined)
-            facts.push(activity.total ? `${byteAmount(activity.done)} of ${byteAmount(activity.total)}` : byteAmount(activity.done));
+            facts.push(fill(_('%d %%'), activity.percent));
+        if (activity.done !== undefined) {
+            facts.push(activity.total ? fill(_('%s of %s'), byteAmount(activity.done), byteAmount(activity.total))
+                : byteAmount(activity.done));
+        }
         if (activity.rate !== undefined)
-            facts.push(`${byteAmount(activity.rate)}/s`);
+            facts.push(fill(_('%s/s'), byteAmount(activity.rate)));
         facts.push(elapsed(Math.max(0, now - activity.started) / 1e6));
         lines.add_child(new St.Label({text: facts.join(' · '), style_class: 'popup-inactive-menu-item'}));
         item.add_child(lines);
         item.accessible_name = `${title}, ${facts.join(', ')}`;
         if (activity.cancelRequested || stopping.has(activity.id)) {
-            item.add_child(new St.Label({text: 'Stopping…', y_align: Clutter.ActorAlign.CENTER}));
+            item.add_child(new St.Label({text: _('Stopping…'), y_align: Clutter.ActorAlign.CENTER}));
         } else if (activity.cancellable) {
             const stop = new St.Button({
-                label: 'Stop', style_class: 'button netactivity-stop', y_align: Clutter.ActorAlign.CENTER,
-                can_focus: true, accessible_name: `Stop ${activity.label || name}`,
+                label: _('Stop'), style_class: 'button netactivity-stop', y_align: Clutter.ActorAlign.CENTER,
+                can_focus: true, accessible_name: fill(_('Stop %s'), activity.label || name),
             });
             stop.connect('clicked', () => requestStop(activity.id));
             item.add_child(stop);
@@ -203,7 +231,7 @@ var start = function (shell) {
     function requestStop(id) {
         stopping.add(id);
         render();
-        call('RequestCancel', new GLib.Variant('(u)', [id]), (_, error) => {
+        call('RequestCancel', new GLib.Variant('(u)', [id]), (_reply, error) => {
             if (error)
                 log(`netactivity: could not stop activity ${id}: ${error.message}`);
             stopping.delete(id);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import DBusKit
 import DesktopIndicator
+import Localization
 import ProgramSupport
 import NetworkActivityClient
 import NetworkActivityInterface
@@ -198,7 +199,7 @@ final class ActivityTray {
     /// the service says it asked.
     /// A refusal is shown: the person clicked Stop, and a source (PackageKit) may refuse what a caller would not.
     private func requestCancel(_ id: ActivityID) {
-        let title = state.activities.first { $0.id == id }?.title ?? "activity \(id)"
+        let title = state.activities.first { $0.id == id }?.title ?? localized("activity %s", id)
         callService(ServiceMembers.requestCancel.serviceCall(id.rawValue)) { [weak self] result in
             guard let self else { return }
             switch result {

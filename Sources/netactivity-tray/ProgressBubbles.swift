@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import DBusKit
 import DesktopIndicator
+import Localization
 import NetworkActivityClient
 import ProgramSupport
 
@@ -66,7 +67,7 @@ final class ProgressBubbles {
             notification = DesktopNotification(
                 applicationName: "netactivity", iconName: current.applicationIcon ?? IndicatorLook.active.iconName,
                 summary: current.title, body: current.progressText.markupEscaped, urgency: .low,
-                actions: stoppable ? [Self.stopAction, "Stop"] : [],
+                actions: stoppable ? [Self.stopAction, localized("Stop")] : [],
                 value: Int32(OverallProgress.percent(of: [current]) ?? 0),
                 stackTag: "netactivity-\(current.id)", expireTimeout: 0)
         case .finished(let ended, let endedAt):

@@ -5,12 +5,15 @@ import Glibc
 import Musl
 #endif
 import DBusKit
+import Localization
 import NetworkActivityClient
 import ProgramSupport
 
 @main
 enum TrayCommand {
     static func main() {
+        // The session's language, for the menu, the tooltip and the notifications; the log stays English.
+        Language.followThePerson()
         let (options, logger) = TrayOptions.startProgram(named: "netactivity-tray")
         do {
             try run(options, logger: logger)

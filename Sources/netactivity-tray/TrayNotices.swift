@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import DBusKit
 import DesktopIndicator
+import Localization
 import NetworkActivityClient
 import ProgramSupport
 
@@ -35,7 +36,7 @@ final class TrayNotices {
 
     /// The person clicked Stop, and the service (or the source behind it: PackageKit) refused.
     func showStopRefused(_ title: String, _ error: DBusError) {
-        show(summary: "Could not stop \(title)", body: error.message)
+        show(summary: localized("Could not stop %s", title), body: error.message)
     }
 
     /// `body` is plain text, escaped here for the servers that read markup.

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Numbers and moments as the person's locale writes them (`LC_NUMERIC`, `LC_TIME`): "1,2" in German, "1.2" in
+/// English and the C locale, where `Language.speakToPrograms` leaves a program.
+public enum LocalFormats {
+    /// A number of tenths to one decimal: `12` is "1.2", or "1,2" in German.
+    public static func tenths(_ tenths: Int64) -> String {
+        let sign = tenths < 0 ? "-" : ""
+        let magnitude = tenths.magnitude
+        return "\(sign)\(magnitude / 10)\(decimalSeparator)\(magnitude % 10)"
+    }
+
+    /// The locale's decimal separator (LC_NUMERIC).
+    static var decimalSeparator: String {
+        nl_langinfo(nl_item(RADIXCHAR)).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "."
+    }
+
+    /// The time of day to the minute: "14:02"; "02:02 PM" where the locale writes a 12-hour clock.
+    public static func clock(_ microseconds: UInt64) -> String {
+        format(microseconds, withoutSeconds(langinfo(T_FMT) ?? "%H:%M:%S"))
+    }
+
+    /// The date and the time to the minute: "2026-11-27 14:02" in the C locale, which has no date of its own that
+    /// anyone reads ("11/27/26"); "27.11.2026 14:02" in German.
+    public static func dateAndClock(_ microseconds: UInt64) -> String {
+        let isC = ["C", "POSIX"].contains(setlocale(LC_TIME, nil).map { String(cString: $0) } ?? "C")
+        let date = isC ? "%Y-%m-%d" : langinfo(D_FMT) ?? "%Y-%m-%d"
+        return format(microseconds, "\(date) \(withoutSeconds(langinfo(T_FMT) ?? "%H:%M:%S"))")
+    }
+
+    /// A time format to the minute: "%T" is "%H:%M", "%r" (English's 12-hour clock) "%I:%M %p".
+    static func withoutSeconds(_ format: String) -> String {
+        var result = format.replacingEvery("%T", with: "%H:%M")
+        if result.contains("%r") { result = result.replacingEvery("%r", with: langinfo(T_FMT_AMPM) ?? "%I:%M:%S %p") }
+        for seconds in [":%S", ".%S", "%S"] { result = result.replacingEvery(seconds, with: "") }
+        return result
+    }
+
+    private static func langinfo(_ item: Int) -> String? {
+        nl_langinfo(nl_item(item)).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private static func format(_ microseconds: UInt64, _ format: String) -> String {
+        var seconds = time_t(microseconds / 1_000_000)
+        var time = tm()
+        localtime_r(&seconds, &time)
+        var buffer = [CChar](repeating: 0, count: 128)
+        let length = strftime(&buffer, buffer.count, format, &time)
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension String {
+    fileprivate func replacingEvery(_ target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}
