@@ -15,7 +15,8 @@
 #   the Flatpak check: xdg-dbus-proxy;
 #   the sources of activities: PackageKit's daemon and pkcon, and the polkit daemon PackageKit asks;
 #   docks that draw apps' progress: Plank, and Dash to Dock in GNOME Shell;
-#   Debian 13's and testing's desktops: mmdebstrap, which makes their roots (Tests/Rendering/debian-root.sh).
+#   Debian 13's and testing's desktops: mmdebstrap, which makes their roots (Tests/Rendering/debian-root.sh);
+#   the translations: gettext's msgfmt and xgettext, and the German and Polish locales the tests run programs in.
 set -euo pipefail
 # A normal user's PATH on Debian leaves out the sbin folders, where runuser and a few others live.
 PATH="$PATH:/usr/sbin:/sbin"
@@ -32,7 +33,7 @@ for tool_package in dbus-daemon:dbus-daemon dbus-send:dbus-bin gdbus:libglib2.0-
                     dunst:dunst gjs:gjs gdbus-codegen:libglib2.0-dev-bin g++:g++ xdg-dbus-proxy:xdg-dbus-proxy \
                     /usr/lib/qt5/bin/qdbusxml2cpp:qtbase5-dev-tools pkcon:packagekit-tools \
                     /usr/libexec/packagekitd:packagekit /usr/lib/polkit-1/polkitd:polkitd plank:plank \
-                    mmdebstrap:mmdebstrap; do
+                    mmdebstrap:mmdebstrap msgfmt:gettext xgettext:gettext localedef:locales; do
   command -v "${tool_package%%:*}" >/dev/null || missing+=("${tool_package#*:}")
 done
 [ -f /usr/share/bash-completion/bash_completion ] || missing+=(bash-completion)
@@ -58,3 +59,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
+# The locales the translation tests speak (docs/translating.md), made from glibc's sources: once, as localedef
+# adds them to the machine's locale archive under its own lock.
+for locale in de_DE pl_PL; do
+  locale -a 2>/dev/null | grep -qix "$locale.utf-\?8" || ${sudo:-$([ "$(id -u)" = 0 ] || echo sudo)} \
+    localedef --inputfile="$locale" --charmap=UTF-8 "$locale.UTF-8"
+done

@@ -14,8 +14,9 @@ uuid=netactivity@example.org
 source=Sources/gnome-shell-extension
 version=$(sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/ProgramSupport/PackageVersion.swift)
 
-# Every file of a build, as the zip carries them.
-files=(metadata.json extension.js indicator.js stylesheet.css stylesheet-light.css LICENSE)
+# Every file of a build, as the zip carries them, and the translations in locale/LANG/LC_MESSAGES/netactivity.mo,
+# where the Shell looks for the metadata's gettext-domain.
+files=(metadata.json extension.js indicator.js stylesheet.css stylesheet-light.css LICENSE locale)
 
 build() { # NAME SHELL_VERSIONS ENTRY_POINT MODULE_EXPORT
   local folder=$output/$1/$uuid
@@ -34,9 +35,10 @@ sys.stdout.write(open(sys.argv[1]).read().replace("= INTERFACE_XML_FROM_THE_BUIL
   # colours of the Shell's light style.
   sed -e 's/#c01c28/#e01b24/' -e 's/#d02030/#e8313a/' -e 's/#a51d2d/#c01c28/' "$source/stylesheet.css" \
     >"$folder/stylesheet-light.css"
+  bash packaging/build-catalogs.sh "$folder/locale" >/dev/null
   if command -v gnome-extensions >/dev/null; then
     gnome-extensions pack "$folder" --extra-source=indicator.js --extra-source=stylesheet-light.css \
-      --extra-source=LICENSE --out-dir="$output/$1" --force
+      --extra-source=LICENSE --extra-source=locale --out-dir="$output/$1" --force
   else
     (cd "$folder" && python3 -m zipfile -c "$output/$1/$uuid.shell-extension.zip" "${files[@]}")
   fi

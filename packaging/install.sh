@@ -37,12 +37,19 @@ extension_builds=$(mktemp -d)
 OUTPUT=$extension_builds bash packaging/build-shell-extension.sh >/dev/null
 for build in gnome-43 gnome-45; do
   install -d "$root/share/netactivity/gnome-shell/$build/netactivity@example.org"
-  install -m644 "$extension_builds/$build"/netactivity@example.org/* \
-    -t "$root/share/netactivity/gnome-shell/$build/netactivity@example.org"
+  cp -r "$extension_builds/$build"/netactivity@example.org/. \
+    "$root/share/netactivity/gnome-shell/$build/netactivity@example.org/"
 done
 install -m755 packaging/select-shell-extension.sh "$root/share/netactivity/gnome-shell/select-build"
 rm -rf "$extension_builds"
 [ -n "$DESTDIR" ] || "$root/share/netactivity/gnome-shell/select-build"
+
+# The translations (po/), where gettext looks for the programs' texts: share/locale/LANG/LC_MESSAGES/.
+catalogs=$(mktemp -d)
+bash packaging/build-catalogs.sh "$catalogs" >/dev/null
+install -d "$root/share/locale"
+cp -r "$catalogs"/. "$root/share/locale/"
+rm -rf "$catalogs"
 
 install -Dm644 docs/man/netactivity.1 docs/man/netactivity-tray.1 -t "$root/share/man/man1"
 install -Dm644 docs/man/netactivityd.8 -t "$root/share/man/man8"

@@ -39,6 +39,10 @@ extension Integration {
                         "\(program) needs the Swift toolchain's libraries: \(dynamic.stdout)")
             }
             try expectActivation(from: root)
+            // The programs find the package's catalogs beside their bin/ (share/locale), with no TEXTDOMAINDIR.
+            let german = try runTool(root.appendingPathComponent("usr/bin/netactivity").path, ["progress", "1"],
+                                     bus: nil, environment: ["LANG": "de_DE.UTF-8"])
+            #expect(german.stderr.contains("Geben Sie einen Prozentwert oder --done BYTES an."), "\(german)")
         }
 
         static let installedFiles = [
@@ -54,8 +58,10 @@ extension Integration {
             "usr/share/fish/vendor_completions.d/netactivity.fish",
             "usr/share/doc/netactivity/copyright", "usr/share/doc/netactivity/changelog.gz",
             "usr/share/netactivity/gnome-shell/select-build",
+            "usr/share/locale/de/LC_MESSAGES/netactivity.mo", "usr/share/locale/pl/LC_MESSAGES/netactivity.mo",
         ] + ["gnome-43", "gnome-45"].flatMap { build in
-            ["metadata.json", "extension.js", "indicator.js", "stylesheet.css", "LICENSE"].map {
+            ["metadata.json", "extension.js", "indicator.js", "stylesheet.css", "LICENSE",
+             "locale/de/LC_MESSAGES/netactivity.mo", "locale/pl/LC_MESSAGES/netactivity.mo"].map {
                 "usr/share/netactivity/gnome-shell/\(build)/netactivity@example.org/\($0)"
             }
         }

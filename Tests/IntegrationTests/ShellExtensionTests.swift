@@ -47,6 +47,8 @@ extension Integration {
                     with: Data(contentsOf: folder.appendingPathComponent("metadata.json"))) as? [String: Any])
                 #expect(metadata["uuid"] as? String == Self.uuid)
                 #expect(metadata["shell-version"] as? [String] == versions, "\(build)")
+                // The Shell binds this domain to the extension's locale/ folder (docs/translating.md).
+                #expect(metadata["gettext-domain"] as? String == "netactivity", "\(build)")
                 let code = try String(contentsOf: folder.appendingPathComponent("indicator.js"), encoding: .utf8)
                 // What extensions.gnome.org's review asks: no file read for the interface, the Shell's own table
                 // of applications, styles in the stylesheet rather than inline.
@@ -58,7 +60,7 @@ extension Integration {
                 let listed = try runTool("/usr/bin/python3", ["-m", "zipfile", "-l", output.appendingPathComponent(
                     "\(build)/\(Self.uuid).shell-extension.zip").path], bus: nil)
                 for file in ["metadata.json", "extension.js", "indicator.js", "stylesheet.css", "stylesheet-light.css",
-                             "LICENSE"] {
+                             "LICENSE", "locale/de/LC_MESSAGES/netactivity.mo", "locale/pl/LC_MESSAGES/netactivity.mo"] {
                     #expect(listed.stdout.contains(file), "\(build): \(listed)")
                 }
             }
