@@ -26,7 +26,10 @@ cache=${NETACTIVITY_ROOTS:-/var/cache/netactivity/roots}
 # What every root has: the harness of Tests/Rendering/screen.sh (Xvfb, the buses, ImageMagick, xdotool, gdbus) and
 # python3-gi, which takes Wayland's screenshots through the Shell's own interface.
 common=dbus,dbus-x11,dbus-bin,libglib2.0-bin,xvfb,xauth,x11-utils,xdotool,imagemagick,python3-gi,python3-dbus,procps,psmisc
-gnome=gnome-shell,gjs,gir1.2-gtk-4.0,dconf-gsettings-backend,dconf-service,libgl1-mesa-dri,libegl-mesa0,adwaita-icon-theme,fonts-cantarell
+gnome=gnome-shell,gjs,gir1.2-gtk-4.0,dconf-gsettings-backend,dconf-service,libgl1-mesa-dri,libegl-mesa0,adwaita-icon-theme,fonts-cantarell,locales
+# The languages the GNOME roots' sessions speak in the translation test (shell-extension-language.sh), made from
+# glibc's sources in the root once it is made.
+languages="de_DE pl_PL"
 plasma=plasma-workspace,plasma-desktop,kwin-x11,kded6,kactivitymanagerd,breeze-icon-theme,fonts-noto-core,qt6-svg-plugins,libgl1-mesa-dri,libegl-mesa0
 
 recipe() { # NAME: prints "SUITE PACKAGES"
@@ -45,7 +48,7 @@ make_root() {
   mkdir -p "$cache"
   exec 9>"$cache/$name.lock"
   flock 9
-  if [ "$(cat "$root/.netactivity-recipe" 2>/dev/null)" != "$suite $packages" ]; then
+  if [ "$(cat "$root/.netactivity-recipe" 2>/dev/null)" != "$suite $packages $languages" ]; then
     command -v mmdebstrap >/dev/null || {
       DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends mmdebstrap >&2 ||
         { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends mmdebstrap >&2; }
@@ -56,8 +59,11 @@ make_root() {
     mmdebstrap --variant=apt --mode=root --quiet --aptopt='APT::Install-Recommends "false"' \
       --aptopt='Acquire::Check-Valid-Until "false"' --include="$packages" "$suite" "$root.partial" >&2
     chroot "$root.partial" dbus-uuidgen >"$root.partial/etc/machine-id"
+    if [ -x "$root.partial/usr/bin/localedef" ]; then
+      for language in $languages; do chroot "$root.partial" localedef -i "$language" -f UTF-8 "$language.UTF-8"; done
+    fi
     rm -rf "$root.partial/var/cache/apt/archives/"*.deb
-    echo "$suite $packages" >"$root.partial/.netactivity-recipe"
+    echo "$suite $packages $languages" >"$root.partial/.netactivity-recipe"
     mv "$root.partial" "$root"
   fi
   exec 9>&-

@@ -29,7 +29,8 @@ var serve = function (Main, Gio) {
     const kind = actor => {
         if (actor.value !== undefined && actor.maximum_value !== undefined)
             return 'bar';
-        if (actor.label === 'Stop')
+        // By its style, not its label, which is in the session's language.
+        if (actor.has_style_class_name?.('netactivity-stop'))
             return 'stop';
         return 'row';
     };

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# The project's GNOME Shell extension in a person's language, on screen: a GNOME Shell whose session is German
+# (LC_ALL=de_DE.UTF-8) loads the extension's zip, whose locale/ folder holds the project's catalogs; for a run at
+# 13 %, 1.2 of 9 MB:
+#   - the indicator is drawn in the top bar and named "Netzwerkaktivität, 13 %";
+#   - its menu, opened by the test's probe extension (shell-probe/), is drawn, and what a screen reader says of it is
+#     German with German numbers: the row ("backup, 13 %, 1,2 MB von 9,0 MB, …"), the bar and "backup stoppen";
+#   - the Shell's log has no line of the extension.
+# The whole day (shell-extension.sh) runs in English; this scene is the language's alone.
+#
+# Usage: shell-extension-language.sh SESSION PRODUCTS EXTENSION [SHOTS]; in Debian's newer GNOMEs through
+# debian-root.sh test NAME PRODUCTS shell-extension-language.sh SESSION PRODUCTS EXTENSION SHOTS.
+#   SESSION    x11 or wayland (headless, with a virtual monitor)
+#   PRODUCTS   the folder with netactivityd and netactivity
+#   EXTENSION  a build's zip (packaging/build-shell-extension.sh)
+#   SHOTS      a folder for the picture of the open menu, extension-gnome-de.png
+# Prints "PASS gnome-extension-language" and exits 0 when everything was seen, exits 1 naming what was not.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+uuid=netactivity@example.org
+
+source "$here/screen.sh"
+panel_region=480x32+800+0
+menu_region=900x500+380+30
+shot_region=560x300+720+0
+
+if [ "${1:-}" = --inside ]; then
+  shift
+  session=$1 products=$2 extension=$3 shots=$4 work=$5
+  export PATH="$products:$PATH"
+  cd "$work"
+  trap 'kill -KILL "$shell_pid" 2>/dev/null || true; for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null || true; done' EXIT
+  fail() {
+    echo "FAIL (gnome-extension-language, GNOME $shell_version, $session): $*" >&2
+    for log in "$work"/*.log; do echo "--- $log" >&2; tail -25 "$log" >&2; done
+    shot "$work/failed.miff" || true
+    [ -z "$shots" ] || convert "$work/failed.miff" "$shots/failed-gnome-extension-language.png" || true
+    exit 1
+  }
+  shell_version=$(gnome-shell --version | sed 's/[^0-9]*\([0-9]*\).*/\1/')
+  locale -a | grep -qix 'de_DE.utf-\?8' || fail "this machine has no de_DE.UTF-8 locale"
+  # The session's language, which the Shell and every program of the session (gdbus's output too) follow.
+  export LC_ALL=de_DE.UTF-8 LANG=de_DE.UTF-8
+  if [ "$session" = wayland ]; then
+    shot() {
+      local png=$work/$(basename "${1%.miff}").png
+      python3 "$here/shell-screenshot.py" "$png" && convert "$png" -alpha off "$1" && rm -f "$png"
+    }
+  fi
+  gnome-extensions install --force "$extension" || fail "gnome-extensions did not install $extension"
+  user_extensions=$XDG_DATA_HOME/gnome-shell/extensions
+  [ -f "$user_extensions/$uuid/locale/de/LC_MESSAGES/netactivity.mo" ] || fail "the zip carries no German catalog"
+  probe=$user_extensions/netactivity-probe@example.org
+  mkdir -p "$probe"
+  printf '{"uuid": "netactivity-probe@example.org", "name": "probe", "description": "the tests'"'"' probe", "shell-version": ["%s"]}\n' \
+    "$shell_version" >"$probe/metadata.json"
+  if [ "$shell_version" -ge 45 ]; then
+    cp "$here/shell-probe/extension-45.js" "$probe/extension.js"
+    { cat "$here/shell-probe/probe.js"; printf '\nexport {serve};\n'; } >"$probe/probe.js"
+  else
+    cp "$here/shell-probe/extension-43.js" "$probe/extension.js"
+    cp "$here/shell-probe/probe.js" "$probe/probe.js"
+  fi
+  gsettings set org.gnome.shell enabled-extensions "['netactivity-probe@example.org', '$uuid']"
+  gsettings set org.gnome.shell disable-user-extensions false
+  gsettings set org.gnome.shell welcome-dialog-last-shown-version '999'
+  gsettings set org.gnome.desktop.notifications show-banners false
+  "$products/netactivityd" --show-delay 0 --hide-delay 0 --min-visible 0 2>netactivityd.log &
+  export SHELL_DEBUG=backtrace-warnings
+  if [ "$session" = wayland ]; then
+    env -u DISPLAY gnome-shell --headless --wayland --no-x11 --virtual-monitor 1280x800 >shell.log 2>&1 &
+  else
+    gnome-shell --x11 --sm-disable >shell.log 2>&1 &
+  fi
+  shell_pid=$!
+  shell_call() { gdbus call --session --dest org.gnome.Shell "$@"; }
+  overview_closed() {
+    shell_call --object-path /org/gnome/Shell --method org.freedesktop.DBus.Properties.Set org.gnome.Shell \
+      OverviewActive "<false>" >/dev/null 2>&1
+    shell_call --object-path /org/gnome/Shell --method org.freedesktop.DBus.Properties.Get org.gnome.Shell \
+      OverviewActive 2>/dev/null | grep -q false
+  }
+  name_owned() {
+    gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+      --method org.freedesktop.DBus.NameHasOwner "$1" 2>/dev/null | grep -q true
+  }
+  probe_says() { gdbus call --session --dest org.example.NetworkActivityProbe --object-path /org/example/NetworkActivityProbe \
+    --method "org.example.NetworkActivityProbe.$1" "${@:2}"; }
+  describe() { probe_says Describe | sed -e "s/^('//" -e "s/',)$//"; }
+  shell_ready() { overview_closed && drawn_at 640 400; }
+  within 120 shell_ready || fail "GNOME Shell did not come up"
+  within 30 name_owned org.example.NetworkActivityProbe || fail "the test's probe extension did not start"
+  within 20 name_owned org.example.NetworkActivity.ShellIndicator || fail "the extension did not start"
+  echo "GNOME Shell $shell_version up in German ($session)"
+  within 30 screen_still || fail "the screen did not settle"
+  shot before.miff
+
+  within 10 "$products/netactivity" status >/dev/null || fail "the service did not start"
+  "$products/netactivity" run --label "backup" -- /bin/sh -c '
+    netactivity progress "$NETACTIVITY_ID" --done 1234567 --total 9000000 && exec sleep 600' >run.log 2>&1 &
+  progress_reported() { "$products/netactivity" status --json | grep -q '"percent":13'; }
+  within 10 progress_reported || fail "the backup's progress did not reach the service: $(cat run.log)"
+  indicator_shown() { box=$(changed_box before.miff "$panel_region"); [ -n "$box" ]; }
+  within 20 indicator_shown || fail "no indicator appeared in the top bar ($panel_region)"
+  within 30 screen_still || fail "the screen did not settle with the indicator shown"
+  named_in_german() { describe | grep -q '"name":"Netzwerkaktivität, 13 %"'; }
+  within 10 named_in_german || fail "the indicator's accessible name is not German: $(describe)"
+  echo "indicator drawn and named in German"
+  shot active.miff
+
+  probe_says OpenMenu >/dev/null || fail "the probe did not open the menu"
+  menu_open() { describe | grep -q '"open":true'; }
+  within 10 menu_open || fail "the menu did not open: $(describe)"
+  menu_shown() {
+    local menu
+    menu=$(changed_box active.miff "$menu_region")
+    [ -n "$menu" ] || return 1
+    read -r menu_w menu_h _ _ <<<"$menu"
+    [ "$menu_h" -ge 30 ] && [ "$menu_w" -ge 200 ]
+  }
+  within 15 menu_shown || fail "the menu was not drawn: $(changed_box active.miff "$menu_region")"
+  within 30 screen_still || fail "the screen did not settle with the menu open"
+  shot menu.miff
+  menu_described=$(describe)
+  for spoken in '"kind":"row","name":"([^"]*: )?backup, 13 %, 1,2 MB von 9,0 MB, [0-9]+ s"' \
+                '"kind":"bar","name":"backup: 13 %"' '"kind":"stop","name":"backup stoppen"'; do
+    grep -qE "$spoken" <<<"$menu_described" || fail "the menu does not say $spoken: $menu_described"
+  done
+  echo "the menu in German: the row with German numbers, the bar and backup stoppen"
+  [ -z "$shots" ] || convert menu.miff -crop "$shot_region" +repage "$shots/extension-gnome-de.png"
+
+  kill -TERM "$shell_pid"
+  shell_gone() { ! kill -0 "$shell_pid" 2>/dev/null; }
+  within 30 shell_gone || fail "the Shell did not stop"
+  blame=$(grep -E "Gjs-CRITICAL|Gjs-WARNING|JS ERROR|netactivity:|indicator\.js|$uuid" shell.log || true)
+  [ -z "$blame" ] || fail "the Shell's log has lines of the extension: $blame"
+  echo "PASS gnome-extension-language"
+  exit 0
+fi
+
+session=$1 products=$(cd "$2" && pwd) extension=$(cd "$(dirname "$3")" && pwd)/$(basename "$3") shots=${4:+$(cd "$4" && pwd)}
+needs_system_bus=1
+if [ "$session" = wayland ]; then open_screen none; else open_screen 1280x800x24; fi
+exec_session bash "$0" --inside "$session" "$products" "$extension" "${shots:-}"
