@@ -105,6 +105,18 @@ extension Integration {
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         }
 
+        /// GNOME 48 in German: the extension's indicator and menu drawn, and what a screen reader says of them German
+        /// with German numbers (`shell-extension-language.sh`).
+        @Test func gnome48ShowsTheExtensionInTheSessionsLanguage() throws {
+            let work = try Self.scratch("gnome48-de")
+            defer { try? FileManager.default.removeItem(at: work) }
+            let result = try Self.run("test", "trixie-gnome", "shell-extension-language.sh",
+                                      ["x11", try Self.release.get().path, try Self.extensionZip(in: work), work.path])
+            Self.keepPictures(of: result, from: work)
+            #expect(result.succeeded && result.stdout.contains("PASS gnome-extension-language"), "\(result)")
+            #expect(result.stdout.contains("GNOME Shell 48 up in German (x11)"), "\(result)")
+        }
+
         /// Debian testing's GNOME (50 today), which has no X11 session: headless Wayland.
         @Test func theNewestGnomeInDebianTestingRunsTheExtension() throws {
             try newestGnome(in: "forky-gnome")

@@ -84,6 +84,21 @@ extension Integration {
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "extension-gnome.png is a PNG")
         }
 
+        /// The extension in the session's language (`shell-extension-language.sh`): a German GNOME Shell 43 draws
+        /// the indicator and the menu, whose accessible names are German with German numbers ("1,2 MB von 9,0 MB",
+        /// "backup stoppen"), from the catalogs in the zip's locale/ folder. GNOME 48's: `DebianDesktopTests`.
+        @Test func theShellExtensionSpeaksTheSessionsLanguage() throws {
+            let builds = try ShellExtensionTests.build()
+            let shots = try temporaryDirectory("shots")
+            defer { for folder in [builds, shots] { try? FileManager.default.removeItem(at: folder) } }
+            let zip = builds.appendingPathComponent("gnome-43/\(ShellExtensionTests.uuid).shell-extension.zip")
+            let result = try Self.run("shell-extension-language.sh", ["x11", Paths.products.path, zip.path, shots.path],
+                                      timeout: .seconds(180))
+            #expect(result.succeeded && result.stdout.contains("PASS gnome-extension-language"), "\(result)")
+            #expect(result.stdout.contains("GNOME Shell 43 up in German (x11)"), "\(result)")
+            #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent("extension-gnome-de.png").path))
+        }
+
         /// Plank, and GNOME's Dash to Dock, draw a run's progress on its app's icon, from the tray's launcher
         /// entries; see `dock-progress.sh`.
         @Test(arguments: ["plank", "dash-to-dock"])
