@@ -125,6 +125,7 @@ let package = Package(
                            "ProgramSupport", "TestSupport"]
         ),
         .testTarget(name: "ProgramSupportTests", dependencies: ["ProgramSupport"]),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
         .testTarget(
             name: "DesktopIndicatorTests",
             dependencies: ["DBusKit", "DesktopIndicator", "NetworkActivityClient", "NetworkActivityInterface", "ProgramSupport",

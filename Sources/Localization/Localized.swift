@@ -45,18 +45,15 @@ enum Placeholders {
                 continue
             }
             let digits = characters.prefix(while: \.isWholeNumber)
-            var index = next
-            if !digits.isEmpty, characters.dropFirst(digits.count).first == "$", let position = Int(digits) {
-                index = position - 1
-                characters = characters.dropFirst(digits.count + 1)
-            } else {
-                next += 1
-            }
-            guard let conversion = characters.first, conversion == "s" || conversion == "d" else {
+            let numbered = !digits.isEmpty && characters.dropFirst(digits.count).first == "$"
+            let spec = numbered ? characters.dropFirst(digits.count + 1) : characters
+            guard let conversion = spec.first, conversion == "s" || conversion == "d" else {
                 result += "%"
                 continue
             }
-            characters = characters.dropFirst()
+            let index = numbered ? (Int(digits) ?? 0) - 1 : next
+            if !numbered { next += 1 }
+            characters = spec.dropFirst()
             result += values.indices.contains(index) ? values[index] : ""
         }
         return result + characters
