@@ -70,14 +70,24 @@ extension Integration {
             let polish = try TrayProcess(bus, environment: Self.speaking("pl_PL.UTF-8", catalogs))
             let unknown = try TrayProcess(bus, environment: Self.speaking("xx_XX.UTF-8", catalogs))
 
-            _ = try client.begin("backup")
+            let server = try NotificationTests.notificationServer(bus)
+            let backup = try client.begin("backup")
+            // An amount without a total: the row and the tooltip say it with the locale's decimal separator.
+            _ = try client.call(ServiceMembers.setTransfer.name) {
+                $0.append(backup); $0.append(UInt64(1_234_567)); $0.append(UInt64(0))
+            }
             for _ in 0..<3 { try watcher.awaitCall("RegisterStatusNotifierItem") }
-            let layout = try TrayMenuTests.awaitLayout(bus, german, host, containing: "'1 aktiv'")
-            for row in ["'Details anzeigen'", "'Alle Aktivitäten beenden'"] {
+            let layout = try TrayMenuTests.awaitLayout(bus, german, host, containing: "'backup — 1,2 MB")
+            for row in ["'1 aktiv'", "'Details anzeigen'", "'Alle Aktivitäten beenden'"] {
                 #expect(layout.contains(row), "\(row) in \(layout)")
             }
-            #expect(layout.contains(/'backup — \d+ s'/), "\(layout)")
-            #expect(try german.property("ToolTip").decode(ReceivedToolTip.self).title == "Netzwerkaktivität")
+            let toolTip = try german.property("ToolTip").decode(ReceivedToolTip.self)
+            #expect(toolTip.title == "Netzwerkaktivität" && toolTip.text.hasPrefix("backup — 1,2 MB"), "\(toolTip)")
+            // Its notification, as "Details anzeigen" shows it.
+            let details = try #require(TrayMenuTests.rowID(labelled: "Details anzeigen", in: layout), "\(layout)")
+            #expect(try TrayMenuTests.menuCall(bus, german, "Event", [details, "clicked", "<0>", "0"]).succeeded)
+            let notice = try NotificationTests.Notify(try server.awaitCall("Notify"))
+            #expect(notice.summary == "1 aktiv" && notice.body.hasPrefix("backup — 1,2 MB"), "\(notice)")
             _ = try TrayMenuTests.awaitLayout(bus, polish, host, containing: "'1 aktywna'")
             let english = try TrayMenuTests.awaitLayout(bus, unknown, host, containing: "'1 active'")
             #expect(english.contains("'Show details'") && english.contains("'End all activities'"), "\(english)")
