@@ -5,26 +5,51 @@ import Glibc
 import Musl
 #endif
 import CGettext
+import Synchronization
 
 /// The language a program speaks to a person, chosen the usual way (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`) and
 /// read from gettext's catalogs (`po/`, docs/translating.md). Like gettext itself it is the whole process's: the tray
 /// speaks it from its start, and the command leaves it for the C locale before it prints for other programs
-/// (`--json`, `watch`'s formats), whose output never changes with the language.
+/// (`watch`'s formats), whose output never changes with the language.
+///
+/// The locale is loaded when a text or a number first needs it, not when the program says whom it speaks to: a
+/// `netactivity begin` that prints only an id (the shell hook runs one per network command) loads none, which
+/// keeps it within the benchmark's guard on the command's time and memory (docs/performance.md).
 public enum Language {
     /// The catalogs' name: `netactivity.mo`, in `LANG/LC_MESSAGES/` under `catalogFolder`.
     public static let textDomain = "netactivity"
 
-    /// Speaks the person's language, with their locale's numbers and times; where no catalog has a text (an
-    /// unknown language, a text not yet translated) it stays English.
+    private struct State {
+        var speaksToThePerson = false
+        var isLocaleLoaded = false
+    }
+
+    private static let state = Mutex(State())
+
+    /// Speaks the person's language from the first text on, with their locale's numbers and times; where no catalog
+    /// has a text (an unknown language, a text not yet translated) it stays English.
     public static func followThePerson() {
-        setlocale(LC_ALL, "")
-        bindtextdomain(textDomain, catalogFolder)
-        bind_textdomain_codeset(textDomain, "UTF-8")
+        state.withLock { $0.speaksToThePerson = true }
     }
 
     /// Back to the C locale: English texts, and numbers and times as `--json` and the panels' formats write them.
     public static func speakToPrograms() {
-        setlocale(LC_ALL, "C")
+        state.withLock { state in
+            state.speaksToThePerson = false
+            if state.isLocaleLoaded { setlocale(LC_ALL, "C") }
+            state.isLocaleLoaded = false
+        }
+    }
+
+    /// Loads the person's locale and binds the catalogs, once, if the program speaks to the person.
+    static func prepare() {
+        state.withLock { state in
+            guard state.speaksToThePerson, !state.isLocaleLoaded else { return }
+            setlocale(LC_ALL, "")
+            bindtextdomain(textDomain, catalogFolder)
+            bind_textdomain_codeset(textDomain, "UTF-8")
+            state.isLocaleLoaded = true
+        }
     }
 
     /// `TEXTDOMAINDIR` when set (gettext's own name for it, which tests and an uninstalled build use), otherwise

@@ -10,6 +10,7 @@ import Musl
 public enum LocalFormats {
     /// A number of tenths to one decimal: `12` is "1.2", or "1,2" in German.
     public static func tenths(_ tenths: Int64) -> String {
+        Language.prepare()
         let sign = tenths < 0 ? "-" : ""
         let magnitude = tenths.magnitude
         return "\(sign)\(magnitude / 10)\(decimalSeparator)\(magnitude % 10)"
@@ -22,12 +23,14 @@ public enum LocalFormats {
 
     /// The time of day to the minute: "14:02"; "02:02 PM" where the locale writes a 12-hour clock.
     public static func clock(_ microseconds: UInt64) -> String {
-        format(microseconds, withoutSeconds(langinfo(T_FMT) ?? "%H:%M:%S"))
+        Language.prepare()
+        return format(microseconds, withoutSeconds(langinfo(T_FMT) ?? "%H:%M:%S"))
     }
 
     /// The date and the time to the minute: "2026-11-27 14:02" in the C locale, which has no date of its own that
     /// anyone reads ("11/27/26"); "27.11.2026 14:02" in German.
     public static func dateAndClock(_ microseconds: UInt64) -> String {
+        Language.prepare()
         let isC = ["C", "POSIX"].contains(setlocale(LC_TIME, nil).map { String(cString: $0) } ?? "C")
         let date = isC ? "%Y-%m-%d" : langinfo(D_FMT) ?? "%Y-%m-%d"
         return format(microseconds, "\(date) \(withoutSeconds(langinfo(T_FMT) ?? "%H:%M:%S"))")
@@ -36,7 +39,7 @@ public enum LocalFormats {
     /// A time format to the minute: "%T" is "%H:%M", "%r" (English's 12-hour clock) "%I:%M %p".
     static func withoutSeconds(_ format: String) -> String {
         var result = format.replacingEvery("%T", with: "%H:%M")
-        if result.contains("%r") { result = result.replacingEvery("%r", with: langinfo(T_FMT_AMPM) ?? "%I:%M:%S %p") }
+            .replacingEvery("%r", with: langinfo(T_FMT_AMPM) ?? "%I:%M:%S %p")
         for seconds in [":%S", ".%S", "%S"] { result = result.replacingEvery(seconds, with: "") }
         return result
     }
@@ -56,7 +59,21 @@ public enum LocalFormats {
 }
 
 extension String {
+    /// Every `target` replaced, without the standard library's string processing, which the tray does not
+    /// otherwise link.
     fileprivate func replacingEvery(_ target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+        let bytes = Array(utf8), pattern = Array(target.utf8)
+        var result: [UInt8] = []
+        var at = 0
+        while at < bytes.count {
+            if bytes[at...].starts(with: pattern) {
+                result += replacement.utf8
+                at += pattern.count
+            } else {
+                result.append(bytes[at])
+                at += 1
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 }

@@ -6,6 +6,7 @@ import CGettext
 /// `localized("Stop %s", label)`. `po/update-template.sh` finds every call by this name, so the text must be a
 /// literal.
 public func localized(_ text: String, _ values: any CustomStringConvertible...) -> String {
+    Language.prepare()
     let translated = text.withCString { message in
         guard let found = dgettext(Language.textDomain, message), found != message else { return text }
         return String(cString: found)
@@ -18,6 +19,7 @@ public func localized(_ text: String, _ values: any CustomStringConvertible...) 
 public func localizedPlural(_ one: String, _ many: String, count: Int, _ values: any CustomStringConvertible...)
     -> String
 {
+    Language.prepare()
     let english = count == 1 ? one : many
     let translated = one.withCString { singular in
         many.withCString { plural in
@@ -30,32 +32,44 @@ public func localizedPlural(_ one: String, _ many: String, count: Int, _ values:
 }
 
 /// gettext's placeholders as C writes them, which `msgfmt --check` checks in every translation: `%s` and `%d` take
-/// the next value, `%1$s` the first, `%%` is a percent sign.
+/// the next value, `%1$s` the first, `%%` is a percent sign. Read byte by byte: every byte of a placeholder is ASCII.
 enum Placeholders {
     static func fill(_ template: String, with values: [String]) -> String {
-        var result = ""
+        let bytes = Array(template.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
         var next = 0
-        var characters = template[...]
-        while let percent = characters.firstIndex(of: "%") {
-            result += characters[..<percent]
-            characters = characters[characters.index(after: percent)...]
-            if characters.first == "%" {
-                result += "%"
-                characters = characters.dropFirst()
+        var at = 0
+        while at < bytes.count {
+            guard bytes[at] == UInt8(ascii: "%"), at + 1 < bytes.count else {
+                result.append(bytes[at])
+                at += 1
                 continue
             }
-            let digits = characters.prefix(while: \.isWholeNumber)
-            let numbered = !digits.isEmpty && characters.dropFirst(digits.count).first == "$"
-            let spec = numbered ? characters.dropFirst(digits.count + 1) : characters
-            guard let conversion = spec.first, conversion == "s" || conversion == "d" else {
-                result += "%"
+            if bytes[at + 1] == UInt8(ascii: "%") {
+                result.append(UInt8(ascii: "%"))
+                at += 2
                 continue
             }
-            let index = numbered ? (Int(digits) ?? 0) - 1 : next
+            var end = at + 1
+            var position = 0
+            while end < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) {
+                position = position * 10 + Int(bytes[end] - UInt8(ascii: "0"))
+                end += 1
+            }
+            let numbered = end > at + 1 && end < bytes.count && bytes[end] == UInt8(ascii: "$")
+            let conversion = numbered ? end + 1 : at + 1
+            guard conversion < bytes.count, bytes[conversion] == UInt8(ascii: "s") || bytes[conversion] == UInt8(ascii: "d")
+            else {
+                result.append(bytes[at])
+                at += 1
+                continue
+            }
+            let index = numbered ? position - 1 : next
             if !numbered { next += 1 }
-            characters = spec.dropFirst()
-            result += values.indices.contains(index) ? values[index] : ""
+            if values.indices.contains(index) { result += values[index].utf8 }
+            at = conversion + 1
         }
-        return result + characters
+        return String(decoding: result, as: UTF8.self)
     }
 }
