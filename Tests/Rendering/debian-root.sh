@@ -59,7 +59,7 @@ make_root() {
     mmdebstrap --variant=apt --mode=root --quiet --aptopt='APT::Install-Recommends "false"' \
       --aptopt='Acquire::Check-Valid-Until "false"' --include="$packages" "$suite" "$root.partial" >&2
     chroot "$root.partial" dbus-uuidgen >"$root.partial/etc/machine-id"
-    if [ -x "$root.partial/usr/bin/localedef" ]; then
+    if [ -d "$root.partial/usr/share/i18n/charmaps" ]; then
       for language in $languages; do chroot "$root.partial" localedef -i "$language" -f UTF-8 "$language.UTF-8"; done
     fi
     rm -rf "$root.partial/var/cache/apt/archives/"*.deb
