@@ -134,6 +134,10 @@ extension Integration {
             let polishStatus = try runTool(Paths.cli.path, ["status"], bus: bus, environment: polish)
             #expect(polishStatus.stdout.contains("POSTĘP") && polishStatus.stdout.contains("13% 1,2 MB/9,0 MB"),
                     "\(polishStatus)")
+            // LANGUAGE comes first for the texts (gettext's rule); the numbers stay the locale's.
+            let preferred = try runTool(Paths.cli.path, ["status"], bus: bus,
+                                        environment: german.merging(["LANGUAGE": "pl:de"]) { $1 })
+            #expect(preferred.stdout.contains("POSTĘP") && preferred.stdout.contains("13% 1,2 MB/9,0 MB"), "\(preferred)")
             let history = try runTool(Paths.cli.path, ["history"], bus: bus, environment: german)
             #expect(history.stdout.contains("ERGEBNIS") && history.stdout.contains("fertig"), "\(history)")
             #expect(history.stdout.contains(/\d\d\.\d\d\.\d{4} \d\d:\d\d/), "a German date: \(history)")
