@@ -36,7 +36,7 @@ let package = Package(
         // glibc's gettext, which Swift's Glibc module leaves out, and the language a program speaks to a person
         // with it: translated texts, plural forms, and the locale's numbers and times (docs/translating.md).
         .systemLibrary(name: "CGettext"),
-        .target(name: "Localization", dependencies: ["CGettext"]),
+        .target(name: "Localization", dependencies: ["CGettext", "ProgramSupport"]),
         // The contract of org.example.NetworkActivity on the bus: its members declared once (`ServiceMembers`), the
         // names, error names, records, and the calls built from the declarations, shared by the service and its
         // clients.

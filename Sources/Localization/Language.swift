@@ -5,7 +5,7 @@ import Glibc
 import Musl
 #endif
 import CGettext
-import Synchronization
+import ProgramSupport
 
 /// The language a program speaks to a person, chosen the usual way (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`) and
 /// read from gettext's catalogs (`po/`, docs/translating.md). Like gettext itself it is the whole process's: the tray
@@ -24,7 +24,7 @@ public enum Language {
         var isLocaleLoaded = false
     }
 
-    private static let state = Mutex(State())
+    private static let state = Lock(State())
 
     /// Speaks the person's language from the first text on, with their locale's numbers and times; where no catalog
     /// has a text (an unknown language, a text not yet translated) it stays English.
