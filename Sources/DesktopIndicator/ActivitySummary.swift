@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Localization
+
 /// The active activities as one line for people, such as "3 active: mail, backup, sync".
 public struct ActivitySummary: Sendable, Equatable {
     /// How many labels are named before the rest are counted ("and 4 more").
