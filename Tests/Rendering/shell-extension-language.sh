@@ -30,64 +30,16 @@ if [ "${1:-}" = --inside ]; then
   export PATH="$products:$PATH"
   cd "$work"
   trap 'kill -KILL "$shell_pid" 2>/dev/null || true; for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null || true; done' EXIT
-  fail() {
-    echo "FAIL (gnome-extension-language, GNOME $shell_version, $session): $*" >&2
-    for log in "$work"/*.log; do echo "--- $log" >&2; tail -25 "$log" >&2; done
-    shot "$work/failed.miff" || true
-    [ -z "$shots" ] || convert "$work/failed.miff" "$shots/failed-gnome-extension-language.png" || true
-    exit 1
-  }
-  shell_version=$(gnome-shell --version | sed 's/[^0-9]*\([0-9]*\).*/\1/')
+  scene=gnome-extension-language
+  source "$here/shell-session.sh"
   locale -a | grep -qix 'de_DE.utf-\?8' || fail "this machine has no de_DE.UTF-8 locale"
   # The session's language, which the Shell and every program of the session (gdbus's output too) follow.
   export LC_ALL=de_DE.UTF-8 LANG=de_DE.UTF-8
-  if [ "$session" = wayland ]; then
-    shot() {
-      local png=$work/$(basename "${1%.miff}").png
-      python3 "$here/shell-screenshot.py" "$png" && convert "$png" -alpha off "$1" && rm -f "$png"
-    }
-  fi
   gnome-extensions install --force "$extension" || fail "gnome-extensions did not install $extension"
-  user_extensions=$XDG_DATA_HOME/gnome-shell/extensions
   [ -f "$user_extensions/$uuid/locale/de/LC_MESSAGES/netactivity.mo" ] || fail "the zip carries no German catalog"
-  probe=$user_extensions/netactivity-probe@example.org
-  mkdir -p "$probe"
-  printf '{"uuid": "netactivity-probe@example.org", "name": "probe", "description": "the tests'"'"' probe", "shell-version": ["%s"]}\n' \
-    "$shell_version" >"$probe/metadata.json"
-  if [ "$shell_version" -ge 45 ]; then
-    cp "$here/shell-probe/extension-45.js" "$probe/extension.js"
-    { cat "$here/shell-probe/probe.js"; printf '\nexport {serve};\n'; } >"$probe/probe.js"
-  else
-    cp "$here/shell-probe/extension-43.js" "$probe/extension.js"
-    cp "$here/shell-probe/probe.js" "$probe/probe.js"
-  fi
-  gsettings set org.gnome.shell enabled-extensions "['netactivity-probe@example.org', '$uuid']"
-  gsettings set org.gnome.shell disable-user-extensions false
-  gsettings set org.gnome.shell welcome-dialog-last-shown-version '999'
-  gsettings set org.gnome.desktop.notifications show-banners false
+  install_probe
   "$products/netactivityd" --show-delay 0 --hide-delay 0 --min-visible 0 2>netactivityd.log &
-  export SHELL_DEBUG=backtrace-warnings
-  if [ "$session" = wayland ]; then
-    env -u DISPLAY gnome-shell --headless --wayland --no-x11 --virtual-monitor 1280x800 >shell.log 2>&1 &
-  else
-    gnome-shell --x11 --sm-disable >shell.log 2>&1 &
-  fi
-  shell_pid=$!
-  shell_call() { gdbus call --session --dest org.gnome.Shell "$@"; }
-  overview_closed() {
-    shell_call --object-path /org/gnome/Shell --method org.freedesktop.DBus.Properties.Set org.gnome.Shell \
-      OverviewActive "<false>" >/dev/null 2>&1
-    shell_call --object-path /org/gnome/Shell --method org.freedesktop.DBus.Properties.Get org.gnome.Shell \
-      OverviewActive 2>/dev/null | grep -q false
-  }
-  name_owned() {
-    gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
-      --method org.freedesktop.DBus.NameHasOwner "$1" 2>/dev/null | grep -q true
-  }
-  probe_says() { gdbus call --session --dest org.example.NetworkActivityProbe --object-path /org/example/NetworkActivityProbe \
-    --method "org.example.NetworkActivityProbe.$1" "${@:2}"; }
-  describe() { probe_says Describe | sed -e "s/^('//" -e "s/',)$//"; }
-  shell_ready() { overview_closed && drawn_at 640 400; }
+  start_shell "['netactivity-probe@example.org', '$uuid']"
   within 120 shell_ready || fail "GNOME Shell did not come up"
   within 30 name_owned org.example.NetworkActivityProbe || fail "the test's probe extension did not start"
   within 20 name_owned org.example.NetworkActivity.ShellIndicator || fail "the extension did not start"

@@ -39,28 +39,14 @@ if [ "${1:-}" = --inside ]; then
   export PATH="$products:$PATH"
   cd "$work"
   trap 'kill -KILL "$shell_pid" 2>/dev/null || true; for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null || true; done' EXIT
-  fail() {
-    echo "FAIL (gnome-extension, GNOME $shell_version, $session): $*" >&2
-    for log in "$work"/*.log; do echo "--- $log" >&2; tail -25 "$log" >&2; done
-    shot "$work/failed.miff" || true
-    [ -z "$shots" ] || convert "$work/failed.miff" "$shots/failed-gnome-extension.png" || true
-    exit 1
-  }
-  shell_version=$(gnome-shell --version | sed 's/[^0-9]*\([0-9]*\).*/\1/')
-  if [ "$session" = wayland ]; then
-    # No X screen to read: the Shell takes the pictures itself.
-    shot() {
-      local png=$work/$(basename "${1%.miff}").png
-      python3 "$here/shell-screenshot.py" "$png" && convert "$png" -alpha off "$1" && rm -f "$png"
-    }
-  fi
+  scene=gnome-extension
+  source "$here/shell-session.sh"
   # The activities' program has a desktop file, as an installed application has: each row shows its green icon.
   mkdir -p "$XDG_DATA_HOME/applications" "$XDG_DATA_HOME/icons/hicolor/scalable/apps"
   printf '[Desktop Entry]\nType=Application\nName=Backup Tool\nIcon=netactivity-test-backup\nExec=true\n' \
     >"$XDG_DATA_HOME/applications/netactivity.desktop"
   printf '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="#00ff00"/></svg>\n' \
     >"$XDG_DATA_HOME/icons/hicolor/scalable/apps/netactivity-test-backup.svg"
-  user_extensions=$XDG_DATA_HOME/gnome-shell/extensions
   if [[ "$extension" == *.deb ]]; then
     # As root on the (throwaway) machine: the package's extension is for every user, in /usr/share.
     dpkg -i "$extension" >dpkg.log 2>&1 || fail "dpkg did not install $extension: $(tail -5 dpkg.log)"
@@ -69,54 +55,17 @@ if [ "${1:-}" = --inside ]; then
     gnome-extensions install --force "$extension" || fail "gnome-extensions did not install $extension"
     [ -f "$user_extensions/$uuid/metadata.json" ] || fail "the zip was installed elsewhere"
   fi
-  # The test's own probe, for what has no pointer or no pixels: the menu's accessible names, a menu opened and a
-  # button pressed on Wayland.
-  probe=$user_extensions/netactivity-probe@example.org
-  mkdir -p "$probe"
-  printf '{"uuid": "netactivity-probe@example.org", "name": "probe", "description": "the tests'"'"' probe", "shell-version": ["%s"]}\n' \
-    "$shell_version" >"$probe/metadata.json"
-  if [ "$shell_version" -ge 45 ]; then
-    cp "$here/shell-probe/extension-45.js" "$probe/extension.js"
-    { cat "$here/shell-probe/probe.js"; printf '\nexport {serve};\n'; } >"$probe/probe.js"
-  else
-    cp "$here/shell-probe/extension-43.js" "$probe/extension.js"
-    cp "$here/shell-probe/probe.js" "$probe/probe.js"
-  fi
-  # A fresh session: no extension enabled but the probe, the AppIndicator extension neither.
-  gsettings set org.gnome.shell enabled-extensions "['netactivity-probe@example.org']"
-  gsettings set org.gnome.shell disable-user-extensions false
-  gsettings set org.gnome.shell welcome-dialog-last-shown-version '999'
-  gsettings set org.gnome.desktop.notifications show-banners false
+  install_probe
   "$products/netactivityd" --show-delay 0 --hide-delay 0 --min-visible 0 2>netactivityd.log &
   daemon_pid=$!
-  export SHELL_DEBUG=backtrace-warnings
-  if [ "$session" = wayland ]; then
-    env -u DISPLAY gnome-shell --headless --wayland --no-x11 --virtual-monitor 1280x800 >shell.log 2>&1 &
-  else
-    gnome-shell --x11 --sm-disable >shell.log 2>&1 &
-  fi
-  shell_pid=$!
-  shell_call() { gdbus call --session --dest org.gnome.Shell "$@"; }
-  overview_closed() {
-    shell_call --object-path /org/gnome/Shell --method org.freedesktop.DBus.Properties.Set org.gnome.Shell \
-      OverviewActive "<false>" >/dev/null 2>&1
-    shell_call --object-path /org/gnome/Shell --method org.freedesktop.DBus.Properties.Get org.gnome.Shell \
-      OverviewActive 2>/dev/null | grep -q false
-  }
-  name_owned() {
-    gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
-      --method org.freedesktop.DBus.NameHasOwner "$1" 2>/dev/null | grep -q true
-  }
+  # A fresh session: no extension enabled but the probe, the AppIndicator extension neither.
+  start_shell "['netactivity-probe@example.org']"
   extension_owns_its_name() { name_owned org.example.NetworkActivity.ShellIndicator; }
   extensions() {
     gdbus call --session --dest org.gnome.Shell.Extensions --object-path /org/gnome/Shell/Extensions \
       --method "org.gnome.Shell.Extensions.$1" "$uuid"
   }
   extension_state() { extensions GetExtensionInfo | sed -n "s/.*'state': <\([0-9]*\)\(\.0\)\{0,1\}>.*/\1/p" || true; }
-  probe_says() { gdbus call --session --dest org.example.NetworkActivityProbe --object-path /org/example/NetworkActivityProbe \
-    --method "org.example.NetworkActivityProbe.$1" "${@:2}"; }
-  describe() { probe_says Describe | sed -e "s/^('//" -e "s/',)$//"; }
-  shell_ready() { overview_closed && drawn_at 640 400; }
   within 120 shell_ready || fail "GNOME Shell did not come up"
   within 30 name_owned org.example.NetworkActivityProbe || fail "the test's probe extension did not start"
   echo "GNOME Shell $shell_version up ($session)"

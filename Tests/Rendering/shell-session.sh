@@ -1,0 +1,71 @@
+# Shared by shell-extension.sh and shell-extension-language.sh, inside their session: GNOME Shell on X11 or headless
+# Wayland with the tests' own probe extension (shell-probe/), which reads the project's extension's menu over
+# D-Bus where there is no pointer. Sourced, not run, after screen.sh, with `here`, `uuid`, `session`, `work`,
+# `shots` and `scene` (the name a failure gives, and its picture's: failed-SCENE.png) set.
+
+shell_version=$(gnome-shell --version | sed 's/[^0-9]*\([0-9]*\).*/\1/')
+user_extensions=$XDG_DATA_HOME/gnome-shell/extensions
+
+fail() {
+  echo "FAIL ($scene, GNOME $shell_version, $session): $*" >&2
+  for log in "$work"/*.log; do echo "--- $log" >&2; tail -25 "$log" >&2; done
+  shot "$work/failed.miff" || true
+  [ -z "$shots" ] || convert "$work/failed.miff" "$shots/failed-$scene.png" || true
+  exit 1
+}
+
+if [ "$session" = wayland ]; then
+  # No X screen to read: the Shell takes the pictures itself.
+  shot() {
+    local png=$work/$(basename "${1%.miff}").png
+    python3 "$here/shell-screenshot.py" "$png" && convert "$png" -alpha off "$1" && rm -f "$png"
+  }
+fi
+
+# The tests' probe, for what has no pointer or no pixels: the menu's accessible names, a menu opened and a button
+# pressed on Wayland.
+install_probe() {
+  local probe=$user_extensions/netactivity-probe@example.org
+  mkdir -p "$probe"
+  printf '{"uuid": "netactivity-probe@example.org", "name": "probe", "description": "the tests'"'"' probe", "shell-version": ["%s"]}\n' \
+    "$shell_version" >"$probe/metadata.json"
+  if [ "$shell_version" -ge 45 ]; then
+    cp "$here/shell-probe/extension-45.js" "$probe/extension.js"
+    { cat "$here/shell-probe/probe.js"; printf '\nexport {serve};\n'; } >"$probe/probe.js"
+  else
+    cp "$here/shell-probe/extension-43.js" "$probe/extension.js"
+    cp "$here/shell-probe/probe.js" "$probe/probe.js"
+  fi
+}
+
+# Starts a fresh session's GNOME Shell (shell_pid, its log shell.log) with the extensions ENABLED (a GVariant list)
+# and nothing else: no welcome dialog, no notification banners over the top bar.
+start_shell() {
+  gsettings set org.gnome.shell enabled-extensions "$1"
+  gsettings set org.gnome.shell disable-user-extensions false
+  gsettings set org.gnome.shell welcome-dialog-last-shown-version '999'
+  gsettings set org.gnome.desktop.notifications show-banners false
+  export SHELL_DEBUG=backtrace-warnings
+  if [ "$session" = wayland ]; then
+    env -u DISPLAY gnome-shell --headless --wayland --no-x11 --virtual-monitor 1280x800 >shell.log 2>&1 &
+  else
+    gnome-shell --x11 --sm-disable >shell.log 2>&1 &
+  fi
+  shell_pid=$!
+}
+
+shell_call() { gdbus call --session --dest org.gnome.Shell "$@"; }
+overview_closed() {
+  shell_call --object-path /org/gnome/Shell --method org.freedesktop.DBus.Properties.Set org.gnome.Shell \
+    OverviewActive "<false>" >/dev/null 2>&1
+  shell_call --object-path /org/gnome/Shell --method org.freedesktop.DBus.Properties.Get org.gnome.Shell \
+    OverviewActive 2>/dev/null | grep -q false
+}
+name_owned() {
+  gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+    --method org.freedesktop.DBus.NameHasOwner "$1" 2>/dev/null | grep -q true
+}
+probe_says() { gdbus call --session --dest org.example.NetworkActivityProbe --object-path /org/example/NetworkActivityProbe \
+  --method "org.example.NetworkActivityProbe.$1" "${@:2}"; }
+describe() { probe_says Describe | sed -e "s/^('//" -e "s/',)$//"; }
+shell_ready() { overview_closed && drawn_at 640 400; }
