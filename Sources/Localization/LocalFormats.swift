@@ -24,7 +24,7 @@ public enum LocalFormats {
     /// The time of day to the minute: "14:02"; "02:02 PM" where the locale writes a 12-hour clock.
     public static func clock(_ microseconds: UInt64) -> String {
         Language.prepare()
-        return format(microseconds, withoutSeconds(langinfo(T_FMT) ?? "%H:%M:%S"))
+        return format(microseconds, clockFormat)
     }
 
     /// The date and the time to the minute: "2026-11-27 14:02" in the C locale, which has no date of its own that
@@ -33,7 +33,12 @@ public enum LocalFormats {
         Language.prepare()
         let isC = ["C", "POSIX"].contains(setlocale(LC_TIME, nil).map { String(cString: $0) } ?? "C")
         let date = isC ? "%Y-%m-%d" : langinfo(D_FMT) ?? "%Y-%m-%d"
-        return format(microseconds, "\(date) \(withoutSeconds(langinfo(T_FMT) ?? "%H:%M:%S"))")
+        return format(microseconds, "\(date) \(clockFormat)")
+    }
+
+    /// The locale's time of day (`T_FMT`) to the minute.
+    private static var clockFormat: String {
+        withoutSeconds(langinfo(T_FMT) ?? "%H:%M:%S")
     }
 
     /// A time format to the minute: "%T" is "%H:%M", "%r" (English's 12-hour clock) "%I:%M %p".

@@ -17,21 +17,12 @@
 # Prints "PASS gnome-extension-language" and exits 0 when everything was seen, exits 1 naming what was not.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-uuid=netactivity@example.org
-
 source "$here/screen.sh"
-panel_region=480x32+800+0
-menu_region=900x500+380+30
-shot_region=560x300+720+0
+source "$here/shell-session.sh"
 
 if [ "${1:-}" = --inside ]; then
   shift
-  session=$1 products=$2 extension=$3 shots=$4 work=$5
-  export PATH="$products:$PATH"
-  cd "$work"
-  trap 'kill -KILL "$shell_pid" 2>/dev/null || true; for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null || true; done' EXIT
-  scene=gnome-extension-language
-  source "$here/shell-session.sh"
+  enter_shell_scene gnome-extension-language "$@"
   locale -a | grep -qix 'de_DE.utf-\?8' || fail "this machine has no de_DE.UTF-8 locale"
   # The session's language, which the Shell and every program of the session (gdbus's output too) follow.
   export LC_ALL=de_DE.UTF-8 LANG=de_DE.UTF-8
@@ -90,7 +81,4 @@ if [ "${1:-}" = --inside ]; then
   exit 0
 fi
 
-session=$1 products=$(cd "$2" && pwd) extension=$(cd "$(dirname "$3")" && pwd)/$(basename "$3") shots=${4:+$(cd "$4" && pwd)}
-needs_system_bus=1
-if [ "$session" = wayland ]; then open_screen none; else open_screen 1280x800x24; fi
-exec_session bash "$0" --inside "$session" "$products" "$extension" "${shots:-}"
+start_shell_scene "$0" "$@"

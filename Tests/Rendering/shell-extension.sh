@@ -25,22 +25,12 @@
 # Prints "PASS gnome-extension" and exits 0 when everything was seen, exits 1 naming what was not.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-uuid=netactivity@example.org
-
 source "$here/screen.sh"
-# The top bar's right part, away from the clock; the menu under it; the part of the screen kept as a picture.
-panel_region=480x32+800+0
-menu_region=900x500+380+30
-shot_region=560x300+720+0
+source "$here/shell-session.sh"
 
 if [ "${1:-}" = --inside ]; then
   shift
-  session=$1 products=$2 extension=$3 shots=$4 work=$5
-  export PATH="$products:$PATH"
-  cd "$work"
-  trap 'kill -KILL "$shell_pid" 2>/dev/null || true; for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null || true; done' EXIT
-  scene=gnome-extension
-  source "$here/shell-session.sh"
+  enter_shell_scene gnome-extension "$@"
   # The activities' program has a desktop file, as an installed application has: each row shows its green icon.
   mkdir -p "$XDG_DATA_HOME/applications" "$XDG_DATA_HOME/icons/hicolor/scalable/apps"
   printf '[Desktop Entry]\nType=Application\nName=Backup Tool\nIcon=netactivity-test-backup\nExec=true\n' \
@@ -270,7 +260,4 @@ if [ "${1:-}" = --inside ]; then
   exit 0
 fi
 
-session=$1 products=$(cd "$2" && pwd) extension=$(cd "$(dirname "$3")" && pwd)/$(basename "$3") shots=${4:+$(cd "$4" && pwd)}
-needs_system_bus=1
-if [ "$session" = wayland ]; then open_screen none; else open_screen 1280x800x24; fi
-exec_session bash "$0" --inside "$session" "$products" "$extension" "${shots:-}"
+start_shell_scene "$0" "$@"

@@ -1,10 +1,43 @@
-# Shared by shell-extension.sh and shell-extension-language.sh, inside their session: GNOME Shell on X11 or headless
-# Wayland with the tests' own probe extension (shell-probe/), which reads the project's extension's menu over
-# D-Bus where there is no pointer. Sourced, not run, after screen.sh, with `here`, `uuid`, `session`, `work`,
-# `shots` and `scene` (the name a failure gives, and its picture's: failed-SCENE.png) set.
+# Shared by shell-extension.sh and shell-extension-language.sh: GNOME Shell on X11 or headless Wayland with the
+# tests' own probe extension (shell-probe/), which reads the project's extension's menu over D-Bus where there is no
+# pointer. Sourced, not run, after screen.sh, with `here` set. Each script runs twice: as
+# `SCRIPT SESSION PRODUCTS EXTENSION [SHOTS]`, which opens a screen and buses of its own (start_shell_scene), and
+# again inside them with --inside (enter_shell_scene).
 
-shell_version=$(gnome-shell --version | sed 's/[^0-9]*\([0-9]*\).*/\1/')
-user_extensions=$XDG_DATA_HOME/gnome-shell/extensions
+uuid=netactivity@example.org
+# The top bar's right part, away from the clock; the menu under it; the part of the screen kept as a picture.
+panel_region=480x32+800+0
+menu_region=900x500+380+30
+shot_region=560x300+720+0
+
+# SCRIPT SESSION PRODUCTS EXTENSION [SHOTS]: runs `SCRIPT --inside …` in a session of its own.
+start_shell_scene() {
+  local script=$1
+  session=$2 products=$(cd "$3" && pwd) extension=$(cd "$(dirname "$4")" && pwd)/$(basename "$4")
+  shots=${5:+$(cd "$5" && pwd)}
+  needs_system_bus=1
+  if [ "$session" = wayland ]; then open_screen none; else open_screen 1280x800x24; fi
+  exec_session bash "$script" --inside "$session" "$products" "$extension" "${shots:-}"
+}
+
+# SCENE SESSION PRODUCTS EXTENSION SHOTS WORK: inside the session, in WORK, with the programs of PRODUCTS first on
+# PATH; SCENE names a failure and its picture (failed-SCENE.png). Whatever the scene started is killed at its exit.
+enter_shell_scene() {
+  scene=$1 session=$2 products=$3 extension=$4 shots=$5 work=$6
+  export PATH="$products:$PATH"
+  cd "$work"
+  shell_pid=
+  trap 'kill -KILL "$shell_pid" 2>/dev/null || true; for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null || true; done' EXIT
+  shell_version=$(gnome-shell --version | sed 's/[^0-9]*\([0-9]*\).*/\1/')
+  user_extensions=$XDG_DATA_HOME/gnome-shell/extensions
+  if [ "$session" = wayland ]; then
+    # No X screen to read: the Shell takes the pictures itself.
+    shot() {
+      local png=$work/$(basename "${1%.miff}").png
+      python3 "$here/shell-screenshot.py" "$png" && convert "$png" -alpha off "$1" && rm -f "$png"
+    }
+  fi
+}
 
 fail() {
   echo "FAIL ($scene, GNOME $shell_version, $session): $*" >&2
@@ -13,14 +46,6 @@ fail() {
   [ -z "$shots" ] || convert "$work/failed.miff" "$shots/failed-$scene.png" || true
   exit 1
 }
-
-if [ "$session" = wayland ]; then
-  # No X screen to read: the Shell takes the pictures itself.
-  shot() {
-    local png=$work/$(basename "${1%.miff}").png
-    python3 "$here/shell-screenshot.py" "$png" && convert "$png" -alpha off "$1" && rm -f "$png"
-  }
-fi
 
 # The tests' probe, for what has no pointer or no pixels: the menu's accessible names, a menu opened and a button
 # pressed on Wayland.
