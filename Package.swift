@@ -37,6 +37,10 @@ let package = Package(
         // with it: translated texts, plural forms, and the locale's numbers and times (docs/translating.md).
         .systemLibrary(name: "CGettext"),
         .target(name: "Localization", dependencies: ["CGettext", "ProgramSupport"]),
+        // The kernel's per-app byte counts: BPF programs written as instructions, attached to the cgroup v2 tree
+        // through links, and the ring buffer that wakes the service (docs/netactivityd.md, "Traffic"). No D-Bus.
+        .systemLibrary(name: "CKernelCounters"),
+        .target(name: "TrafficCounters", dependencies: ["CKernelCounters", "ProgramSupport"]),
         // The contract of org.example.NetworkActivity on the bus: its members declared once (`ServiceMembers`), the
         // names, error names, records, and the calls built from the declarations, shared by the service and its
         // clients.
@@ -49,7 +53,8 @@ let package = Package(
         // The service: the domain served on the bus.
         .target(
             name: "NetworkActivityService",
-            dependencies: ["CDBus", "DBusKit", "NetworkActivity", "NetworkActivityInterface", "ProgramSupport"],
+            dependencies: ["CDBus", "DBusKit", "NetworkActivity", "NetworkActivityInterface", "ProgramSupport",
+                           "TrafficCounters"],
             resources: [.embedInCode("org.example.NetworkActivity.xml")]
         ),
         // The Swift programs' way to the service: activity tokens, scopes and a state monitor.

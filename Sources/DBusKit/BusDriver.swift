@@ -30,6 +30,10 @@ extension Connection {
     public static let busDriverName: BusName = "org.freedesktop.DBus"
     public static let busDriverPath: ObjectPath = "/org/freedesktop/DBus"
     public static let busDriverInterface: InterfaceName = "org.freedesktop.DBus"
+    /// `StartServiceByName`: D-Bus activation of a name, which a caller need not wait for.
+    public static let startServiceByName = Method("StartServiceByName", of: busDriverInterface,
+                                                  Argument<String>("name"), Argument<UInt32>("flags"),
+                                                  output: Argument<UInt32>("result"))
 
     /// Asks for a well-known name (`dbus_bus_request_name`).
     public func requestName(_ name: BusName, flags: NameRequestFlags) throws(DBusError) -> NameRequestResult {

@@ -39,11 +39,13 @@ extension ActivityStatus {
         return self.source.map { localized("%s (%s)", what, Self.sourceName($0)) } ?? what
     }
 
-    /// A source as people know it: "PackageKit", "launcher".
+    /// A source as people know it: "PackageKit", "launcher", "measured".
     static func sourceName(_ source: ActivityDetails.Source) -> String {
         switch source {
         case .packagekit: "PackageKit"
         case .launcher: localized("launcher")
+        // TRANSLATORS: the source of an activity the kernel measured, which no program told of: "Firefox (measured)".
+        case .traffic: localized("measured")
         default: source.rawValue
         }
     }

@@ -209,8 +209,12 @@ public struct ActivityCoordinator {
         sources[id] != nil || systemActivityIDs.contains(id)
     }
 
-    /// The system service's live activities are now `ids` (none when it is not running).
-    public mutating func followSystemActivities(_ ids: Set<ActivityID>) {
+    /// The system service's live activities are now `ids` (none when it is not running), of which those in
+    /// `updated` say something new; with `measured`, this service's own activities whose measured rate changed.
+    public mutating func followSystemActivities(_ ids: Set<ActivityID>, updated: Set<ActivityID> = [],
+                                                measured: Set<ActivityID> = []) {
+        for id in updated.intersection(systemActivityIDs).sorted() { activityChanges.changed(id) }
+        for id in measured.sorted() where tracker[id] != nil { activityChanges.changed(id) }
         guard ids != systemActivityIDs else { return }
         for id in ids.subtracting(systemActivityIDs).sorted() { activityChanges.began(id) }
         for id in systemActivityIDs.subtracting(ids).sorted() { activityChanges.ended(id) }

@@ -23,6 +23,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         public static let done = "done"
         public static let total = "total"
         public static let rate = "rate"
+        public static let received = "received"
+        public static let sent = "sent"
         public static let source = "source"
         public static let ended = "ended"
         public static let outcome = "outcome"
@@ -46,6 +48,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         public static let packagekit: Source = "packagekit"
         /// The progress an app shows on its launcher (the LauncherEntry protocol).
         public static let launcher: Source = "launcher"
+        /// What an app moved on the network, as the kernel counted it: no program told of it.
+        public static let traffic: Source = "traffic"
     }
 
     /// How an activity of the history ended, as `outcome` names it. A newer service may name others.
@@ -94,7 +98,10 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
     public var total: UInt64?
     /// Bytes per second, when known.
     public var rate: UInt64?
-    /// The program whose announcements the service followed to make it (`packagekit`, `launcher`); nil for an
+    /// Of the bytes moved (`done`), those received and those sent, where the kernel measured them.
+    public var received: UInt64?
+    public var sent: UInt64?
+    /// The program whose announcements the service followed to make it (`packagekit`, `launcher`, `traffic`); nil for an
     /// activity a caller began.
     public var source: Source?
     /// For an entry of the history (`GetHistory`): when it ended, in microseconds since the Unix epoch.
@@ -105,8 +112,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
     public init(
         id: UInt32, label: String, owner: String, startedAt: UInt64, deadline: UInt64? = nil, user: UInt32,
         processID: UInt32? = nil, application: String? = nil, isSystem: Bool = false, isCancellable: Bool = false, isCancelRequested: Bool = false,
-        percent: UInt32? = nil, done: UInt64? = nil, total: UInt64? = nil, rate: UInt64? = nil, source: Source? = nil,
-        endedAt: UInt64? = nil, outcome: Outcome? = nil
+        percent: UInt32? = nil, done: UInt64? = nil, total: UInt64? = nil, rate: UInt64? = nil,
+        received: UInt64? = nil, sent: UInt64? = nil, source: Source? = nil, endedAt: UInt64? = nil, outcome: Outcome? = nil
     ) {
         self.id = id
         self.label = label
@@ -123,6 +130,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         self.done = done
         self.total = total
         self.rate = rate
+        self.received = received
+        self.sent = sent
         self.source = source
         self.endedAt = endedAt
         self.outcome = outcome
@@ -146,6 +155,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         if let done { body(Key.done, .uint64(done)) }
         if let total { body(Key.total, .uint64(total)) }
         if let rate { body(Key.rate, .uint64(rate)) }
+        if let received { body(Key.received, .uint64(received)) }
+        if let sent { body(Key.sent, .uint64(sent)) }
         if let source { body(Key.source, .string(source.rawValue)) }
         if let endedAt { body(Key.ended, .uint64(endedAt)) }
         if let outcome { body(Key.outcome, .string(outcome.rawValue)) }
@@ -193,6 +204,7 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
             isCancelRequested: try value(Key.cancelRequested, Bool.self) ?? false,
             percent: try value(Key.percent, UInt32.self), done: try value(Key.done, UInt64.self),
             total: try value(Key.total, UInt64.self), rate: try value(Key.rate, UInt64.self),
+            received: try value(Key.received, UInt64.self), sent: try value(Key.sent, UInt64.self),
             source: try value(Key.source, String.self).map(Source.init(rawValue:)),
             endedAt: try value(Key.ended, UInt64.self),
             outcome: try value(Key.outcome, String.self).map(Outcome.init(rawValue:)))

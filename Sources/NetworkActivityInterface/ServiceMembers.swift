@@ -52,11 +52,13 @@ public enum ServiceMembers {
     public static let visible = Property<Bool>("Visible", of: interface)
     /// How many activities are active.
     public static let activeCount = Property<UInt32>("ActiveCount", of: interface)
+    /// "counting" when apps' measured traffic shows as activities, else "off: " and why.
+    public static let traffic = Property<String>("Traffic", of: interface)
 
     /// Every member above, for the contract test's count.
     public static let all: [any InterfaceMember] = [
         begin, beginWithTimeout, end, cancel, reset, listActivities, setProgress, setTransfer, setCancellable,
         requestCancel, getActivities, getHistory, clearHistory, visibilityChanged, activitiesChanged,
-        cancelRequested, historyChanged, visible, activeCount,
+        cancelRequested, historyChanged, visible, activeCount, traffic,
     ]
 }

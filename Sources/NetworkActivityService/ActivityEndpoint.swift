@@ -19,8 +19,15 @@ final class ActivityEndpoint {
     private(set) var object: ServedObject!
     /// Who is behind the callers, asked of the bus.
     let callers: CallerDirectory
-    /// The system service's activities as `ListActivities` shows them here, their owners marked `system:`.
-    private(set) var systemActivities: [ActivityRecord] = []
+    /// The system service's activities as `GetActivities` shows them here, their owners marked `system:`.
+    private(set) var systemActivities: [ActivityDetails] = []
+    /// The rates the kernel measured for this service's own activities, from the system service's traffic in
+    /// their callers' cgroups, by activity.
+    private var measuredRates: [ActivityID: UInt64] = [:]
+    /// Whether apps' measured traffic shows (`Traffic`).
+    var trafficState = TrafficState.off("--traffic is not given")
+    /// Which apps' traffic a person wants to see.
+    var trafficChoice = TrafficChoice()
     /// Each distinct change signal, built once and sent as copies.
     private var changeSignals = SignalCache<ActivityNotification>()
     /// Where changes are saved for the next instance, if anywhere.
@@ -142,24 +149,27 @@ final class ActivityEndpoint {
     /// system service's.
     func allDetails() -> [ActivityDetails] {
         coordinator.tracker.all.map(details(of:)) + coordinator.allSourceActivities.map(ActivityDetails.init)
-            + systemActivities.map(ActivityDetails.init(system:))
+            + systemActivities
     }
 
     /// Every activity as `ListActivities` gives it, in the same order.
     func allRecords() -> [ActivityRecord] {
         coordinator.tracker.all.map(ActivityRecord.init) + coordinator.allSourceActivities.map(ActivityRecord.init)
-            + systemActivities
+            + systemActivities.map(ActivityRecord.init)
     }
 
     /// What `GetActivities` tells of a live activity; nil for one that has ended.
     private func details(of id: ActivityID) -> ActivityDetails? {
         if let activity = coordinator.tracker[id] { return details(of: activity) }
         if let activity = coordinator.sourceActivity(id) { return ActivityDetails(activity) }
-        return systemActivities.first { $0.id == id.rawValue }.map(ActivityDetails.init(system:))
+        return systemActivities.first { $0.id == id.rawValue }
     }
 
     private func details(of activity: TrackedActivity) -> ActivityDetails {
-        ActivityDetails(activity, extras: coordinator.tracker.extras(of: activity.id), owner: callers[activity.owner])
+        var details = ActivityDetails(activity, extras: coordinator.tracker.extras(of: activity.id),
+                                      owner: callers[activity.owner])
+        if details.rate == nil { details.rate = measuredRates[activity.id] }
+        return details
     }
 
     /// The end of the event loop's turn: announces what the domain coalesced over the turn (a count that changed
@@ -188,16 +198,44 @@ final class ActivityEndpoint {
         return ended
     }
 
-    /// The system service's activities are now `records` (as its `ListActivities` gave them; none when it is not
-    /// running): counted, listed, and announced like this service's own.
-    func followSystemActivities(_ records: [ActivityRecord]) {
-        systemActivities = records.map { record in
+    /// The system service's activities are now `records` (as its `GetActivities` gave them; none when it is not
+    /// running): counted, listed, and announced like this service's own. Of its measured traffic, only what this
+    /// user may see shows (`TrafficVisibility`), and what runs in the cgroup of one of this service's own
+    /// activities is that activity's rate rather than a row of its own.
+    func followSystemActivities(_ records: [ActivityDetails]) {
+        var shown: [ActivityDetails] = []
+        var measured: [ActivityID: UInt64] = [:]
+        for record in records {
             var marked = record
+            if record.source == .traffic {
+                guard trafficState == .counting, TrafficVisibility.shows(record, toUser: ownUser),
+                      trafficChoice.shows(record.application) else { continue }
+                if let own = activity(inCgroup: record.owner), let rate = record.rate {
+                    measured[own, default: 0] += rate
+                    continue
+                }
+            } else {
+                // The system service's own callers' activities are root's, or its own user's: shown as root's.
+                marked.user = 0
+            }
             marked.owner = ServiceNames.systemOwnerPrefix + record.owner
-            return marked
+            marked.isSystem = true
+            shown.append(marked)
         }
-        coordinator.followSystemActivities(Set(records.map { ActivityID(rawValue: $0.id) }))
+        let before = Dictionary(systemActivities.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let changed = shown.filter { record in before[record.id].map { $0 != record } ?? false }
+        let measuredChanged = Set(measured.keys).union(measuredRates.keys).filter { measured[$0] != measuredRates[$0] }
+        systemActivities = shown
+        measuredRates = measured
+        coordinator.followSystemActivities(Set(shown.map { ActivityID(rawValue: $0.id) }),
+                                           updated: Set(changed.map { ActivityID(rawValue: $0.id) }),
+                                           measured: measuredChanged)
         publishNotifications()
+    }
+
+    /// This service's activity, the earliest, whose caller runs in `cgroup` (a path from the cgroup tree's root).
+    private func activity(inCgroup cgroup: String) -> ActivityID? {
+        coordinator.tracker.all.first { callers[$0.owner]?.cgroup == cgroup }?.id
     }
 
     /// Sends `CancelRequested` to the connection that said it would stop the activity, and to it alone.

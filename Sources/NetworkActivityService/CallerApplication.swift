@@ -14,6 +14,17 @@ enum CallerApplication {
         if let cgroups = readSmallTextFile(atPath: "/proc/\(processID)/cgroup"), let id = desktopID(inCgroups: cgroups) {
             return id
         }
+        return command(of: processID)
+    }
+
+    /// A process's cgroup in the cgroup v2 tree (`0::PATH` of `/proc/PID/cgroup`); nil when the process is gone.
+    static func unifiedCgroup(ofProcess processID: UInt32) -> String? {
+        guard let text = readSmallTextFile(atPath: "/proc/\(processID)/cgroup") else { return nil }
+        return text.split(separator: "\n").first { $0.hasPrefix("0::") }.map { String($0.dropFirst(3)) }
+    }
+
+    /// A process's command name; nil when the process is gone.
+    static func command(of processID: UInt32) -> String? {
         let command = readSmallTextFile(atPath: "/proc/\(processID)/comm").map {
             $0.hasSuffix("\n") ? String($0.dropLast()) : $0
         }

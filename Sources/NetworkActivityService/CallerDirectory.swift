@@ -9,6 +9,8 @@ final class CallerDirectory {
     struct Caller {
         var credentials: ConnectionCredentials
         var application: String?
+        /// Its process's cgroup v2, from the tree's root: where the kernel counts its traffic.
+        var cgroup: String?
     }
 
     private var known: [String: Caller] = [:]
@@ -28,7 +30,8 @@ final class CallerDirectory {
     subscript(name: String) -> Caller? {
         if let caller = known[name] { return caller }
         guard let busName = try? BusName(name), let credentials = lookUpCredentials(busName) else { return nil }
-        let found = Caller(credentials: credentials, application: credentials.processID.flatMap(lookUpApplication))
+        let found = Caller(credentials: credentials, application: credentials.processID.flatMap(lookUpApplication),
+                           cgroup: credentials.processID.flatMap(CallerApplication.unifiedCgroup(ofProcess:)))
         known[name] = found
         return found
     }

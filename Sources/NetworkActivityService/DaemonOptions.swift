@@ -22,10 +22,11 @@ public struct DaemonOptions: ProgramOptions {
     public var noSystem = false
     public var stateDirectory: String?
     public var logLevel: Logger.Level = .info
-    /// In the order of `ActivitySource.allCases`, each once.
+    /// In the order of `ActivitySource.followedOnBuses`, each once.
     public var noSources: [ActivitySource] = []
     public var launcherApps = LauncherEntries.browsers
     public var history = 100
+    public var traffic = TrafficOptions()
 
     public init() {}
 
@@ -37,8 +38,8 @@ public struct DaemonOptions: ProgramOptions {
             limits: ActivityLimits(perCaller: maxPerCaller, perUser: maxPerUser, total: maxTotal,
                                    maximumTimeoutSeconds: maxTimeout),
             replace: replace, followsSystemService: !system && !noSystem, state: stateLocation,
-            sources: system ? [] : Set(ActivitySource.allCases).subtracting(noSources),
-            launcherApplications: launcherApps, historyLimit: history)
+            sources: system ? [] : Set(ActivitySource.followedOnBuses).subtracting(noSources),
+            launcherApplications: launcherApps, historyLimit: history, traffic: traffic)
     }
 
     /// `--state-dir`; else the session's runtime directory, or the system's with `--system`. A bus given by
@@ -99,13 +100,14 @@ extension DaemonOptions {
         .flag("--no-system", help: "On the session bus, do not count the system bus's service's activities too.") {
             $0.noSystem = true
         },
-        .value("--no-source", "NAME", takes: ActivitySource.allCases.map(\.rawValue).joined(separator: " or "),
+        .value("--no-source", "NAME", takes: ActivitySource.followedOnBuses.map(\.rawValue).joined(separator: " or "),
                help: """
                    Do not follow this source of activities: \(ActivitySource.packagekit) (PackageKit's downloads) or \
                    \(ActivitySource.launcher) (apps' progress on their launcher); may be given twice.
                    """,
-               parse: ActivitySource.init(rawValue:)) { options, source in
-                   options.noSources = ActivitySource.allCases.filter { options.noSources.contains($0) || $0 == source }
+               parse: { ActivitySource(rawValue: $0).flatMap { ActivitySource.followedOnBuses.contains($0) ? $0 : nil } }) {
+                   options, source in
+                   options.noSources = ActivitySource.followedOnBuses.filter { options.noSources.contains($0) || $0 == source }
                },
         .value("--launcher-apps", "IDS", takes: "desktop file ids, separated by commas",
                help: "The apps whose progress on their launcher shows as activities (default: Chromium, Chrome, Brave, Edge and Vivaldi, as packages and Flatpaks).",
@@ -116,6 +118,22 @@ extension DaemonOptions {
         .value("--state-dir", "DIR", takes: "a directory",
                help: "Keep the activities across restarts here (default $XDG_RUNTIME_DIR/netactivity, /run/netactivity with --system).",
                parse: { $0.isEmpty ? nil : $0 }) { $0.stateDirectory = $1 },
+        .flag("--traffic", help: """
+            Show what apps move on the network as activities: with --system, count it in the kernel (needs root); \
+            on the session bus, show this user's apps and the machine's services, starting the system service.
+            """) { $0.traffic.isOn = true },
+        .value("--traffic-threshold", "BYTES", takes: "a whole number of bytes a second from 1",
+               help: "Bytes a second (received and sent) from which an app's traffic counts (default 32768).",
+               parse: { UInt64($0).flatMap { $0 >= 1 ? $0 : nil } }) { $0.traffic.threshold = $1 },
+        .flag("--traffic-loopback", help: "Count traffic on the loopback device (lo) too.") {
+            $0.traffic.countsLoopback = true
+        },
+        .value("--traffic-apps", "IDS", takes: "application ids, separated by commas",
+               help: "Show the traffic of these apps only (desktop file ids, commands or unit names).",
+               parse: parseApplicationIDs) { $0.traffic.choice.only = $1 },
+        .value("--traffic-ignore", "IDS", takes: "application ids, separated by commas",
+               help: "Never show the traffic of these apps (desktop file ids, commands or unit names).",
+               parse: parseApplicationIDs) { $0.traffic.choice.ignored = $1 },
         .flag("--replace", help: "Take the name over from a running instance (which allows it).") { $0.replace = true },
         .value("--log-level", "LEVEL", takes: "trace, debug, info, notice, warning, error or critical",
                help: "How much to log to stderr: trace, debug, info, notice, warning, error or critical (default info).",
@@ -142,6 +160,11 @@ private func parseSeconds(_ text: String) -> Double? {
 private func parseDesktopIDs(_ text: String) -> [String]? {
     let ids = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
     return ids.allSatisfy { !$0.isEmpty && !$0.contains("/") && !$0.hasSuffix(".desktop") } ? ids : nil
+}
+
+private func parseApplicationIDs(_ text: String) -> [String]? {
+    let ids = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    return ids.allSatisfy { !$0.isEmpty && !$0.contains("/") } ? ids : nil
 }
 
 private func parseCount(_ text: String) -> Int? {

@@ -4,6 +4,7 @@ import DBusKit
 import Glibc
 #endif
 import ProgramSupport
+import TrafficCounters
 import NetworkActivity
 import NetworkActivityInterface
 
@@ -21,6 +22,8 @@ public final class NetworkActivityService {
     private var systemService: SystemServiceFollower?
     /// The sources followed, each through its adapter (`SourceAdapters`).
     private var adapters: [ActivitySource: any SourceAdapter] = [:]
+    /// The kernel's counts of apps' traffic, for the system service with `--traffic`.
+    private var traffic: TrafficSource?
     /// Turns of the loop that end in a sleep before the system service and the sources are followed: one, when
     /// any is to be.
     private var sleepsBeforeFollowingOthers: Int?
@@ -53,6 +56,10 @@ public final class NetworkActivityService {
             send: { [unowned connection] message in connection.send(message) },
             lookUpCredentials: { [unowned connection] name in try? connection.credentials(of: name) },
             historyLimit: configuration.historyLimit)
+        endpoint.trafficChoice = configuration.traffic.choice
+        if configuration.traffic.isOn, !configuration.countsTraffic, !configuration.followsSystemService {
+            endpoint.trafficState = .off("--no-system: the system service, which counts it, is not followed")
+        }
         loop = EventLoop(connection: connection)
         do {
             try start()
@@ -62,6 +69,7 @@ public final class NetworkActivityService {
         try takeName()
         logger.info("owning \(ServiceNames.busName) as \(connection.uniqueName)")
         restoreState()
+        if configuration.countsTraffic { startCountingTraffic() }
         if configuration.followsSystemService || !configuration.sources.isEmpty { sleepsBeforeFollowingOthers = 1 }
     }
 
@@ -90,14 +98,41 @@ public final class NetworkActivityService {
         }
         if configuration.followsSystemService {
             do {
-                systemService = try SystemServiceFollower(connection: system, logger: logger) {
-                    [unowned endpoint] records in endpoint.followSystemActivities(records)
-                }
+                if configuration.traffic.isOn { endpoint.trafficState = .off("the system service is not running") }
+                systemService = try SystemServiceFollower(
+                    connection: system, logger: logger, startsService: configuration.traffic.isOn,
+                    onTraffic: { [unowned self] state in trafficOfSystemService(state) }
+                ) { [unowned endpoint] records in endpoint.followSystemActivities(records) }
             } catch {
                 logger.warning("following no system service: \(error.message)")
             }
         }
         for source in onSystemBus { follow(source, with: SourceAdapters.all[source]!, on: system) }
+    }
+
+    /// Attaches the kernel's counting; without it, says once what is missing, and serves on.
+    private func startCountingTraffic() {
+        do throws(TrafficCountingUnavailable) {
+            let source = try TrafficSource(options: configuration.traffic, work: endpoint, clock: clock)
+            loop.watch(fileDescriptor: source.wakeUpDescriptor) { [unowned source] in source.wokeUp() }
+            traffic = source
+            endpoint.trafficState = .counting
+        } catch {
+            logger.warning("not counting apps' traffic: \(error)")
+            endpoint.trafficState = .off(error.description)
+        }
+    }
+
+    /// The system service's `Traffic`, each time it appears (nil when it left): a session with `--traffic` shows
+    /// what it counts.
+    private func trafficOfSystemService(_ state: String?) {
+        guard configuration.traffic.isOn else { return }
+        let counting = TrafficState.counting.description
+        endpoint.trafficState = switch state {
+        case .none: .off("the system service is not running")
+        case .some(counting): .counting
+        case .some(let other): .off("the system service's traffic is " + other)
+        }
     }
 
     private func follow(_ source: ActivitySource, with adapter: any SourceAdapter.Type, on bus: Connection) {
@@ -214,9 +249,12 @@ public final class NetworkActivityService {
     }
 
     private func endOfTurn() -> Duration? {
+        // Before the endpoint's end of turn, which announces what the counts changed.
+        let untilTrafficRead = traffic?.endOfTurn()
         let turn = endpoint.endTurn()
         memory.noteActivities(Int(turn.activeCount))
-        let untilDeadline = turn.nextDeadline.map { turn.now.duration(to: $0) }
+        var untilDeadline = turn.nextDeadline.map { turn.now.duration(to: $0) }
+        if let untilTrafficRead { untilDeadline = min(untilDeadline ?? untilTrafficRead, untilTrafficRead) }
         guard let sleeps = sleepsBeforeFollowingOthers else { return untilDeadline }
         guard sleeps == 0 else {
             sleepsBeforeFollowingOthers = sleeps - 1

@@ -22,6 +22,46 @@ public struct ServiceConfiguration: Sendable {
     public var launcherApplications: [String]
     /// How many finished activities are kept per Unix user (`ActivityHistory`); 0 keeps none.
     public var historyLimit: Int
+    /// Apps' measured traffic: counted by the system service, shown by the session's.
+    public var traffic: TrafficOptions
+    /// Whether this service counts traffic in the kernel: the system service, with `--traffic`.
+    public var countsTraffic: Bool { traffic.isOn && bus == .system }
+}
+
+/// `--traffic` and the options beside it.
+public struct TrafficOptions: Sendable, Equatable {
+    /// The system service counts; a session service shows what it counts, and starts it for that.
+    public var isOn = false
+    /// Bytes a second (received and sent) from which an app counts.
+    public var threshold: UInt64 = 32_768
+    /// Whether packets on `lo` count: only for tests and for a machine whose "network" is local.
+    public var countsLoopback = false
+    public var choice = TrafficChoice()
+}
+
+/// The apps a person wants to see the traffic of: `--traffic-apps` (only these) and `--traffic-ignore` (never
+/// these), by application id.
+public struct TrafficChoice: Sendable, Equatable {
+    public var only: [String]?
+    public var ignored: [String] = []
+
+    func shows(_ application: String?) -> Bool {
+        guard let application else { return only == nil }
+        return !ignored.contains(application) && only.map { $0.contains(application) } != false
+    }
+}
+
+/// What `Traffic` says: whether measured traffic shows, and if not, why.
+enum TrafficState: CustomStringConvertible, Equatable {
+    case counting
+    case off(String)
+
+    var description: String {
+        switch self {
+        case .counting: "counting"
+        case .off(let reason): "off: \(reason)"
+        }
+    }
 }
 
 /// Where the service keeps its activities across restarts (`StateKeeper`), or why it keeps them nowhere.

@@ -95,6 +95,7 @@ extension ActivityEndpoint {
         properties: [
             PropertyDeclaration(ServiceMembers.visible, announcesChanges: true) { $0.coordinator.isVisible },
             PropertyDeclaration(ServiceMembers.activeCount, announcesChanges: true) { $0.coordinator.activeCount },
+            PropertyDeclaration(ServiceMembers.traffic, announcesChanges: false) { $0.trafficState.description },
         ],
         signals: [
             SignalDeclaration(ServiceMembers.visibilityChanged),

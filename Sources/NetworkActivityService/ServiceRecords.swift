@@ -25,13 +25,8 @@ extension ActivityDetails {
         self.init(
             id: activity.id.rawValue, label: report.label.text, owner: report.owner, startedAt: activity.startedAt,
             user: report.user ?? UInt32.max, processID: report.processID, application: report.application,
-            percent: report.percent, rate: report.rate, source: Source(activity.source))
-    }
-
-    /// The system service's activity; it is root's, or its own user's: the record it listed does not say.
-    init(system record: ActivityRecord) {
-        self.init(id: record.id, label: record.label, owner: record.owner, startedAt: record.startedAt,
-                  deadline: record.deadline, user: 0, isSystem: true)
+            percent: report.percent, done: report.done, rate: report.rate, received: report.received,
+            sent: report.sent, source: Source(activity.source))
     }
 
     /// An entry of the history.
@@ -59,6 +54,12 @@ extension ActivityRecord {
     init(_ activity: TrackedActivity) {
         self.init(id: activity.id.rawValue, owner: activity.owner, label: activity.label.text,
                   startedAt: activity.startedAt, deadline: activity.expiry?.wallClockDeadline)
+    }
+
+    /// What `ListActivities` tells of an activity that `GetActivities` gave whole (the system service's).
+    init(_ details: ActivityDetails) {
+        self.init(id: details.id, owner: details.owner, label: details.label, startedAt: details.startedAt,
+                  deadline: details.deadline)
     }
 
     /// What `ListActivities` tells of a source's activity.

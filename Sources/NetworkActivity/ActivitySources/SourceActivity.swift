@@ -6,6 +6,11 @@ public enum ActivitySource: String, Sendable, Hashable, CaseIterable {
     case packagekit
     /// Progress that listed apps show on their launcher (`LauncherEntries`).
     case launcher
+    /// What apps move on the network, as the kernel counts it per cgroup (`TrafficWatch`): for the system service.
+    case traffic
+
+    /// The sources that a service follows on a bus, which `--no-source` may leave out.
+    public static let followedOnBuses: [ActivitySource] = [.packagekit, .launcher]
 }
 
 /// What a source says of one piece of its work, each time something of it changes.
@@ -22,9 +27,14 @@ public struct SourceReport: Sendable, Equatable {
     public var percent: UInt32?
     /// Bytes per second, when known.
     public var rate: UInt64?
+    /// Bytes moved since it began, and of them received and sent, when measured.
+    public var done: UInt64?
+    public var received: UInt64?
+    public var sent: UInt64?
 
     public init(label: ActivityLabel, owner: String, application: String? = nil, user: UInt32? = nil,
-                processID: UInt32? = nil, percent: UInt32? = nil, rate: UInt64? = nil) {
+                processID: UInt32? = nil, percent: UInt32? = nil, rate: UInt64? = nil, done: UInt64? = nil,
+                received: UInt64? = nil, sent: UInt64? = nil) {
         self.label = label
         self.owner = owner
         self.application = application
@@ -32,6 +42,9 @@ public struct SourceReport: Sendable, Equatable {
         self.processID = processID
         self.percent = percent
         self.rate = rate
+        self.done = done
+        self.received = received
+        self.sent = sent
     }
 }
 

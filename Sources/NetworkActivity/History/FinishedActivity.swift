@@ -60,6 +60,6 @@ public struct FinishedActivity: Sendable, Equatable {
         self.init(id: activity.id, label: report.label, owner: report.owner, user: report.user,
                   processID: report.processID, application: report.application, source: activity.source,
                   startedAt: activity.startedAt, endedAt: time, outcome: way,
-                  progress: ActivityProgress(percent: report.percent, done: nil, total: nil, rate: report.rate))
+                  progress: ActivityProgress(percent: report.percent, done: report.done, total: nil, rate: report.rate))
     }
 }

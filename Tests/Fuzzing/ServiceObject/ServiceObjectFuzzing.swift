@@ -88,7 +88,7 @@ final class ServiceScene {
                 let ids = Set((0..<Int(input.byte() % 4)).map { _ in UInt32(input.byte()) + 1 }).sorted()
                 sink.clear()
                 endpoint.followSystemActivities(ids.map {
-                    ActivityRecord(id: $0, owner: ":1.9", label: "system", startedAt: 0, deadline: nil)
+                    ActivityDetails(id: $0, label: "system", owner: ":1.9", startedAt: 0, user: 0)
                 })
                 record(sink.sent)
             default:

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+import ProgramSupport
+
+/// Bytes an app has moved, as the kernel counted them: the totals since it was first counted.
+public struct ByteCounts: Sendable, Equatable {
+    public var received: UInt64
+    public var sent: UInt64
+
+    public init(received: UInt64, sent: UInt64) {
+        self.received = received
+        self.sent = sent
+    }
+
+    public var total: UInt64 { received &+ sent }
+}
+
+/// The rules that make an app's measured traffic an activity of the `traffic` source, apart from how it is
+/// measured: the kernel wakes the service when an app first moves `threshold` bytes within a second; the app is
+/// then read once a second (`sample`); moving at least the threshold for 2 s in a row makes it an activity, and
+/// 3 s in a row below ends it. An app that falls below before it became one, or whose activity ended, is let go
+/// (`Step.letGo`): the kernel may wake the service for it again.
+public struct TrafficWatch<Key: Hashable & Sendable>: Sendable {
+    public static var secondsToBegin: Int { 2 }
+    public static var secondsToEnd: Int { 3 }
+
+    /// What a sample decides for one app.
+    public enum Step: Sendable, Equatable {
+        /// Nothing to show yet, or nothing changed that shows.
+        case waits
+        /// Its activity begins, or goes on with these figures.
+        case shows(TrafficFigures)
+        /// Its activity ends (when it had one), and it is let go.
+        case letGo(hadActivity: Bool)
+    }
+
+    /// Bytes a second, at or above which an app counts.
+    public let threshold: UInt64
+    private var followed: [Key: Followed] = [:]
+
+    private struct Followed: Sendable {
+        var last: ByteCounts
+        var lastTime: MonotonicTime
+        var secondsAbove: Int
+        var secondsBelow = 0
+        /// Set while it is an activity: its counts when it began, and its rate.
+        var start: ByteCounts?
+        var progress = ActivityProgress()
+    }
+
+    public init(threshold: UInt64) {
+        self.threshold = threshold
+    }
+
+    /// Whether any app is followed: the service reads counts once a second only while one is.
+    public var isFollowing: Bool { !followed.isEmpty }
+
+    public var followedKeys: [Key] { Array(followed.keys) }
+
+    /// The kernel woke the service for `key`, which has moved the threshold within the last second: it is
+    /// followed from `counts` on, its first second above counted.
+    public mutating func wokeUp(for key: Key, counts: ByteCounts, at now: MonotonicTime) {
+        guard followed[key] == nil else { return }
+        followed[key] = Followed(last: counts, lastTime: now, secondsAbove: 1)
+    }
+
+    /// A second's read of a followed app: `counts` now, nil when the kernel has none any more.
+    public mutating func sample(_ key: Key, counts: ByteCounts?, at now: MonotonicTime) -> Step {
+        guard var app = followed[key] else { return .waits }
+        guard let counts, counts.received >= app.last.received, counts.sent >= app.last.sent else {
+            followed[key] = nil
+            return .letGo(hadActivity: app.start != nil)
+        }
+        let elapsed = app.lastTime.duration(to: now).wholeMicroseconds
+        guard elapsed > 0 else { return .waits }
+        let moved = counts.total - app.last.total
+        let perSecond = UInt64((Double(moved) * 1_000_000 / Double(elapsed)).rounded())
+        app.last = counts
+        app.lastTime = now
+        if perSecond >= threshold {
+            app.secondsAbove += 1
+            app.secondsBelow = 0
+        } else {
+            app.secondsBelow += 1
+            app.secondsAbove = 0
+        }
+        if app.start == nil {
+            guard app.secondsBelow == 0 else {
+                followed[key] = nil
+                return .letGo(hadActivity: false)
+            }
+            guard app.secondsAbove >= Self.secondsToBegin else {
+                followed[key] = app
+                return .waits
+            }
+            app.start = counts
+            // The rate starts at the last second's, and is smoothed from there as a caller's `SetTransfer` is.
+            app.progress = ActivityProgress(percent: nil, done: 0, total: nil, rate: perSecond)
+            app.progress.resume(at: now)
+        } else if app.secondsBelow >= Self.secondsToEnd {
+            followed[key] = nil
+            return .letGo(hadActivity: true)
+        } else if let start = app.start {
+            app.progress.set(done: counts.total - start.total, total: 0, at: now)
+        }
+        followed[key] = app
+        let start = app.start ?? counts
+        return .shows(TrafficFigures(rate: app.progress.rate ?? perSecond,
+                                     received: counts.received - start.received, sent: counts.sent - start.sent))
+    }
+
+    /// Forgets every app: the counting stopped.
+    public mutating func forgetAll() {
+        followed = [:]
+    }
+}
+
+/// What an app's activity shows of its traffic: its smoothed rate, and the bytes moved each way since it began.
+public struct TrafficFigures: Sendable, Equatable {
+    public var rate: UInt64
+    public var received: UInt64
+    public var sent: UInt64
+
+    public init(rate: UInt64, received: UInt64, sent: UInt64) {
+        self.rate = rate
+        self.received = received
+        self.sent = sent
+    }
+
+    public var done: UInt64 { received + sent }
+}

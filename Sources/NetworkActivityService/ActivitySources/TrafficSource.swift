@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: Apache-2.0
+import NetworkActivity
+import ProgramSupport
+import TrafficCounters
+
+/// Reports what apps move on the network as activities of the `traffic` source, for the system service: the
+/// kernel's counts (`TrafficCounters`) under the domain's rules (`TrafficWatch`). It costs nothing while no app
+/// moves the threshold: the loop sleeps on the kernel's wake-ups, and counts are read once a second only while
+/// an app is followed.
+final class TrafficSource {
+    static let readInterval = Duration.seconds(1)
+
+    private let counters: TrafficCounters
+    private let tree: CgroupTree
+    private let choice: TrafficChoice
+    private unowned let work: SourceWork
+    private let clock: any TimeSource
+    private var watch: TrafficWatch<CounterKey>
+    /// The app behind each cgroup followed, found once, nil for one that is not shown.
+    private var apps: [UInt64: CgroupApplication?] = [:]
+    private var nextRead: MonotonicTime?
+
+    /// Attaches the kernel's counting; throws what is missing.
+    init(options: TrafficOptions, work: SourceWork, clock: any TimeSource) throws(TrafficCountingUnavailable) {
+        guard let tree = CgroupTree.mounted() else {
+            throw TrafficCountingUnavailable(description: "no cgroup v2 tree is mounted (/proc/self/mountinfo names no cgroup2)")
+        }
+        self.tree = tree
+        counters = try TrafficCounters(cgroupRoot: tree.root, threshold: options.threshold,
+                                       countsLoopback: options.countsLoopback)
+        choice = options.choice
+        self.work = work
+        self.clock = clock
+        watch = TrafficWatch(threshold: options.threshold)
+        work.logger.info("counting apps' traffic at \(tree.root) (programs \(counters.programIDs.map(String.init).joined(separator: " and ")); from \(options.threshold) bytes a second\(options.countsLoopback ? ", loopback included" : ""))")
+    }
+
+    /// What the loop sleeps on: readable when the kernel woke the service for an app.
+    var wakeUpDescriptor: Int32 { counters.wakeUpDescriptor }
+
+    func wokeUp() {
+        let now = clock.monotonicNow()
+        for key in counters.takeWakeUps() {
+            guard let counts = counters.counts(of: key) else { continue }
+            work.logger.debug("the kernel woke the service for cgroup \(key.cgroupID), user \(key.user)")
+            watch.wokeUp(for: key, counts: ByteCounts(received: counts.received, sent: counts.sent), at: now)
+        }
+        if watch.isFollowing, nextRead == nil { nextRead = now + Self.readInterval }
+    }
+
+    /// At the end of the loop's turn: reads the followed apps when a second has passed; returns how long until
+    /// the next read, nil when none is followed.
+    func endOfTurn() -> Duration? {
+        guard let due = nextRead else { return nil }
+        let now = clock.monotonicNow()
+        guard now >= due else { return now.duration(to: due) }
+        for key in watch.followedKeys { read(key, at: now) }
+        nextRead = watch.isFollowing ? now + Self.readInterval : nil
+        return nextRead.map { now.duration(to: $0) }
+    }
+
+    private func read(_ key: CounterKey, at now: MonotonicTime) {
+        let counts = counters.counts(of: key).map { ByteCounts(received: $0.received, sent: $0.sent) }
+        let item = "\(key.cgroupID):\(key.user)"
+        switch watch.sample(key, counts: counts, at: now) {
+        case .waits:
+            break
+        case .shows(let figures):
+            guard let app = application(of: key.cgroupID) else { return }
+            let report = SourceReport(
+                label: app.label, owner: app.path, application: app.application, user: key.user,
+                rate: figures.rate, done: figures.done, received: figures.received, sent: figures.sent)
+            do throws(ActivityError) {
+                try work.report(report, of: item, from: .traffic)
+            } catch {
+                work.logger.debug("\(app.path)'s traffic shows not: \(error)")
+            }
+        case .letGo(let hadActivity):
+            if hadActivity { work.endWork(item, from: .traffic, .ended) }
+            counters.wakeAgain(for: key)
+            if !watch.followedKeys.contains(where: { $0.cgroupID == key.cgroupID }) { apps[key.cgroupID] = nil }
+        }
+    }
+
+    private func application(of cgroupID: UInt64) -> CgroupApplication? {
+        if let known = apps[cgroupID] { return known }
+        let found = tree.path(ofID: cgroupID).flatMap { CgroupApplication(path: $0, tree: tree) }
+            .flatMap { choice.shows($0.application) ? $0 : nil }
+        apps[cgroupID] = found
+        return found
+    }
+}
+
+/// The app that a cgroup holds, by the desktops' convention for its unit's name (`CallerApplication`); for a
+/// terminal's scope, the command running there; else the unit's own name (`apt-daily.service`).
+struct CgroupApplication {
+    /// From the cgroup tree's root.
+    let path: String
+    let application: String
+    let label: ActivityLabel
+
+    /// The scopes that terminals start a command in: GNOME's (VTE) and tmux's.
+    static let terminalScopePrefixes = ["vte-spawn-", "tmux-spawn-"]
+
+    /// Nil for the tree's root, which holds no app.
+    init?(path: String, tree: CgroupTree) {
+        guard let unit = path.split(separator: "/").last else { return nil }
+        self.path = path
+        if let id = CallerApplication.desktopID(ofUnit: unit) {
+            application = id
+            label = ActivityLabel(sanitizing: DesktopApplications.installed.application(id)?.name ?? id)
+            return
+        }
+        if Self.terminalScopePrefixes.contains(where: { unit.hasPrefix($0) }),
+           let command = tree.firstProcess(in: path).flatMap(CallerApplication.command(of:)) {
+            application = command
+        } else {
+            guard CallerApplication.isPrintable(String(unit)) else { return nil }
+            application = String(unit)
+        }
+        label = ActivityLabel(sanitizing: application)
+    }
+}

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: Apache-2.0
+import CKernelCounters
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whose bytes a count is: the cgroup of the sockets (its cgroup v2 id) and the Unix user that owns them.
+public struct CounterKey: Sendable, Hashable {
+    public var cgroupID: UInt64
+    public var user: UInt32
+
+    public init(cgroupID: UInt64, user: UInt32) {
+        self.cgroupID = cgroupID
+        self.user = user
+    }
+
+    var bytes: [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: CounterLayout.keySize)
+        bytes.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: cgroupID, toByteOffset: Int(CounterLayout.cgroupID), as: UInt64.self)
+            raw.storeBytes(of: user, toByteOffset: Int(CounterLayout.user), as: UInt32.self)
+        }
+        return bytes
+    }
+
+    init(bytes raw: UnsafeRawBufferPointer) {
+        cgroupID = raw.loadUnaligned(fromByteOffset: Int(CounterLayout.cgroupID), as: UInt64.self)
+        user = raw.loadUnaligned(fromByteOffset: Int(CounterLayout.user), as: UInt32.self)
+    }
+}
+
+/// Why the kernel does not count: what is missing, in words for the log and `status`.
+public struct TrafficCountingUnavailable: Error, Sendable, CustomStringConvertible {
+    public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
+}
+
+/// The kernel's per-app byte counts: the counting program (`CountingProgram`) attached at the root of the cgroup
+/// v2 tree, for packets received and sent, through BPF links, which the kernel ends with this process, so a
+/// service that crashes or is killed leaves no program behind. Programs of other owners (systemd's) stay: links
+/// are always one of many programs (`BPF_F_ALLOW_MULTI`).
+///
+/// Nothing is read while nothing moves: the kernel writes an app's key to a ring buffer (`wakeUpDescriptor`
+/// becomes readable) when the app first moves `threshold` bytes within a second; from then on the service reads
+/// that app's counts when it likes, until it lets the kernel wake it again (`wakeAgain`).
+public final class TrafficCounters {
+    /// Apps the kernel keeps counts of at once; the least recently counted make room for new ones.
+    public static let capacity: UInt32 = 16_384
+
+    public let cgroupRoot: String
+    private let counters: Int32
+    private let wakeUps: WakeUpRing
+    private var descriptors: [Int32] = []
+    /// The kernel's ids of the two programs (received, sent), as bpftool lists them.
+    public private(set) var programIDs: [UInt32] = []
+
+    /// Loads and attaches the programs; throws what is missing when the kernel or the privileges do not allow it.
+    public init(cgroupRoot: String, threshold: UInt64, countsLoopback: Bool) throws(TrafficCountingUnavailable) {
+        self.cgroupRoot = cgroupRoot
+        counters = ckc_map_create(BPF_MAP_TYPE_LRU_HASH.rawValue, UInt32(CounterLayout.keySize),
+                                  UInt32(CounterLayout.valueSize), Self.capacity, "netact_counts")
+        guard counters >= 0 else { throw Self.refusal("a BPF map", errno) }
+        do {
+            wakeUps = try WakeUpRing()
+        } catch {
+            close(counters)
+            throw error
+        }
+        descriptors = [counters]
+        let root = open(cgroupRoot, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard root >= 0 else {
+            let error = errno
+            closeAll()
+            throw TrafficCountingUnavailable(description: "cannot open the cgroup v2 tree at \(cgroupRoot): \(Self.words(error))")
+        }
+        defer { close(root) }
+        for way in [CountingProgram.Way.received, .sent] {
+            let instructions = CountingProgram.instructions(way, counters: counters, wakeUps: wakeUps.descriptor,
+                                                            threshold: threshold, countsLoopback: countsLoopback)
+            var log = [CChar](repeating: 0, count: 65_536)
+            let program = instructions.withUnsafeBufferPointer { code in
+                ckc_prog_load(BPF_PROG_TYPE_CGROUP_SKB.rawValue, way.attachType.rawValue, code.baseAddress,
+                              UInt32(code.count), way.name, &log, UInt32(log.count))
+            }
+            guard program >= 0 else {
+                let error = errno
+                closeAll()
+                let verifier = String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                throw verifier.isEmpty || error == EPERM ? Self.refusal("a cgroup packet program", error)
+                    : TrafficCountingUnavailable(description: "the kernel's verifier refused the counting program: \(verifier)")
+            }
+            descriptors.append(program)
+            programIDs.append(ckc_program_id(program))
+            let link = ckc_link_create(program, root, way.attachType.rawValue)
+            guard link >= 0 else {
+                let error = errno
+                closeAll()
+                throw Self.refusal("a program attached to the cgroup tree", error)
+            }
+            descriptors.append(link)
+        }
+    }
+
+    deinit {
+        closeAll()
+    }
+
+    private func closeAll() {
+        for descriptor in descriptors { close(descriptor) }
+        descriptors = []
+    }
+
+    /// Readable when the kernel has woken the service for an app (`takeWakeUps`).
+    public var wakeUpDescriptor: Int32 { wakeUps.descriptor }
+
+    /// The apps the kernel woke the service for since the last call.
+    public func takeWakeUps() -> [CounterKey] {
+        var keys: [CounterKey] = []
+        wakeUps.consume { record in
+            guard record.count >= CounterLayout.keySize else { return }
+            keys.append(CounterKey(bytes: record))
+        }
+        return keys
+    }
+
+    /// An app's counts so far; nil when the kernel has none (it never moved anything, or was made room for).
+    public func counts(of key: CounterKey) -> (received: UInt64, sent: UInt64)? {
+        var value = [UInt8](repeating: 0, count: CounterLayout.valueSize)
+        guard ckc_map_lookup(counters, key.bytes, &value) == 0 else { return nil }
+        return value.withUnsafeBytes { raw in
+            (raw.load(fromByteOffset: Int(CounterLayout.received), as: UInt64.self),
+             raw.load(fromByteOffset: Int(CounterLayout.sent), as: UInt64.self))
+        }
+    }
+
+    /// Lets the kernel wake the service again when the app next passes the threshold. The value is written
+    /// whole: a packet counted between the read and the write is lost from the app's count, which is not
+    /// followed at this moment.
+    public func wakeAgain(for key: CounterKey) {
+        var value = [UInt8](repeating: 0, count: CounterLayout.valueSize)
+        let bytes = key.bytes
+        guard ckc_map_lookup(counters, bytes, &value) == 0 else { return }
+        value.withUnsafeMutableBytes { $0.storeBytes(of: 0, toByteOffset: Int(CounterLayout.followed), as: UInt64.self) }
+        _ = ckc_map_update(counters, bytes, value, UInt64(BPF_EXIST))
+    }
+
+    private static func refusal(_ what: String, _ error: Int32) -> TrafficCountingUnavailable {
+        switch error {
+        case EPERM, EACCES:
+            TrafficCountingUnavailable(description: "the kernel refused \(what): \(words(error)); counting needs root (CAP_BPF and CAP_NET_ADMIN)")
+        case EINVAL, ENOSYS, EOPNOTSUPP:
+            TrafficCountingUnavailable(description: "the kernel does not support \(what) (\(words(error))); counting needs Linux 5.8 or later with BPF")
+        default:
+            TrafficCountingUnavailable(description: "the kernel refused \(what): \(words(error))")
+        }
+    }
+
+    static func words(_ error: Int32) -> String {
+        String(cString: strerror(error))
+    }
+}

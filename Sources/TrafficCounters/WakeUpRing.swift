@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+import CKernelCounters
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A BPF ring buffer that the counting program writes to and the service reads: the kernel makes its descriptor
+/// readable when a record waits, so the service's loop sleeps on it like on a socket. Read as libbpf's ringbuf.c
+/// reads one: the consumer's position in a page the service writes, the producer's and the data (mapped twice in
+/// a row, so that a record never wraps) in pages it only reads.
+final class WakeUpRing {
+    /// Room for about 680 wake-ups of 24 bytes; the kernel drops what does not fit, and the app is then found at
+    /// its next wake-up or not at all, which costs a row, never a packet.
+    static let size = 16_384
+
+    let descriptor: Int32
+    private let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+    private let consumerPage: UnsafeMutableRawPointer
+    private let producerPages: UnsafeMutableRawPointer
+
+    init() throws(TrafficCountingUnavailable) {
+        descriptor = ckc_map_create(BPF_MAP_TYPE_RINGBUF.rawValue, 0, 0, UInt32(Self.size), "netact_wakeups")
+        guard descriptor >= 0 else {
+            throw TrafficCountingUnavailable(description: "the kernel refused a BPF ring buffer (\(TrafficCounters.words(errno))); counting needs Linux 5.8 or later, as root")
+        }
+        let consumer = mmap(nil, pageSize, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
+        let producer = mmap(nil, pageSize + 2 * Self.size, PROT_READ, MAP_SHARED, descriptor, off_t(pageSize))
+        guard let consumer, consumer != MAP_FAILED, let producer, producer != MAP_FAILED else {
+            close(descriptor)
+            throw TrafficCountingUnavailable(description: "cannot map the BPF ring buffer: \(TrafficCounters.words(errno))")
+        }
+        consumerPage = consumer
+        producerPages = producer
+    }
+
+    deinit {
+        munmap(consumerPage, pageSize)
+        munmap(producerPages, pageSize + 2 * Self.size)
+        close(descriptor)
+    }
+
+    /// Calls `body` with each record written since the last call, then hands their room back to the kernel.
+    func consume(_ body: (UnsafeRawBufferPointer) -> Void) {
+        let consumerPosition = consumerPage.assumingMemoryBound(to: UInt64.self)
+        let data = producerPages + pageSize
+        var position = ckc_load_acquire_64(consumerPosition)
+        let end = ckc_load_acquire_64(producerPages.assumingMemoryBound(to: UInt64.self))
+        let mask = UInt64(Self.size - 1)
+        while position < end {
+            let header = data + Int(position & mask)
+            let length = ckc_load_acquire_32(header.assumingMemoryBound(to: UInt32.self))
+            // Reserved but not yet written: the rest comes with the next wake-up.
+            if length & CKC_RINGBUF_BUSY != 0 { break }
+            let size = Int(length & ~(CKC_RINGBUF_BUSY | CKC_RINGBUF_DISCARD))
+            if length & CKC_RINGBUF_DISCARD == 0 {
+                body(UnsafeRawBufferPointer(start: header + Int(CKC_RINGBUF_HEADER_SIZE), count: size))
+            }
+            position += UInt64((size + Int(CKC_RINGBUF_HEADER_SIZE) + 7) & ~7)
+            ckc_store_release_64(consumerPosition, position)
+        }
+    }
+}
