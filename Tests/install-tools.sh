@@ -16,7 +16,8 @@
 #   the sources of activities: PackageKit's daemon and pkcon, and the polkit daemon PackageKit asks;
 #   docks that draw apps' progress: Plank, and Dash to Dock in GNOME Shell;
 #   Debian 13's and testing's desktops: mmdebstrap, which makes their roots (Tests/Rendering/debian-root.sh);
-#   the translations: gettext's msgfmt and xgettext, and the German and Polish locales the tests run programs in.
+#   the translations: gettext's msgfmt and xgettext, and the German and Polish locales the tests run programs in;
+#   apps' traffic: curl, which downloads from a paced local server, and bpftool, which sees the kernel's programs.
 set -euo pipefail
 # A normal user's PATH on Debian leaves out the sbin folders, where runuser and a few others live.
 PATH="$PATH:/usr/sbin:/sbin"
@@ -33,7 +34,8 @@ for tool_package in dbus-daemon:dbus-daemon dbus-send:dbus-bin gdbus:libglib2.0-
                     dunst:dunst gjs:gjs gdbus-codegen:libglib2.0-dev-bin g++:g++ xdg-dbus-proxy:xdg-dbus-proxy \
                     /usr/lib/qt5/bin/qdbusxml2cpp:qtbase5-dev-tools pkcon:packagekit-tools \
                     /usr/libexec/packagekitd:packagekit /usr/lib/polkit-1/polkitd:polkitd plank:plank \
-                    mmdebstrap:mmdebstrap msgfmt:gettext xgettext:gettext localedef:locales; do
+                    mmdebstrap:mmdebstrap msgfmt:gettext xgettext:gettext localedef:locales \
+                    curl:curl /usr/sbin/bpftool:bpftool setpriv:util-linux; do
   command -v "${tool_package%%:*}" >/dev/null || missing+=("${tool_package#*:}")
 done
 [ -f /usr/share/bash-completion/bash_completion ] || missing+=(bash-completion)

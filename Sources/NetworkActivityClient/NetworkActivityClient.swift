@@ -87,7 +87,7 @@ public final class NetworkActivityClient: Sendable {
     public func status() async throws(NetworkActivityError) -> ServiceStatus {
         let properties = try await readProperties(autoStart: true)
         return ServiceStatus(
-            isVisible: properties.isVisible, activeCount: properties.activeCount,
+            isVisible: properties.isVisible, activeCount: properties.activeCount, traffic: properties.traffic,
             activities: try await activities(), takenAt: SystemClock.wallClockMicroseconds())
     }
 

@@ -5,6 +5,8 @@ public import DBusKit
 public struct ServiceProperties: Equatable, Sendable {
     public var isVisible: Bool
     public var activeCount: UInt32
+    /// Whether apps' measured traffic shows: "counting", or "off: " and why; nil from a service without it.
+    public var traffic: String?
 
     /// The properties from the values `GetAll` returned.
     public init(values: [String: ReceivedVariant]) throws(DBusError) {
@@ -14,5 +16,6 @@ public struct ServiceProperties: Equatable, Sendable {
         }
         isVisible = try visible.decode(Bool.self)
         activeCount = try count.decode(UInt32.self)
+        traffic = try values[ServiceMembers.traffic.name]?.decode(String.self)
     }
 }

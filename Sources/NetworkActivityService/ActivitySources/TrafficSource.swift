@@ -62,7 +62,9 @@ final class TrafficSource {
     private func read(_ key: CounterKey, at now: MonotonicTime) {
         let counts = counters.counts(of: key).map { ByteCounts(received: $0.received, sent: $0.sent) }
         let item = "\(key.cgroupID):\(key.user)"
-        switch watch.sample(key, counts: counts, at: now) {
+        let step = watch.sample(key, counts: counts, at: now)
+        work.logger.trace("cgroup \(key.cgroupID), user \(key.user): \(counts.map { "\($0.total) bytes" } ?? "no count"), \(step)")
+        switch step {
         case .waits:
             break
         case .shows(let figures):

@@ -18,19 +18,33 @@ final class ApplicationCgroup {
         return true
     }()
 
-    /// - Parameter unitName: the unit's name, such as `app-gnome-firefox\x2desr-4711.scope`.
-    init(unitName: String) throws {
+    /// Between the test's folder and the unit, such as `user-1000.slice`.
+    private let slice: URL?
+
+    /// - Parameters:
+    ///   - unitName: the unit's name, such as `app-gnome-firefox\x2desr-4711.scope`.
+    ///   - slice: a slice to make it in, such as `user-1000.slice`.
+    init(unitName: String, slice sliceName: String? = nil) throws {
         guard let root = Self.hierarchyRoot() else { throw TestFailure("no writable systemd cgroup hierarchy") }
-        folder = root.appendingPathComponent("netactivity-test-\(getpid())-\(UUID().uuidString.prefix(8))")
-        unit = folder.appendingPathComponent(unitName)
-        guard mkdir(folder.path, 0o755) == 0, mkdir(unit.path, 0o755) == 0 else {
-            throw TestFailure("cannot make \(unit.path): \(String(cString: strerror(errno)))")
+        let folder = root.appendingPathComponent("netactivity-test-\(getpid())-\(UUID().uuidString.prefix(8))")
+        let slice = sliceName.map { folder.appendingPathComponent($0) }
+        let unit = (slice ?? folder).appendingPathComponent(unitName)
+        (self.folder, self.slice, self.unit) = (folder, slice, unit)
+        for directory in [folder, slice, unit].compactMap({ $0 }) where mkdir(directory.path, 0o755) != 0 {
+            throw TestFailure("cannot make \(directory.path): \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// The unit's path from the hierarchy's root, as the kernel's cgroup v2 tree names it.
+    var path: String {
+        let root = Self.hierarchyRoot()?.path ?? ""
+        return String(unit.path.dropFirst(root.count))
     }
 
     /// Removes the groups, once the processes placed in them have exited.
     deinit {
         rmdir(unit.path)
+        if let slice { rmdir(slice.path) }
         rmdir(folder.path)
     }
 

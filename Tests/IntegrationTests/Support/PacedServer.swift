@@ -1,0 +1,69 @@
+import Foundation
+import ServiceHarness
+
+/// A local HTTP server that sends each download at the pace its path asks, `/BYTES-PER-SECOND/SECONDS`, in a
+/// twentieth of a second's bytes at a time: a transfer whose rate the test knows, on loopback only.
+final class PacedServer {
+    let port: Int
+    private let process: Process
+
+    private static let script = #"""
+        import socket, sys, threading, time
+        server = socket.socket()
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.1", 0))
+        server.listen(16)
+        print(server.getsockname()[1], flush=True)
+        def serve(client):
+            try:
+                request = client.recv(4096).decode()
+                rate, seconds = (float(part) for part in request.split(" ")[1].strip("/").split("/"))
+                client.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\n\r\n")
+                chunk = b"\0" * int(rate / 20)
+                start = time.monotonic()
+                sent = 0
+                while time.monotonic() - start < seconds:
+                    client.sendall(chunk)
+                    sent += 1
+                    time.sleep(max(0, start + sent / 20 - time.monotonic()))
+            finally:
+                client.close()
+        while True:
+            client, _ = server.accept()
+            threading.Thread(target=serve, args=(client,), daemon=True).start()
+        """#
+
+    init() throws {
+        let output = Pipe()
+        let process = Process()
+        self.process = process
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", Self.script]
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        // The test process blocks the termination signals that `deinit` sends.
+        try withSignalsUnblocked { try process.run() }
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.terminate()
+            throw TestFailure("the paced server did not say its port: \(line)")
+        }
+        self.port = port
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// Starts `curl` downloading `bytesPerSecond` for `seconds`: moved into `cgroup` first when given, and run as
+    /// `user` when given. Returns it running.
+    func download(bytesPerSecond: Int, seconds: Double, in cgroup: ApplicationCgroup? = nil, as user: UInt32? = nil,
+                  bus: PrivateBus) throws -> BackgroundProcess {
+        let url = "http://127.0.0.1:\(port)/\(bytesPerSecond)/\(seconds)"
+        let asUser = user.map { "setpriv --reuid=\($0) --regid=\($0) --clear-groups " } ?? ""
+        let move = cgroup.map { #"echo $$ > "\#($0.unit.path)/cgroup.procs" && "# } ?? ""
+        return try BackgroundProcess(URL(fileURLWithPath: "/bin/sh"),
+                                     ["-c", move + "exec \(asUser)curl -s -o /dev/null \(url)"], bus: bus)
+    }
+}
