@@ -192,7 +192,7 @@ struct ActivityEndpointTests {
         #expect(try scene.activeCount == 1)
     }
 
-    @Test func theCountAndVisibilityAreReadOnlyProperties() throws {
+    @Test func theCountVisibilityAndTrafficAreReadOnlyProperties() throws {
         let scene = Scene()
         _ = try scene.begin()
         #expect(try scene.property(ServiceMembers.visible.name, as: Bool.self))
@@ -200,7 +200,8 @@ struct ActivityEndpointTests {
             $0.append(ServiceNames.interface.rawValue)
         }.arguments()
         #expect(try all.read([String: ReceivedVariant].self).keys.sorted()
-                == [ServiceMembers.activeCount.name, ServiceMembers.visible.name])
+                == [ServiceMembers.activeCount.name, ServiceMembers.traffic.name, ServiceMembers.visible.name])
+        #expect(try scene.property(ServiceMembers.traffic.name, as: String.self) == "off: --traffic is not given")
         #expect(try scene.reply(StandardInterface.set.name, interface: StandardInterface.properties) {
             $0.append(ServiceNames.interface.rawValue)
             $0.append(ServiceMembers.activeCount.name)

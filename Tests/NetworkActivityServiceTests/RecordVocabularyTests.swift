@@ -7,7 +7,7 @@ import Testing
 /// declares, so that the record never carries a word no reader was told of.
 @Suite struct RecordVocabularyTests {
     @Test func everySourceOfTheDomainIsOneTheRecordDeclares() {
-        let declared: Set<ActivityDetails.Source> = [.packagekit, .launcher]
+        let declared: Set<ActivityDetails.Source> = [.packagekit, .launcher, .traffic]
         #expect(Set(ActivitySource.allCases.map(ActivityDetails.Source.init)) == declared)
     }
 

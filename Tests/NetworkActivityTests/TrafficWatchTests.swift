@@ -1,0 +1,60 @@
+import NetworkActivity
+import ProgramSupport
+import Testing
+
+/// The rules that make measured traffic an activity, with counts and times the test chooses: 2 s at or above the
+/// threshold begin one, 3 s below end it, and an app that falls below before that is let go.
+@Suite("Measured traffic, in memory")
+struct TrafficWatchTests {
+    static let threshold: UInt64 = 32_768
+    var watch = TrafficWatch<String>(threshold: threshold)
+    var time = MonotonicTime(microseconds: 1_000_000)
+    var counts = ByteCounts(received: 0, sent: 0)
+
+    /// One second later, with `received` and `sent` more bytes.
+    mutating func second(_ received: UInt64, _ sent: UInt64 = 0, key: String = "app") -> TrafficWatch<String>.Step {
+        time = time + .seconds(1)
+        counts.received += received
+        counts.sent += sent
+        return watch.sample(key, counts: counts, at: time)
+    }
+
+    @Test mutating func twoSecondsAboveBeginAnActivityAndThreeBelowEndIt() {
+        watch.wokeUp(for: "app", counts: counts, at: time)
+        #expect(watch.isFollowing)
+        guard case .shows(let first) = second(100_000, 4_000) else { Issue.record("no activity after 2 s"); return }
+        #expect(first.rate == 104_000 && first.done == 0)
+        guard case .shows(let next) = second(200_000) else { Issue.record("the activity did not go on"); return }
+        #expect(next.received == 200_000 && next.sent == 0 && next.done == 200_000)
+        // Smoothed as SetTransfer's rate: a quarter of the way to the new rate after a second.
+        #expect(next.rate > 104_000 && next.rate < 200_000)
+        #expect(second(1_000) != .letGo(hadActivity: true))
+        #expect(second(1_000) != .letGo(hadActivity: true))
+        #expect(second(1_000) == .letGo(hadActivity: true))
+        #expect(!watch.isFollowing)
+    }
+
+    @Test mutating func anAppBelowTheThresholdBeforeTwoSecondsIsLetGoWithoutAnActivity() {
+        watch.wokeUp(for: "app", counts: counts, at: time)
+        #expect(second(Self.threshold - 1) == .letGo(hadActivity: false))
+        #expect(!watch.isFollowing)
+        // A wake-up of an app not followed is a new start.
+        watch.wokeUp(for: "app", counts: counts, at: time)
+        #expect(second(Self.threshold) != .letGo(hadActivity: false))
+    }
+
+    @Test mutating func anAppTheKernelForgotOrWhoseCountsWentBackIsLetGo() {
+        watch.wokeUp(for: "app", counts: counts, at: time)
+        _ = second(100_000)
+        time = time + .seconds(1)
+        #expect(watch.sample("app", counts: nil, at: time) == .letGo(hadActivity: true))
+        watch.wokeUp(for: "other", counts: ByteCounts(received: 500, sent: 0), at: time)
+        time = time + .seconds(1)
+        #expect(watch.sample("other", counts: ByteCounts(received: 10, sent: 0), at: time) == .letGo(hadActivity: false))
+    }
+
+    @Test mutating func anAppNotFollowedWaits() {
+        #expect(second(1_000_000, key: "stranger") == .waits)
+        #expect(!watch.isFollowing)
+    }
+}
