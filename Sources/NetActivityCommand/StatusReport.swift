@@ -55,9 +55,10 @@ enum StatusReport {
     }
 
     /// Who began an activity; for a source's, the source and the connection that spoke for it:
-    /// `packagekit :1.7`, `launcher :1.42`.
+    /// `packagekit :1.7`, `launcher :1.42`; for measured traffic, `traffic` (its owner is a cgroup's path).
     static func owner(of activity: ActivityStatus) -> String {
         guard let source = activity.source?.rawValue else { return activity.owner }
+        if activity.source == .traffic { return source }
         let speaker = activity.owner.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
         return speaker.isEmpty ? source : "\(source) \(speaker)"
     }

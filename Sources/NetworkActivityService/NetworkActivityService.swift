@@ -57,8 +57,9 @@ public final class NetworkActivityService {
             lookUpCredentials: { [unowned connection] name in try? connection.credentials(of: name) },
             historyLimit: configuration.historyLimit)
         endpoint.trafficChoice = configuration.traffic.choice
-        if configuration.traffic.isOn, !configuration.countsTraffic, !configuration.followsSystemService {
-            endpoint.trafficState = .off("--no-system: the system service, which counts it, is not followed")
+        if configuration.traffic.isOn, !configuration.countsTraffic {
+            endpoint.trafficState = configuration.followsSystemService ? .off("the system service is not running")
+                : .off("--no-system: the system service, which counts it, is not followed")
         }
         loop = EventLoop(connection: connection)
         do {
@@ -98,7 +99,6 @@ public final class NetworkActivityService {
         }
         if configuration.followsSystemService {
             do {
-                if configuration.traffic.isOn { endpoint.trafficState = .off("the system service is not running") }
                 systemService = try SystemServiceFollower(
                     connection: system, logger: logger, startsService: configuration.traffic.isOn,
                     onTraffic: { [unowned self] state in trafficOfSystemService(state) }

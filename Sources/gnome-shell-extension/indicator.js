@@ -170,8 +170,10 @@ var start = function (shell) {
         const name = app?.get_name() ?? activity.app ?? '';
         item.add_child(app ? app.create_icon_texture(24) : new St.Icon({icon_name: ICON_NAME, icon_size: 24}));
         const lines = new St.BoxLayout({...column, x_expand: true, style_class: 'netactivity-row'});
-        const marks = [activity.system ? _('system') : null, activity.source === 'packagekit' ? 'PackageKit' : null]
-            .filter(mark => mark);
+        // An app's traffic that the kernel measured comes through the system service, but is the app's: marked
+        // as measured rather than as the system's.
+        const marks = [activity.source === 'traffic' ? _('measured') : activity.system ? _('system') : null,
+            activity.source === 'packagekit' ? 'PackageKit' : null].filter(mark => mark);
         const title = name && name !== activity.label ? fill(_('%s: %s'), name, activity.label) : activity.label || name;
         lines.add_child(new St.Label({text: marks.length ? fill(_('%s (%s)'), title, marks.join(', ')) : title}));
         if (activity.percent !== undefined) {

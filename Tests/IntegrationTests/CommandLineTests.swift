@@ -74,11 +74,11 @@ extension Integration {
             let result = try netactivity(bus, "status")
             #expect(result.status == 0)
             let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            try #require(lines.count == 6, "\(result)")
-            #expect(Array(lines.prefix(3)) == ["visible: yes", "active: 1", ""])
-            #expect(lines[3].split(separator: " ") ==
+            try #require(lines.count == 7, "\(result)")
+            #expect(Array(lines.prefix(4)) == ["visible: yes", "active: 1", "traffic: off (--traffic is not given)", ""])
+            #expect(lines[4].split(separator: " ") ==
                 ["ID", "AGE", "LEFT", "PID", "APP", "OWNER", "PROGRESS", "STOP", "LABEL"])
-            let row = lines[4].split(separator: " ").map(String.init)
+            let row = lines[5].split(separator: " ").map(String.init)
             #expect(row == ["\(id)", "0s", "-", "\(getpid())", ownCommandName() ?? "", client.name, "-", "-",
                             "download"], "\(result)")
         }
