@@ -31,7 +31,9 @@ extension ActivityStatus {
         let label = self.label
         if let name = desktopApplication?.name {
             // TRANSLATORS: an application and its activity's label: "Firefox: download".
-            what = label.isEmpty || label == name ? name : localized("%s: %s", name, ActivitySummary.displayed(label))
+            // Measured traffic's label is only its app's id or name: the desktop file's name says it better.
+            what = label.isEmpty || label == name || self.source == .traffic
+                ? name : localized("%s: %s", name, ActivitySummary.displayed(label))
         } else {
             what = ActivitySummary.displayed(label)
         }

@@ -174,7 +174,9 @@ var start = function (shell) {
         // as measured rather than as the system's.
         const marks = [activity.source === 'traffic' ? _('measured') : activity.system ? _('system') : null,
             activity.source === 'packagekit' ? 'PackageKit' : null].filter(mark => mark);
-        const title = name && name !== activity.label ? fill(_('%s: %s'), name, activity.label) : activity.label || name;
+        // Measured traffic's label is only its app's id or name: the app's own name says it better.
+        const title = activity.source === 'traffic' && name ? name
+            : name && name !== activity.label ? fill(_('%s: %s'), name, activity.label) : activity.label || name;
         lines.add_child(new St.Label({text: marks.length ? fill(_('%s (%s)'), title, marks.join(', ')) : title}));
         if (activity.percent !== undefined) {
             // The Shell's own level bar, in its sliders' style: its colours follow the light and dark styles and

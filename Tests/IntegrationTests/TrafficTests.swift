@@ -203,6 +203,16 @@ extension Integration {
                                                    environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
             let systemListener = try SignalListener(system)
             let sessionListener = try SignalListener(session)
+            // The person's desktop: the app's desktop file, and the tray in a host's place.
+            let dataDirectory = session.directory.appendingPathComponent("share")
+            let applications = dataDirectory.appendingPathComponent("applications")
+            try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+            try "[Desktop Entry]\nType=Application\nName=Own Browser\nIcon=web-browser\n"
+                .write(to: applications.appendingPathComponent("own.desktop"), atomically: true, encoding: .utf8)
+            let desktop = ["XDG_DATA_DIRS": dataDirectory.path, "HOME": session.directory.path]
+            let watcher = try TrayProcess.watcher(session)
+            let host = try TrayMenuTests.menuHost(session)
+            let tray = try TrayProcess(session, environment: desktop)
             let server = try PacedServer()
             let own = try ApplicationCgroup(unitName: "app-gnome-own-6.scope", slice: "user-0.slice")
             let others = try ApplicationCgroup(unitName: "app-gnome-others-7.scope", slice: "user-4343.slice")
@@ -227,6 +237,14 @@ extension Integration {
             #expect(rows.first { $0.owner == "system:" + machines.path }?.application == "apt-daily.service")
             #expect(!owners.contains("system:" + others.path), "another user's app: \(rows)")
             #expect(!Self.trafficSeen(sessionListener).contains { $0.owner.hasSuffix(others.path) })
+            // Shown like any activity, marked as measured, with the app's name and icon from its desktop file.
+            try watcher.awaitCall("RegisterStatusNotifierItem")
+            let layout = try TrayMenuTests.awaitLayout(session, tray, host, containing: "'Own Browser (measured) — ")
+            #expect(layout.contains("'icon-name': <'web-browser'>"), "\(layout)")
+            #expect(!layout.contains("others"), "\(layout)")
+            let status = try runTool(Paths.cli.path, ["status"], bus: session, environment: desktop)
+            #expect(status.stdout.contains("traffic: counting") && status.stdout.contains(" Own Browser ")
+                    && status.stdout.contains(" traffic ") && !status.stdout.contains("others"), "\(status)")
             for download in downloads { _ = download.exitStatus(within: .seconds(20)) }
             _ = (systemService, sessionService)
         }
