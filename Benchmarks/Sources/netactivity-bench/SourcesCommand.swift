@@ -104,19 +104,6 @@ struct SourcesCommand: ParsableCommand {
         _ = packageKit
     }
 
-    /// Waits until the loop's thread has not been woken for 200 ms, for 10 s at most.
-    private func awaitStill(_ figures: ProcessFigures) throws {
-        let deadline = Date().addingTimeInterval(10)
-        var last = try figures.mainThreadContextSwitches
-        while Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.2)
-            let now = try figures.mainThreadContextSwitches
-            if now == last { return }
-            last = now
-        }
-        throw BenchFailure("the daemon's loop did not come to rest within 10 s")
-    }
-
     private struct Load {
         var cpuPercent: Double
         var wakeUpsPerSecond: Double
@@ -219,4 +206,17 @@ private final class PackageKitStandIn: Sendable {
     func changeEach(percent: UInt32) {
         shared.changes.withLock { $0.append(percent) }
     }
+}
+
+/// Waits until the daemon's loop's thread has not been woken for 200 ms, for 10 s at most.
+func awaitStill(_ figures: ProcessFigures) throws {
+    let deadline = Date().addingTimeInterval(10)
+    var last = try figures.mainThreadContextSwitches
+    while Date() < deadline {
+        Thread.sleep(forTimeInterval: 0.2)
+        let now = try figures.mainThreadContextSwitches
+        if now == last { return }
+        last = now
+    }
+    throw BenchFailure("the daemon's loop did not come to rest within 10 s")
 }
