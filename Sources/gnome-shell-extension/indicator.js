@@ -177,7 +177,8 @@ var start = function (shell) {
         // Measured traffic's label is only its app's id or name: the app's own name says it better.
         const title = activity.source === 'traffic' && name ? name
             : name && name !== activity.label ? fill(_('%s: %s'), name, activity.label) : activity.label || name;
-        lines.add_child(new St.Label({text: marks.length ? fill(_('%s (%s)'), title, marks.join(', ')) : title}));
+        const marked = marks.length ? fill(_('%s (%s)'), title, marks.join(', ')) : title;
+        lines.add_child(new St.Label({text: marked}));
         if (activity.percent !== undefined) {
             // The Shell's own level bar, in its sliders' style: its colours follow the light and dark styles and
             // the accent colour, and it fills from the start of the line.
@@ -199,7 +200,7 @@ var start = function (shell) {
         facts.push(elapsed(Math.max(0, now - activity.started) / 1e6));
         lines.add_child(new St.Label({text: facts.join(' · '), style_class: 'popup-inactive-menu-item'}));
         item.add_child(lines);
-        item.accessible_name = `${title}, ${facts.join(', ')}`;
+        item.accessible_name = `${marked}, ${facts.join(', ')}`;
         if (activity.cancelRequested || stopping.has(activity.id)) {
             item.add_child(new St.Label({text: _('Stopping…'), y_align: Clutter.ActorAlign.CENTER}));
         } else if (activity.cancellable) {

@@ -99,6 +99,21 @@ extension Integration {
             #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent("extension-gnome-de.png").path))
         }
 
+        /// An app's traffic that the kernel measured, in the extension (`shell-extension-traffic.sh`, root): a download
+        /// in a cgroup named like GNOME's launch of an app shows the indicator, and a menu row "Backup Tool
+        /// (measured)" with its rate and the app's icon, and the indicator leaves when the download ends.
+        @Test(.enabled(if: ApplicationCgroup.canBeMade, "counting traffic needs root and a writable cgroup v2 tree"))
+        func theShellExtensionShowsAnAppsMeasuredTraffic() throws {
+            let builds = try ShellExtensionTests.build()
+            let shots = try temporaryDirectory("shots")
+            defer { for folder in [builds, shots] { try? FileManager.default.removeItem(at: folder) } }
+            let zip = builds.appendingPathComponent("gnome-43/\(ShellExtensionTests.uuid).shell-extension.zip")
+            let result = try Self.run("shell-extension-traffic.sh", ["x11", Paths.products.path, zip.path, shots.path],
+                                      timeout: .seconds(180))
+            #expect(result.succeeded && result.stdout.contains("PASS gnome-extension-traffic"), "\(result)")
+            #expect(result.stdout.contains("the indicator left after the download"), "\(result)")
+        }
+
         /// Plank, and GNOME's Dash to Dock, draw a run's progress on its app's icon, from the tray's launcher
         /// entries; see `dock-progress.sh`.
         @Test(arguments: ["plank", "dash-to-dock"])
