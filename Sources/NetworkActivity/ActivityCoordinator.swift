@@ -210,16 +210,20 @@ public struct ActivityCoordinator {
     }
 
     /// The system service's live activities are now `ids` (none when it is not running), of which those in
-    /// `updated` say something new; with `measured`, this service's own activities whose measured rate changed.
-    public mutating func followSystemActivities(_ ids: Set<ActivityID>, updated: Set<ActivityID> = [],
-                                                measured: Set<ActivityID> = []) {
+    /// `updated` say something new.
+    public mutating func followSystemActivities(_ ids: Set<ActivityID>, updated: Set<ActivityID> = []) {
         for id in updated.intersection(systemActivityIDs).sorted() { activityChanges.changed(id) }
-        for id in measured.sorted() where tracker[id] != nil { activityChanges.changed(id) }
         guard ids != systemActivityIDs else { return }
         for id in ids.subtracting(systemActivityIDs).sorted() { activityChanges.began(id) }
         for id in systemActivityIDs.subtracting(ids).sorted() { activityChanges.ended(id) }
         systemActivityIDs = ids
         changed(at: clock.monotonicNow())
+    }
+
+    /// The rate the kernel measured for these activities of this service's own changed (`TrafficWatch`): they are
+    /// announced as changed.
+    public mutating func measuredRatesChanged(_ ids: Set<ActivityID>) {
+        for id in ids.sorted() where tracker[id] != nil { activityChanges.changed(id) }
     }
 
     /// Ends the caller's activities; returns how many.

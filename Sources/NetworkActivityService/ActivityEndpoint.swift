@@ -228,9 +228,20 @@ final class ActivityEndpoint {
         systemActivities = shown
         measuredRates = measured
         coordinator.followSystemActivities(Set(shown.map { ActivityID(rawValue: $0.id) }),
-                                           updated: Set(changed.map { ActivityID(rawValue: $0.id) }),
-                                           measured: measuredChanged)
+                                           updated: Set(changed.map { ActivityID(rawValue: $0.id) }))
+        coordinator.measuredRatesChanged(measuredChanged)
         publishNotifications()
+    }
+
+    /// The kernel measured `rate` bytes a second in `cgroup` (nil: it stopped counting there): for the system
+    /// service's measured traffic. Returns whether one of this service's own activities runs there and took it.
+    func measured(rate: UInt64?, inCgroup cgroup: String) -> Bool {
+        guard let id = activity(inCgroup: cgroup) else { return false }
+        if measuredRates[id] != rate {
+            measuredRates[id] = rate
+            coordinator.measuredRatesChanged([id])
+        }
+        return true
     }
 
     /// This service's activity, the earliest, whose caller runs in `cgroup` (a path from the cgroup tree's root).

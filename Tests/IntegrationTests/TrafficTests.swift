@@ -194,6 +194,71 @@ extension Integration {
             _ = (systemService, sessionService)
         }
 
+        @Test func aRootRunOnTheSystemBusTakesItsCgroupsRateToo() throws {
+            let bus = try PrivateBus()
+            let service = try Self.systemService(bus)
+            let listener = try SignalListener(bus)
+            let server = try PacedServer()
+            let cgroup = try ApplicationCgroup(unitName: "backup.service")
+
+            let url = "http://127.0.0.1:\(server.port)/\(Self.fastRate)/6"
+            let run = try BackgroundProcess(
+                URL(fileURLWithPath: "/bin/sh"),
+                ["-c", #"echo $$ > "$0/cgroup.procs" && exec "$1" run --system --label sync -- curl -s -o /dev/null "$2""#,
+                 cgroup.unit.path, Paths.cli.path, url], bus: bus, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+            let measured = try listener.next(timeout: .seconds(15)) { message in
+                (try? ActivityChangeReport(message))?.changed.contains { $0.label == "sync" && ($0.rate ?? 0) > 0 } == true
+            }
+            #expect(measured != nil, "the run's activity took the measured rate")
+            let rows = try RawClient(bus).details()
+            #expect(!rows.contains { $0.source == .traffic && $0.owner == cgroup.path }, "\(rows)")
+            #expect(!Self.trafficSeen(listener).contains { $0.owner == cgroup.path })
+            #expect(run.exitStatus(within: .seconds(20)) == 0)
+            _ = service
+        }
+
+        @Test func aSessionWithTrafficStartsTheSystemServiceByActivation() throws {
+            // The system bus's activation file, as installed, but for the test's build and bus: the service is
+            // started by the bus, on it (DBUS_STARTER_ADDRESS), with --traffic.
+            let services = try temporaryDirectory("system-services")
+            defer { try? FileManager.default.removeItem(at: services) }
+            let stateDirectory = services.appendingPathComponent("state")
+            try """
+                [D-BUS Service]
+                Name=org.example.NetworkActivity
+                Exec=/bin/sh -c 'DBUS_SYSTEM_BUS_ADDRESS=$DBUS_STARTER_ADDRESS exec \(Paths.daemon.path) --system --traffic --traffic-loopback --state-dir \(stateDirectory.path)'
+
+                """.write(to: services.appendingPathComponent("org.example.NetworkActivity.service"), atomically: true,
+                          encoding: .utf8)
+            let system = try PrivateBus(services: .folder(services))
+            let watcher = try system.connect()
+            try watcher.addMatch(MatchRule(sender: Connection.busDriverName, member: "NameOwnerChanged",
+                                           arguments: [0: ServiceNames.busName.rawValue]))
+            let session = try PrivateBus()
+            let sessionService = try DaemonProcess(bus: session, arguments: DaemonProcess.noDelays + ["--traffic"],
+                                                   environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+            var started = false
+            while !started, let signal = try watcher.nextMessage(timeout: .seconds(15)) {
+                var arguments = signal.arguments()
+                _ = try? arguments.read(String.self)
+                _ = try? arguments.read(String.self)
+                started = (try? arguments.read(String.self))?.isEmpty == false
+            }
+            #expect(started, "the session's service did not start the system service")
+            let client = try RawClient(session)
+            let deadline = ContinuousClock.now + .seconds(15)
+            var state = try client.property("Traffic", as: String.self)
+            while state != "counting", ContinuousClock.now < deadline {
+                usleep(50_000)
+                state = try client.property("Traffic", as: String.self)
+            }
+            #expect(state == "counting", "the session's Traffic once the system service runs")
+            // The activated service is nobody's child here: stopped as systemd would.
+            let systemPID = try watcher.processID(of: ServiceNames.busName)
+            kill(pid_t(systemPID), SIGTERM)
+            _ = sessionService
+        }
+
         @Test func aSessionShowsItsOwnUsersAppsAndTheMachinesServicesNeverAnothersApps() throws {
             let system = try PrivateBus()
             let session = try PrivateBus()

@@ -56,6 +56,9 @@ protocol SourceWork: AnyObject {
     func endWork(_ item: String, from source: ActivitySource, _ way: ActivityOutcome)
     /// Every piece of the source's work whose item `matching` accepts ends `way`.
     func endWork(of source: ActivitySource, _ way: ActivityOutcome, matching: (String) -> Bool)
+    /// The kernel measured `rate` in `cgroup` (nil: no more); returns whether an activity a caller began there took
+    /// it as its rate, instead of a row of its own.
+    func measured(rate: UInt64?, inCgroup cgroup: String) -> Bool
 }
 
 extension ActivityEndpoint: SourceWork {

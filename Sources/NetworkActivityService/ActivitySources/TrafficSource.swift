@@ -69,6 +69,11 @@ final class TrafficSource {
             break
         case .shows(let figures):
             guard let app = application(of: key.cgroupID) else { return }
+            // A caller's activity there (`netactivity run --system -- rsync`) shows the rate instead of a second row.
+            if work.measured(rate: figures.rate, inCgroup: app.path) {
+                work.endWork(item, from: .traffic, .ended)
+                return
+            }
             let report = SourceReport(
                 label: app.label, owner: app.path, application: app.application, user: key.user,
                 rate: figures.rate, done: figures.done, received: figures.received, sent: figures.sent)
@@ -79,6 +84,7 @@ final class TrafficSource {
             }
         case .letGo(let hadActivity):
             if hadActivity { work.endWork(item, from: .traffic, .ended) }
+            if let app = apps[key.cgroupID] ?? nil { _ = work.measured(rate: nil, inCgroup: app.path) }
             counters.wakeAgain(for: key)
             if !watch.followedKeys.contains(where: { $0.cgroupID == key.cgroupID }) { apps[key.cgroupID] = nil }
         }
