@@ -9,11 +9,6 @@ public struct CounterKey: Sendable, Hashable {
     public var cgroupID: UInt64
     public var user: UInt32
 
-    public init(cgroupID: UInt64, user: UInt32) {
-        self.cgroupID = cgroupID
-        self.user = user
-    }
-
     var bytes: [UInt8] {
         var bytes = [UInt8](repeating: 0, count: CounterLayout.keySize)
         bytes.withUnsafeMutableBytes { raw in

@@ -9,7 +9,7 @@ struct TrafficWatchTests {
     static let threshold: UInt64 = 32_768
     var watch = TrafficWatch<String>(threshold: threshold)
     var time = MonotonicTime(microseconds: 1_000_000)
-    var counts = ByteCounts(received: 0, sent: 0)
+    var counts: ByteCounts = (0, 0)
 
     /// One second later, with `received` and `sent` more bytes.
     mutating func second(_ received: UInt64, _ sent: UInt64 = 0, key: String = "app") -> TrafficWatch<String>.Step {
@@ -48,9 +48,9 @@ struct TrafficWatchTests {
         _ = second(100_000)
         time = time + .seconds(1)
         #expect(watch.sample("app", counts: nil, at: time) == .letGo(hadActivity: true))
-        watch.wokeUp(for: "other", counts: ByteCounts(received: 500, sent: 0), at: time)
+        watch.wokeUp(for: "other", counts: (500, 0), at: time)
         time = time + .seconds(1)
-        #expect(watch.sample("other", counts: ByteCounts(received: 10, sent: 0), at: time) == .letGo(hadActivity: false))
+        #expect(watch.sample("other", counts: (10, 0), at: time) == .letGo(hadActivity: false))
     }
 
     @Test mutating func anAppNotFollowedWaits() {

@@ -1,18 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import ProgramSupport
 
-/// Bytes an app has moved, as the kernel counted them: the totals since it was first counted.
-public struct ByteCounts: Sendable, Equatable {
-    public var received: UInt64
-    public var sent: UInt64
-
-    public init(received: UInt64, sent: UInt64) {
-        self.received = received
-        self.sent = sent
-    }
-
-    public var total: UInt64 { received &+ sent }
-}
+/// Bytes an app's sockets have received and sent, as the kernel counted them since it first counted the app.
+public typealias ByteCounts = (received: UInt64, sent: UInt64)
 
 /// The rules that make an app's measured traffic an activity of the `traffic` source, apart from how it is
 /// measured: the kernel wakes the service when an app first moves `threshold` bytes within a second; the app is
@@ -72,7 +62,7 @@ public struct TrafficWatch<Key: Hashable & Sendable>: Sendable {
         }
         let elapsed = app.lastTime.duration(to: now).wholeMicroseconds
         guard elapsed > 0 else { return .waits }
-        let moved = counts.total - app.last.total
+        let moved = (counts.received - app.last.received) + (counts.sent - app.last.sent)
         let perSecond = UInt64((Double(moved) * 1_000_000 / Double(elapsed)).rounded())
         app.last = counts
         app.lastTime = now
@@ -100,7 +90,7 @@ public struct TrafficWatch<Key: Hashable & Sendable>: Sendable {
             followed[key] = nil
             return .letGo(hadActivity: true)
         } else if let start = app.start {
-            app.progress.set(done: counts.total - start.total, total: 0, at: now)
+            app.progress.set(done: (counts.received - start.received) + (counts.sent - start.sent), total: 0, at: now)
         }
         followed[key] = app
         let start = app.start ?? counts
@@ -119,12 +109,6 @@ public struct TrafficFigures: Sendable, Equatable {
     public var rate: UInt64
     public var received: UInt64
     public var sent: UInt64
-
-    public init(rate: UInt64, received: UInt64, sent: UInt64) {
-        self.rate = rate
-        self.received = received
-        self.sent = sent
-    }
 
     public var done: UInt64 { received + sent }
 }

@@ -43,7 +43,7 @@ final class TrafficSource {
         for key in counters.takeWakeUps() {
             guard let counts = counters.counts(of: key) else { continue }
             work.logger.debug("the kernel woke the service for cgroup \(key.cgroupID), user \(key.user)")
-            watch.wokeUp(for: key, counts: ByteCounts(received: counts.received, sent: counts.sent), at: now)
+            watch.wokeUp(for: key, counts: counts, at: now)
         }
         if watch.isFollowing, nextRead == nil { nextRead = now + Self.readInterval }
     }
@@ -60,10 +60,10 @@ final class TrafficSource {
     }
 
     private func read(_ key: CounterKey, at now: MonotonicTime) {
-        let counts = counters.counts(of: key).map { ByteCounts(received: $0.received, sent: $0.sent) }
+        let counts = counters.counts(of: key)
         let item = "\(key.cgroupID):\(key.user)"
         let step = watch.sample(key, counts: counts, at: now)
-        work.logger.trace("cgroup \(key.cgroupID), user \(key.user): \(counts.map { "\($0.total) bytes" } ?? "no count"), \(step)")
+        work.logger.trace("cgroup \(key.cgroupID), user \(key.user): \(counts.map { "\($0.received) bytes received, \($0.sent) sent" } ?? "no count"), \(step)")
         switch step {
         case .waits:
             break
