@@ -53,32 +53,15 @@ static inline int ckc_link_create(int program, int cgroup, uint32_t attach_type)
     return ckc_bpf(BPF_LINK_CREATE, &attr);
 }
 
-static inline int ckc_map_lookup(int map, const void *key, void *value) {
-    union bpf_attr attr;
-    memset(&attr, 0, sizeof(attr));
-    attr.map_fd = (uint32_t)map;
-    attr.key = (uint64_t)(uintptr_t)key;
-    attr.value = (uint64_t)(uintptr_t)value;
-    return ckc_bpf(BPF_MAP_LOOKUP_ELEM, &attr);
-}
-
-static inline int ckc_map_update(int map, const void *key, const void *value, uint64_t flags) {
+// BPF_MAP_LOOKUP_ELEM (flags 0) or BPF_MAP_UPDATE_ELEM of one element.
+static inline int ckc_map_element(int command, int map, const void *key, void *value, uint64_t flags) {
     union bpf_attr attr;
     memset(&attr, 0, sizeof(attr));
     attr.map_fd = (uint32_t)map;
     attr.key = (uint64_t)(uintptr_t)key;
     attr.value = (uint64_t)(uintptr_t)value;
     attr.flags = flags;
-    return ckc_bpf(BPF_MAP_UPDATE_ELEM, &attr);
-}
-
-static inline int ckc_map_next_key(int map, const void *key, void *next) {
-    union bpf_attr attr;
-    memset(&attr, 0, sizeof(attr));
-    attr.map_fd = (uint32_t)map;
-    attr.key = (uint64_t)(uintptr_t)key;
-    attr.next_key = (uint64_t)(uintptr_t)next;
-    return ckc_bpf(BPF_MAP_GET_NEXT_KEY, &attr);
+    return ckc_bpf(command, &attr);
 }
 
 // A program's id, as bpftool and the kernel's logs name it.

@@ -123,11 +123,11 @@ public final class TrafficCounters {
 
     /// An app's counts so far; nil when the kernel has none (it never moved anything, or was made room for).
     public func counts(of key: CounterKey) -> (received: UInt64, sent: UInt64)? {
-        var value = [UInt8](repeating: 0, count: CounterLayout.valueSize)
-        guard ckc_map_lookup(counters, key.bytes, &value) == 0 else { return nil }
-        return value.withUnsafeBytes { raw in
-            (raw.load(fromByteOffset: Int(CounterLayout.received), as: UInt64.self),
-             raw.load(fromByteOffset: Int(CounterLayout.sent), as: UInt64.self))
+        lookUp(key.bytes).map { value in
+            value.withUnsafeBytes { raw in
+                (raw.load(fromByteOffset: Int(CounterLayout.received), as: UInt64.self),
+                 raw.load(fromByteOffset: Int(CounterLayout.sent), as: UInt64.self))
+            }
         }
     }
 
@@ -135,11 +135,16 @@ public final class TrafficCounters {
     /// whole: a packet counted between the read and the write is lost from the app's count, which is not
     /// followed at this moment.
     public func wakeAgain(for key: CounterKey) {
-        var value = [UInt8](repeating: 0, count: CounterLayout.valueSize)
         let bytes = key.bytes
-        guard ckc_map_lookup(counters, bytes, &value) == 0 else { return }
+        guard var value = lookUp(bytes) else { return }
         value.withUnsafeMutableBytes { $0.storeBytes(of: 0, toByteOffset: Int(CounterLayout.followed), as: UInt64.self) }
-        _ = ckc_map_update(counters, bytes, value, UInt64(BPF_EXIST))
+        _ = ckc_map_element(Int32(BPF_MAP_UPDATE_ELEM.rawValue), counters, bytes, &value, UInt64(BPF_EXIST))
+    }
+
+    /// The counters map's value for a key, as its bytes; nil when it has none.
+    private func lookUp(_ key: [UInt8]) -> [UInt8]? {
+        var value = [UInt8](repeating: 0, count: CounterLayout.valueSize)
+        return ckc_map_element(Int32(BPF_MAP_LOOKUP_ELEM.rawValue), counters, key, &value, 0) == 0 ? value : nil
     }
 
     private static func refusal(_ what: String, _ error: Int32) -> TrafficCountingUnavailable {
