@@ -63,6 +63,11 @@ struct BPFProgramBuilder {
         emit(Self.alu64 | Self.add, destination, immediate: value)
     }
 
+    /// `destination += source`
+    mutating func add(_ destination: Register, _ source: Register) {
+        emit(Self.alu64 | Self.add | Self.fromRegister, destination, source)
+    }
+
     /// `destination -= source`
     mutating func subtract(_ destination: Register, _ source: Register) {
         emit(Self.alu64 | Self.subtract | Self.fromRegister, destination, source)
@@ -114,6 +119,12 @@ struct BPFProgramBuilder {
     mutating func jump(if register: Register, _ condition: Condition, _ other: Register, to label: String) {
         jumps.append((instructions.count, label))
         emit(Self.jump | condition.rawValue | Self.fromRegister, register, other)
+    }
+
+    /// `goto label`
+    mutating func jump(to label: String) {
+        jumps.append((instructions.count, label))
+        emit(Self.jump)
     }
 
     /// `r0 = helper(r1, …, r5)`

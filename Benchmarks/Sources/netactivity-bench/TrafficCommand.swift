@@ -16,7 +16,8 @@ struct TrafficCommand: ParsableCommand {
             its CPU ticks and its loop's wake-ups over --idle seconds while no app moves the threshold (nothing \
             else of this benchmark moves anything; other programs of the machine might). Per packet: --rounds \
             pairs of --seconds-long TCP transfers on loopback at full speed, one without the service, one with it \
-            and --traffic-loopback (so the transfer is counted and followed), alternating; the medians' ratio. \
+            and --traffic-loopback (so the transfer is counted and followed), back to back, each first in turn; the \
+            median of the pairs' ratios. \
             Load: a transfer paced to --rate bytes a second for --busy seconds, from a cgroup named like an app's \
             unit: the service's CPU and wake-ups a second, and whether the app showed.
             """)
@@ -24,7 +25,7 @@ struct TrafficCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The netactivityd to measure (default: the release build's).", valueName: "path"))
     var daemon: String?
     @Option(help: "Seconds over which the idle service is watched.") var idle = 60.0
-    @Option(help: "Pairs of full-speed transfers.") var rounds = 10
+    @Option(help: "Pairs of full-speed transfers.") var rounds = 20
     @Option(help: "Seconds of each full-speed transfer.") var seconds = 2.0
     @Option(help: "Seconds of the paced transfer.") var busy = 10.0
     @Option(help: "Bytes a second of the paced transfer.") var rate = 100_000_000.0
@@ -55,23 +56,32 @@ struct TrafficCommand: ParsableCommand {
             results["idle_wakeups"] = Double(try figures.mainThreadContextSwitches - before.1)
         }
 
-        // Per packet: the same transfer without and with the programs, alternating, so that the machine's own
-        // changes fall on both.
-        var without: [Double] = [], with: [Double] = []
-        for _ in 0..<rounds {
-            without.append(Double(try LoopbackTransfer.run(seconds: seconds)) / seconds)
-            let bus = try PrivateBus()
-            let service = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + ["--traffic", "--traffic-loopback"],
-                                            executable: executable, systemBus: true)
-            try service.awaitLog("counting apps' traffic")
-            with.append(Double(try LoopbackTransfer.run(seconds: seconds)) / seconds)
-            // Gone before the next transfer without it, which its stopping would otherwise slow.
-            service.send(SIGTERM)
-            _ = service.exitStatus()
+        // Per packet: the same transfer without and with the programs, back to back in each round, in turn
+        // first and second, so that the machine's own changes fall on both; the ratio of each round's pair.
+        var without: [Double] = [], with: [Double] = [], ratios: [Double] = []
+        for round in 0..<rounds {
+            var pair: (without: Double, with: Double) = (0, 0)
+            for withPrograms in round % 2 == 0 ? [false, true] : [true, false] {
+                guard withPrograms else {
+                    pair.without = Double(try LoopbackTransfer.run(seconds: seconds)) / seconds
+                    continue
+                }
+                let bus = try PrivateBus()
+                let service = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + ["--traffic", "--traffic-loopback"],
+                                                executable: executable, systemBus: true)
+                try service.awaitLog("counting apps' traffic")
+                pair.with = Double(try LoopbackTransfer.run(seconds: seconds)) / seconds
+                // Gone before the next transfer without it, which its stopping would otherwise slow.
+                service.send(SIGTERM)
+                _ = service.exitStatus()
+            }
+            without.append(pair.without)
+            with.append(pair.with)
+            ratios.append(pair.with / pair.without)
         }
         results["full_speed_without_bytes_per_s"] = median(without)
         results["full_speed_with_bytes_per_s"] = median(with)
-        results["full_speed_ratio"] = median(with) / median(without)
+        results["full_speed_ratio"] = median(ratios)
 
         // One app at 100 MB/s, from a cgroup named like its unit.
         do {
