@@ -12,10 +12,10 @@ shift
 # With job control on, bash starts each as a job of its own rather than with SIGINT and SIGQUIT ignored, which
 # the programs the tests start would inherit (and the tests of `netactivity run` check that it passes them on).
 set -m
-# The client examples (cargo, from nothing in a fresh clone, and the system's compilers) and the benchmark; the
-# package (lintian) and the reliability runs. The sanitizer runs, which leave the client examples and the package
-# out, name theirs.
-default="ClientExampleTests|BenchmarkTests DebianPackageTests|ReliabilityTests"
+# The client examples (cargo, from nothing in a fresh clone, and the system's compilers), the benchmark and apps'
+# traffic (a minute of paced transfers); the package (lintian) and the reliability runs. The sanitizer runs, which
+# leave the client examples and the package out, name theirs.
+default="ClientExampleTests|BenchmarkTests|TrafficTests DebianPackageTests|ReliabilityTests"
 # Split at white space, new lines included; a filter holds no character that a shell would expand.
 groups=(${TEST_GROUPS:-$default})
 jobs=()
