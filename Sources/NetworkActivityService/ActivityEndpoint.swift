@@ -139,23 +139,30 @@ final class ActivityEndpoint {
                     object.makeSignal(ServiceMembers.visibilityChanged, visible)
                 })
             case .activitiesChanged(let changed, let ended):
-                object.emit(object.makeSignal(ServiceMembers.activitiesChanged, changed.compactMap(details(of:)),
-                                              ended.map(\.rawValue)))
+                // A user's app's measured traffic is not broadcast: its listeners read it with GetActivities.
+                let told = changed.compactMap(details(of:)).filter { !TrafficVisibility.isPrivate($0) }
+                object.emit(object.makeSignal(ServiceMembers.activitiesChanged, told, ended.map(\.rawValue)))
             }
         }
     }
 
-    /// Every activity as `GetActivities` gives it: this service's callers', ordered by id, its sources', then the
-    /// system service's.
-    func allDetails() -> [ActivityDetails] {
-        coordinator.tracker.all.map(details(of:)) + coordinator.allSourceActivities.map(ActivityDetails.init)
-            + systemActivities
+    /// Every activity as `GetActivities` gives it to `caller`: this service's callers', ordered by id, its
+    /// sources' (another user's apps' measured traffic left out), then the system service's.
+    func allDetails(readBy caller: String) -> [ActivityDetails] {
+        coordinator.tracker.all.map(details(of:)) + sourceDetails(readBy: caller) + systemActivities
     }
 
-    /// Every activity as `ListActivities` gives it, in the same order.
-    func allRecords() -> [ActivityRecord] {
-        coordinator.tracker.all.map(ActivityRecord.init) + coordinator.allSourceActivities.map(ActivityRecord.init)
+    /// Every activity as `ListActivities` gives it to `caller`, in the same order.
+    func allRecords(readBy caller: String) -> [ActivityRecord] {
+        coordinator.tracker.all.map(ActivityRecord.init) + sourceDetails(readBy: caller).map(ActivityRecord.init)
             + systemActivities.map(ActivityRecord.init)
+    }
+
+    private func sourceDetails(readBy caller: String) -> [ActivityDetails] {
+        let records = coordinator.allSourceActivities.map(ActivityDetails.init)
+        guard records.contains(where: TrafficVisibility.isPrivate) else { return records }
+        let user = callers.unixUser(of: caller)
+        return records.filter { TrafficVisibility.mayRead($0, user: user, serviceUser: ownUser) }
     }
 
     /// What `GetActivities` tells of a live activity; nil for one that has ended.

@@ -49,8 +49,8 @@ extension ActivityEndpoint {
                 endpoint.logger.notice("\(call.callerName) reset the service, ending \(ended) activities")
                 return UInt32(ended)
             },
-            MethodDeclaration(ServiceMembers.listActivities) { endpoint, _ throws(DBusError) in
-                endpoint.allRecords()
+            MethodDeclaration(ServiceMembers.listActivities) { endpoint, call throws(DBusError) in
+                endpoint.allRecords(readBy: call.callerName)
             },
             MethodDeclaration(ServiceMembers.setProgress) { endpoint, call, id, percent throws(DBusError) in
                 try domain { () throws(ActivityError) in
@@ -82,8 +82,8 @@ extension ActivityEndpoint {
                 endpoint.askToCancel(id, receiver: receiver, caller: call.callerName)
                 return NoValue()
             },
-            MethodDeclaration(ServiceMembers.getActivities) { endpoint, _ throws(DBusError) in
-                endpoint.allDetails()
+            MethodDeclaration(ServiceMembers.getActivities) { endpoint, call throws(DBusError) in
+                endpoint.allDetails(readBy: call.callerName)
             },
             MethodDeclaration(ServiceMembers.getHistory) { endpoint, call, max throws(DBusError) in
                 try endpoint.historyEntries(for: call.callerName, max: max)

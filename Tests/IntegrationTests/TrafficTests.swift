@@ -262,7 +262,8 @@ extension Integration {
         }
 
         @Test func aSessionShowsItsOwnUsersAppsAndTheMachinesServicesNeverAnothersApps() throws {
-            let system = try PrivateBus()
+            // A system-like bus, with the project's policy, that another Unix user may call too.
+            let system = try systemLikeBus(including: [systemPolicy])
             let session = try PrivateBus()
             let systemService = try Self.systemService(system)
             // The session's user is the test's: root, whose slice is user-0.slice.
@@ -288,14 +289,23 @@ extension Integration {
             let downloads = try [(own, UInt32(0)), (others, 4343), (machines, 0)].map { cgroup, user in
                 try server.download(bytesPerSecond: Self.fastRate, seconds: 8, in: cgroup, as: user, bus: system)
             }
-            // The system service counts all three.
+            // The system service counts all three, and broadcasts only the machine's service: a user's apps are
+            // read with GetActivities, by that user (or root) alone.
+            _ = try Self.awaitTraffic(systemListener) { $0.owner == machines.path }
+            let root = try RawClient(system)
+            let deadline = ContinuousClock.now + .seconds(15)
             var counted: Set<String> = []
-            while counted.count < 3 {
-                let record = try Self.awaitTraffic(systemListener) {
-                    [own.path, others.path, machines.path].contains($0.owner) && !counted.contains($0.owner)
-                }
-                counted.insert(record.owner)
+            while counted.count < 3, ContinuousClock.now < deadline {
+                counted = Set(try root.details().map(\.owner)).intersection([own.path, others.path, machines.path])
+                if counted.count < 3 { usleep(100_000) }
             }
+            #expect(counted.count == 3, "root reads all three: \(counted)")
+            #expect(!Self.trafficSeen(systemListener).contains { $0.owner == own.path || $0.owner == others.path })
+            let stranger = try ThrowawayUser()
+            let strangers = try dbusSend(as: stranger.name, system, ServiceMembers.getActivities.name)
+            #expect(strangers.succeeded && strangers.stdout.contains("apt-daily.service")
+                    && !strangers.stdout.contains("app-gnome-own-6") && !strangers.stdout.contains("app-gnome-others-7"),
+                    "another user reads the machine's services only: \(strangers)")
             // The session asks again at each change: two later changes are from a list that holds all three.
             for _ in 0..<2 { _ = try Self.awaitTraffic(sessionListener) { _ in true } }
             let rows = try RawClient(session).details().filter { $0.source == .traffic }

@@ -53,6 +53,19 @@ import TrafficCounters
         #expect(TrafficVisibility.shows(record, toUser: 1000) == shows)
     }
 
+    @Test func aUsersAppsTrafficIsReadByThatUserRootAndTheServiceAloneAndNeverBroadcast() {
+        let app = ActivityDetails(id: 1, label: "x", owner: "/user.slice/user-1000.slice/app-gnome-x-1.scope",
+                                  startedAt: 0, user: 1000, source: .traffic)
+        let service = ActivityDetails(id: 2, label: "x", owner: "/system.slice/apt-daily.service", startedAt: 0,
+                                      user: 0, source: .traffic)
+        #expect(TrafficVisibility.isPrivate(app) && !TrafficVisibility.isPrivate(service))
+        for (user, reads) in [(UInt32(1000), true), (0, true), (113, true), (1001, false)] as [(UInt32, Bool)] {
+            #expect(TrafficVisibility.mayRead(app, user: user, serviceUser: 113) == reads, "user \(user)")
+            #expect(TrafficVisibility.mayRead(service, user: user, serviceUser: 113))
+        }
+        #expect(!TrafficVisibility.mayRead(app, user: nil, serviceUser: 0))
+    }
+
     @Test func aPersonsChoiceLeavesAppsOut() {
         #expect(TrafficChoice().shows("firefox-esr"))
         #expect(!TrafficChoice(only: ["org.gnome.Maps"]).shows("firefox-esr"))
