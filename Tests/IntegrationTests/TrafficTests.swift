@@ -4,326 +4,324 @@ import NetworkActivityInterface
 import ServiceHarness
 import Testing
 
-extension Integration {
-    /// Apps' traffic, counted by the kernel: the real system service attaches its programs to this machine's
-    /// cgroup tree, and real transfers on loopback (a paced local server, `curl`) run in cgroups the test makes
-    /// with desktop apps' unit names. Every check looks only at the test's own cgroups: another suite's traffic
-    /// may be counted beside it.
-    @Suite("Apps' traffic counted by the kernel",
-           .enabled(if: ApplicationCgroup.canBeMade, "counting needs root and a writable cgroup v2 tree"))
-    struct TrafficTests {
-        static let counting = DaemonProcess.noDelays + ["--traffic", "--traffic-loopback", "--log-level", "debug"]
-        /// Well above the default threshold of 32768 bytes a second.
-        static let fastRate = 262_144
+/// Apps' traffic, counted by the kernel: the real system service attaches its programs to this machine's cgroup
+/// tree, and real transfers on loopback (a paced local server, `curl`) run in cgroups the test makes with desktop
+/// apps' unit names. Every check looks only at the test's own cgroups: another test's traffic may be counted beside
+/// it. Not one of the serialized `Integration` suites: its tests mostly wait for transfers, so they run at once.
+@Suite("Apps' traffic counted by the kernel",
+       .enabled(if: ApplicationCgroup.canBeMade, "counting needs root and a writable cgroup v2 tree"))
+struct TrafficTests {
+    static let counting = DaemonProcess.noDelays + ["--traffic", "--traffic-loopback", "--log-level", "debug"]
+    /// Well above the default threshold of 32768 bytes a second.
+    static let fastRate = 262_144
 
-        /// The system service counting on a bus of the test's own.
-        static func systemService(_ bus: PrivateBus, _ arguments: [String] = counting) throws -> DaemonProcess {
-            try DaemonProcess(bus: bus, arguments: arguments, systemBus: true)
+    /// The system service counting on a bus of the test's own.
+    static func systemService(_ bus: PrivateBus, _ arguments: [String] = counting) throws -> DaemonProcess {
+        try DaemonProcess(bus: bus, arguments: arguments, systemBus: true)
+    }
+
+    /// The first record of the `traffic` source in an `ActivitiesChanged` that `matches`.
+    static func awaitTraffic(_ listener: SignalListener, timeout: Duration = .seconds(15),
+                             _ matches: (ActivityDetails) -> Bool) throws -> ActivityDetails {
+        var found: ActivityDetails?
+        _ = try listener.next(timeout: timeout) { message in
+            guard let report = try? ActivityChangeReport(message) else { return false }
+            found = report.changed.first { $0.source == .traffic && matches($0) }
+            return found != nil
         }
+        guard let found else { throw TestFailure("no traffic activity as awaited within \(timeout)") }
+        return found
+    }
 
-        /// The first record of the `traffic` source in an `ActivitiesChanged` that `matches`.
-        static func awaitTraffic(_ listener: SignalListener, timeout: Duration = .seconds(15),
-                                 _ matches: (ActivityDetails) -> Bool) throws -> ActivityDetails {
-            var found: ActivityDetails?
-            _ = try listener.next(timeout: timeout) { message in
-                guard let report = try? ActivityChangeReport(message) else { return false }
-                found = report.changed.first { $0.source == .traffic && matches($0) }
-                return found != nil
-            }
-            guard let found else { throw TestFailure("no traffic activity as awaited within \(timeout)") }
-            return found
+    /// Waits for `ActivitiesChanged` to end `id`; returns when it came.
+    static func awaitEnd(of id: UInt32, _ listener: SignalListener) throws -> ContinuousClock.Instant {
+        let ended = try listener.next(timeout: .seconds(15)) { message in
+            (try? ActivityChangeReport(message))?.ended.contains(id) == true
         }
+        guard ended != nil else { throw TestFailure("activity \(id) did not end") }
+        return .now
+    }
 
-        /// Waits for `ActivitiesChanged` to end `id`; returns when it came.
-        static func awaitEnd(of id: UInt32, _ listener: SignalListener) throws -> ContinuousClock.Instant {
-            let ended = try listener.next(timeout: .seconds(15)) { message in
-                (try? ActivityChangeReport(message))?.ended.contains(id) == true
-            }
-            guard ended != nil else { throw TestFailure("activity \(id) did not end") }
-            return .now
+    /// Every record of the `traffic` source that any `ActivitiesChanged` so far carried.
+    static func trafficSeen(_ listener: SignalListener) -> [ActivityDetails] {
+        listener.history.flatMap { message in
+            ((try? ActivityChangeReport(message))?.changed ?? []).filter { $0.source == .traffic }
         }
+    }
 
-        /// Every record of the `traffic` source that any `ActivitiesChanged` so far carried.
-        static func trafficSeen(_ listener: SignalListener) -> [ActivityDetails] {
-            listener.history.flatMap { message in
-                ((try? ActivityChangeReport(message))?.changed ?? []).filter { $0.source == .traffic }
-            }
-        }
+    @Test(arguments: [
+        // GNOME Shell's launch of firefox-esr.desktop, downloading as another user.
+        ("app-gnome-firefox\\x2desr-4711.scope", "firefox-esr", UInt32(4242)),
+        ("app-flatpak-org.gnome.Maps-12.scope", "org.gnome.Maps", UInt32(0)),
+    ])
+    func anAppsDownloadShowsWithItsAppUserAndRateAndEndsAfterIt(unitName: String, app: String, user: UInt32) throws {
+        let bus = try PrivateBus()
+        let service = try Self.systemService(bus)
+        let listener = try SignalListener(bus)
+        let server = try PacedServer()
+        let cgroup = try ApplicationCgroup(unitName: unitName)
 
-        @Test(arguments: [
-            // GNOME Shell's launch of firefox-esr.desktop, downloading as another user.
-            ("app-gnome-firefox\\x2desr-4711.scope", "firefox-esr", UInt32(4242)),
-            ("app-flatpak-org.gnome.Maps-12.scope", "org.gnome.Maps", UInt32(0)),
-        ])
-        func anAppsDownloadShowsWithItsAppUserAndRateAndEndsAfterIt(unitName: String, app: String, user: UInt32) throws {
+        let download = try server.download(bytesPerSecond: Self.fastRate, seconds: 6, in: cgroup, as: user, bus: bus)
+        let shown = try Self.awaitTraffic(listener) { $0.owner == cgroup.path }
+        #expect(shown.application == app && shown.label == app, "\(shown)")
+        #expect(shown.user == user && !shown.isCancellable, "\(shown)")
+        // Another second of figures: the rate smoothed, the bytes counted both ways.
+        let later = try Self.awaitTraffic(listener) { $0.id == shown.id && ($0.done ?? 0) > 0 }
+        let rate = try #require(later.rate)
+        #expect(Double(rate) > 0.6 * Double(Self.fastRate) && Double(rate) < 1.6 * Double(Self.fastRate),
+                "a rate near the transfer's \(Self.fastRate) bytes a second: \(later)")
+        #expect((later.received ?? 0) > (later.sent ?? 0) && later.done == (later.received ?? 0) + (later.sent ?? 0),
+                "\(later)")
+
+        #expect(download.exitStatus(within: .seconds(20)) == 0)
+        let finished = ContinuousClock.now
+        let ended = try Self.awaitEnd(of: shown.id, listener)
+        #expect(finished.duration(to: ended) >= .seconds(2), "it ends after 3 s below the threshold")
+        let client = try RawClient(bus)
+        let history = try client.call(ServiceMembers.getHistory.serviceCall(0))
+        let entry = try #require(history.first { $0.id == shown.id }, "\(history)")
+        #expect(entry.outcome == .ended && entry.source == .traffic && (entry.done ?? 0) > 0, "\(entry)")
+        _ = service
+    }
+
+    @Test func aSlowTransferShowsNothingWhileAFastOneBesideItDoes() throws {
+        let bus = try PrivateBus()
+        let service = try Self.systemService(bus)
+        let listener = try SignalListener(bus)
+        let server = try PacedServer()
+        let slowApp = try ApplicationCgroup(unitName: "app-gnome-slow-1.scope")
+        let fastApp = try ApplicationCgroup(unitName: "app-gnome-fast-2.scope")
+
+        // 8 KiB a second for 4 s: a fast one would have shown within them.
+        let slow = try server.download(bytesPerSecond: 8192, seconds: 4, in: slowApp, bus: bus)
+        #expect(slow.exitStatus(within: .seconds(20)) == 0)
+        let fast = try server.download(bytesPerSecond: Self.fastRate, seconds: 3, in: fastApp, bus: bus)
+        _ = try Self.awaitTraffic(listener) { $0.owner == fastApp.path }
+        #expect(!Self.trafficSeen(listener).contains { $0.owner == slowApp.path })
+        _ = fast.exitStatus(within: .seconds(20))
+        _ = service
+    }
+
+    @Test func loopbackCountsOnlyWithItsFlagAnIgnoredAppNeverAndNothingWithoutTraffic() throws {
+        let server = try PacedServer()
+        for (arguments, state) in [(DaemonProcess.noDelays + ["--traffic"], "counting"),
+                                   (Self.counting + ["--traffic-ignore", "mail,loopback"], "counting"),
+                                   (DaemonProcess.noDelays, "off: --traffic is not given")] {
             let bus = try PrivateBus()
-            let service = try Self.systemService(bus)
+            let service = try Self.systemService(bus, arguments)
             let listener = try SignalListener(bus)
-            let server = try PacedServer()
-            let cgroup = try ApplicationCgroup(unitName: unitName)
-
-            let download = try server.download(bytesPerSecond: Self.fastRate, seconds: 6, in: cgroup, as: user, bus: bus)
-            let shown = try Self.awaitTraffic(listener) { $0.owner == cgroup.path }
-            #expect(shown.application == app && shown.label == app, "\(shown)")
-            #expect(shown.user == user && !shown.isCancellable, "\(shown)")
-            // Another second of figures: the rate smoothed, the bytes counted both ways.
-            let later = try Self.awaitTraffic(listener) { $0.id == shown.id && ($0.done ?? 0) > 0 }
-            let rate = try #require(later.rate)
-            #expect(Double(rate) > 0.6 * Double(Self.fastRate) && Double(rate) < 1.6 * Double(Self.fastRate),
-                    "a rate near the transfer's \(Self.fastRate) bytes a second: \(later)")
-            #expect((later.received ?? 0) > (later.sent ?? 0) && later.done == (later.received ?? 0) + (later.sent ?? 0),
-                    "\(later)")
-
+            let client = try RawClient(bus)
+            #expect(try client.property("Traffic", as: String.self) == state)
+            let app = try ApplicationCgroup(unitName: "app-gnome-loopback-3.scope")
+            // 4 s at the fast rate: counted, it would have shown within them.
+            let download = try server.download(bytesPerSecond: Self.fastRate, seconds: 4, in: app, bus: bus)
             #expect(download.exitStatus(within: .seconds(20)) == 0)
-            let finished = ContinuousClock.now
-            let ended = try Self.awaitEnd(of: shown.id, listener)
-            #expect(finished.duration(to: ended) >= .seconds(2), "it ends after 3 s below the threshold")
-            let client = try RawClient(bus)
-            let history = try client.call(ServiceMembers.getHistory.serviceCall(0))
-            let entry = try #require(history.first { $0.id == shown.id }, "\(history)")
-            #expect(entry.outcome == .ended && entry.source == .traffic && (entry.done ?? 0) > 0, "\(entry)")
+            try listener.settle()
+            // Only this test's app: another copy of the suite may be counted beside it.
+            #expect(!Self.trafficSeen(listener).contains { $0.owner == app.path }, "\(arguments)")
+            #expect(try !client.details().contains { $0.source == .traffic && $0.owner == app.path })
             _ = service
         }
+    }
 
-        @Test func aSlowTransferShowsNothingWhileAFastOneBesideItDoes() throws {
-            let bus = try PrivateBus()
-            let service = try Self.systemService(bus)
-            let listener = try SignalListener(bus)
-            let server = try PacedServer()
-            let slowApp = try ApplicationCgroup(unitName: "app-gnome-slow-1.scope")
-            let fastApp = try ApplicationCgroup(unitName: "app-gnome-fast-2.scope")
+    @Test func withoutThePrivilegeOneLineSaysWhatIsMissingAndTheRestWorks() throws {
+        let bus = try PrivateBus()
+        // Root without the capabilities that BPF needs.
+        let service = try DaemonProcess(
+            bus: bus, arguments: Self.counting,
+            wrapper: ["/usr/bin/setpriv", "--bounding-set", "-bpf,-net_admin,-sys_admin,-perfmon", "--"],
+            systemBus: true)
+        let client = try RawClient(bus)
+        let state = try client.property("Traffic", as: String.self)
+        #expect(state.hasPrefix("off: ") && state.contains("CAP_BPF"), "\(state)")
+        let id = try client.begin("backup")
+        try client.end(id)
+        let lines = service.log.split(separator: "\n").filter { $0.contains("not counting apps' traffic") }
+        #expect(lines.count == 1 && lines[0].contains("needs root"), "\(service.log)")
+        let status = try runTool(Paths.cli.path, ["status"], bus: bus)
+        #expect(status.stdout.contains("traffic: off (the kernel refused"), "\(status)")
+    }
 
-            // 8 KiB a second for 4 s: a fast one would have shown within them.
-            let slow = try server.download(bytesPerSecond: 8192, seconds: 4, in: slowApp, bus: bus)
-            #expect(slow.exitStatus(within: .seconds(20)) == 0)
-            let fast = try server.download(bytesPerSecond: Self.fastRate, seconds: 3, in: fastApp, bus: bus)
-            _ = try Self.awaitTraffic(listener) { $0.owner == fastApp.path }
-            #expect(!Self.trafficSeen(listener).contains { $0.owner == slowApp.path })
-            _ = fast.exitStatus(within: .seconds(20))
-            _ = service
+    @Test func aKilledServiceLeavesNoProgramAttached() throws {
+        let bus = try PrivateBus()
+        let service = try Self.systemService(bus)
+        try service.awaitLog("counting apps' traffic")
+        let line = try #require(service.log.split(separator: "\n").first { $0.contains("(programs ") })
+        let ids = line.split(separator: "(programs ")[1].split(separator: ";")[0]
+            .split(separator: " and ").map(String.init)
+        #expect(ids.count == 2)
+        for id in ids {
+            let shown = try runTool("/usr/sbin/bpftool", ["prog", "show", "id", id], bus: nil)
+            #expect(shown.succeeded && shown.stdout.contains("cgroup_skb"), "\(shown)")
         }
-
-        @Test func loopbackCountsOnlyWithItsFlagAnIgnoredAppNeverAndNothingWithoutTraffic() throws {
-            let server = try PacedServer()
-            for (arguments, state) in [(DaemonProcess.noDelays + ["--traffic"], "counting"),
-                                       (Self.counting + ["--traffic-ignore", "mail,loopback"], "counting"),
-                                       (DaemonProcess.noDelays, "off: --traffic is not given")] {
-                let bus = try PrivateBus()
-                let service = try Self.systemService(bus, arguments)
-                let listener = try SignalListener(bus)
-                let client = try RawClient(bus)
-                #expect(try client.property("Traffic", as: String.self) == state)
-                let app = try ApplicationCgroup(unitName: "app-gnome-loopback-3.scope")
-                // 4 s at the fast rate: counted, it would have shown within them.
-                let download = try server.download(bytesPerSecond: Self.fastRate, seconds: 4, in: app, bus: bus)
-                #expect(download.exitStatus(within: .seconds(20)) == 0)
-                try listener.settle()
-                // Only this test's app: another copy of the suite may be counted beside it.
-                #expect(!Self.trafficSeen(listener).contains { $0.owner == app.path }, "\(arguments)")
-                #expect(try !client.details().contains { $0.source == .traffic && $0.owner == app.path })
-                _ = service
-            }
+        service.send(SIGKILL)
+        _ = service.exitStatus()
+        // The kernel frees a program once its link and descriptors are gone, shortly after the process.
+        let deadline = ContinuousClock.now + .seconds(10)
+        var remaining = ids
+        while !remaining.isEmpty, ContinuousClock.now < deadline {
+            remaining = try remaining.filter { try runTool("/usr/sbin/bpftool", ["prog", "show", "id", $0], bus: nil).succeeded }
+            if !remaining.isEmpty { usleep(50_000) }
         }
+        #expect(remaining.isEmpty, "programs \(remaining) stayed after the service was killed")
+    }
 
-        @Test func withoutThePrivilegeOneLineSaysWhatIsMissingAndTheRestWorks() throws {
-            let bus = try PrivateBus()
-            // Root without the capabilities that BPF needs.
-            let service = try DaemonProcess(
-                bus: bus, arguments: Self.counting,
-                wrapper: ["/usr/bin/setpriv", "--bounding-set", "-bpf,-net_admin,-sys_admin,-perfmon", "--"],
-                systemBus: true)
-            let client = try RawClient(bus)
-            let state = try client.property("Traffic", as: String.self)
-            #expect(state.hasPrefix("off: ") && state.contains("CAP_BPF"), "\(state)")
-            let id = try client.begin("backup")
-            try client.end(id)
-            let lines = service.log.split(separator: "\n").filter { $0.contains("not counting apps' traffic") }
-            #expect(lines.count == 1 && lines[0].contains("needs root"), "\(service.log)")
-            let status = try runTool(Paths.cli.path, ["status"], bus: bus)
-            #expect(status.stdout.contains("traffic: off (the kernel refused"), "\(status)")
+    @Test func aRunInACountedCgroupTakesItsRateInsteadOfASecondRow() throws {
+        let system = try PrivateBus()
+        let session = try PrivateBus()
+        let systemService = try Self.systemService(system)
+        let sessionService = try DaemonProcess(bus: session, arguments: DaemonProcess.noDelays + ["--traffic"],
+                                               environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+        let listener = try SignalListener(session)
+        let server = try PacedServer()
+        let cgroup = try ApplicationCgroup(unitName: "app-gnome-rsync-5.scope")
+
+        let url = "http://127.0.0.1:\(server.port)/\(Self.fastRate)/6"
+        let run = try BackgroundProcess(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"echo $$ > "$0/cgroup.procs" && exec "$1" run --label sync -- curl -s -o /dev/null "$2""#,
+             cgroup.unit.path, Paths.cli.path, url], bus: session)
+        let measured = try listener.next(timeout: .seconds(15)) { message in
+            (try? ActivityChangeReport(message))?.changed.contains { $0.label == "sync" && ($0.rate ?? 0) > 0 } == true
         }
+        #expect(measured != nil, "the run's activity took the measured rate")
+        let client = try RawClient(session)
+        #expect(try client.property("Traffic", as: String.self) == "counting")
+        let rows = try client.details()
+        #expect(rows.filter { $0.label == "sync" }.count == 1, "\(rows)")
+        #expect(!rows.contains { $0.source == .traffic && $0.owner.hasSuffix(cgroup.path) }, "\(rows)")
+        #expect(!Self.trafficSeen(listener).contains { $0.owner.hasSuffix(cgroup.path) })
+        #expect(run.exitStatus(within: .seconds(20)) == 0)
+        _ = (systemService, sessionService)
+    }
 
-        @Test func aKilledServiceLeavesNoProgramAttached() throws {
-            let bus = try PrivateBus()
-            let service = try Self.systemService(bus)
-            try service.awaitLog("counting apps' traffic")
-            let line = try #require(service.log.split(separator: "\n").first { $0.contains("(programs ") })
-            let ids = line.split(separator: "(programs ")[1].split(separator: ";")[0]
-                .split(separator: " and ").map(String.init)
-            #expect(ids.count == 2)
-            for id in ids {
-                let shown = try runTool("/usr/sbin/bpftool", ["prog", "show", "id", id], bus: nil)
-                #expect(shown.succeeded && shown.stdout.contains("cgroup_skb"), "\(shown)")
-            }
-            service.send(SIGKILL)
-            _ = service.exitStatus()
-            // The kernel frees a program once its link and descriptors are gone, shortly after the process.
-            let deadline = ContinuousClock.now + .seconds(10)
-            var remaining = ids
-            while !remaining.isEmpty, ContinuousClock.now < deadline {
-                remaining = try remaining.filter { try runTool("/usr/sbin/bpftool", ["prog", "show", "id", $0], bus: nil).succeeded }
-                if !remaining.isEmpty { usleep(50_000) }
-            }
-            #expect(remaining.isEmpty, "programs \(remaining) stayed after the service was killed")
+    @Test func aRootRunOnTheSystemBusTakesItsCgroupsRateToo() throws {
+        let bus = try PrivateBus()
+        let service = try Self.systemService(bus)
+        let listener = try SignalListener(bus)
+        let server = try PacedServer()
+        let cgroup = try ApplicationCgroup(unitName: "backup.service")
+
+        let url = "http://127.0.0.1:\(server.port)/\(Self.fastRate)/6"
+        let run = try BackgroundProcess(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"echo $$ > "$0/cgroup.procs" && exec "$1" run --system --label sync -- curl -s -o /dev/null "$2""#,
+             cgroup.unit.path, Paths.cli.path, url], bus: bus, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        let measured = try listener.next(timeout: .seconds(15)) { message in
+            (try? ActivityChangeReport(message))?.changed.contains { $0.label == "sync" && ($0.rate ?? 0) > 0 } == true
         }
+        #expect(measured != nil, "the run's activity took the measured rate")
+        let rows = try RawClient(bus).details()
+        #expect(!rows.contains { $0.source == .traffic && $0.owner == cgroup.path }, "\(rows)")
+        #expect(!Self.trafficSeen(listener).contains { $0.owner == cgroup.path })
+        #expect(run.exitStatus(within: .seconds(20)) == 0)
+        _ = service
+    }
 
-        @Test func aRunInACountedCgroupTakesItsRateInsteadOfASecondRow() throws {
-            let system = try PrivateBus()
-            let session = try PrivateBus()
-            let systemService = try Self.systemService(system)
-            let sessionService = try DaemonProcess(bus: session, arguments: DaemonProcess.noDelays + ["--traffic"],
-                                                   environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
-            let listener = try SignalListener(session)
-            let server = try PacedServer()
-            let cgroup = try ApplicationCgroup(unitName: "app-gnome-rsync-5.scope")
+    @Test func aSessionWithTrafficStartsTheSystemServiceByActivation() throws {
+        // The system bus's activation file, as installed, but for the test's build and bus: the service is
+        // started by the bus, on it (DBUS_STARTER_ADDRESS), with --traffic.
+        let services = try temporaryDirectory("system-services")
+        defer { try? FileManager.default.removeItem(at: services) }
+        let stateDirectory = services.appendingPathComponent("state")
+        try """
+            [D-BUS Service]
+            Name=org.example.NetworkActivity
+            Exec=/bin/sh -c 'DBUS_SYSTEM_BUS_ADDRESS=$DBUS_STARTER_ADDRESS exec \(Paths.daemon.path) --system --traffic --traffic-loopback --state-dir \(stateDirectory.path)'
 
-            let url = "http://127.0.0.1:\(server.port)/\(Self.fastRate)/6"
-            let run = try BackgroundProcess(
-                URL(fileURLWithPath: "/bin/sh"),
-                ["-c", #"echo $$ > "$0/cgroup.procs" && exec "$1" run --label sync -- curl -s -o /dev/null "$2""#,
-                 cgroup.unit.path, Paths.cli.path, url], bus: session)
-            let measured = try listener.next(timeout: .seconds(15)) { message in
-                (try? ActivityChangeReport(message))?.changed.contains { $0.label == "sync" && ($0.rate ?? 0) > 0 } == true
-            }
-            #expect(measured != nil, "the run's activity took the measured rate")
-            let client = try RawClient(session)
-            #expect(try client.property("Traffic", as: String.self) == "counting")
-            let rows = try client.details()
-            #expect(rows.filter { $0.label == "sync" }.count == 1, "\(rows)")
-            #expect(!rows.contains { $0.source == .traffic && $0.owner.hasSuffix(cgroup.path) }, "\(rows)")
-            #expect(!Self.trafficSeen(listener).contains { $0.owner.hasSuffix(cgroup.path) })
-            #expect(run.exitStatus(within: .seconds(20)) == 0)
-            _ = (systemService, sessionService)
+            """.write(to: services.appendingPathComponent("org.example.NetworkActivity.service"), atomically: true,
+                      encoding: .utf8)
+        let system = try PrivateBus(services: .folder(services))
+        let watcher = try system.connect()
+        try watcher.addMatch(MatchRule(sender: Connection.busDriverName, member: "NameOwnerChanged",
+                                       arguments: [0: ServiceNames.busName.rawValue]))
+        let session = try PrivateBus()
+        let sessionService = try DaemonProcess(bus: session, arguments: DaemonProcess.noDelays + ["--traffic"],
+                                               environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+        var started = false
+        while !started, let signal = try watcher.nextMessage(timeout: .seconds(15)) {
+            var arguments = signal.arguments()
+            _ = try? arguments.read(String.self)
+            _ = try? arguments.read(String.self)
+            started = (try? arguments.read(String.self))?.isEmpty == false
         }
-
-        @Test func aRootRunOnTheSystemBusTakesItsCgroupsRateToo() throws {
-            let bus = try PrivateBus()
-            let service = try Self.systemService(bus)
-            let listener = try SignalListener(bus)
-            let server = try PacedServer()
-            let cgroup = try ApplicationCgroup(unitName: "backup.service")
-
-            let url = "http://127.0.0.1:\(server.port)/\(Self.fastRate)/6"
-            let run = try BackgroundProcess(
-                URL(fileURLWithPath: "/bin/sh"),
-                ["-c", #"echo $$ > "$0/cgroup.procs" && exec "$1" run --system --label sync -- curl -s -o /dev/null "$2""#,
-                 cgroup.unit.path, Paths.cli.path, url], bus: bus, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
-            let measured = try listener.next(timeout: .seconds(15)) { message in
-                (try? ActivityChangeReport(message))?.changed.contains { $0.label == "sync" && ($0.rate ?? 0) > 0 } == true
-            }
-            #expect(measured != nil, "the run's activity took the measured rate")
-            let rows = try RawClient(bus).details()
-            #expect(!rows.contains { $0.source == .traffic && $0.owner == cgroup.path }, "\(rows)")
-            #expect(!Self.trafficSeen(listener).contains { $0.owner == cgroup.path })
-            #expect(run.exitStatus(within: .seconds(20)) == 0)
-            _ = service
+        #expect(started, "the session's service did not start the system service")
+        let client = try RawClient(session)
+        let deadline = ContinuousClock.now + .seconds(15)
+        var state = try client.property("Traffic", as: String.self)
+        while state != "counting", ContinuousClock.now < deadline {
+            usleep(50_000)
+            state = try client.property("Traffic", as: String.self)
         }
+        #expect(state == "counting", "the session's Traffic once the system service runs")
+        // The activated service is nobody's child here: stopped as systemd would.
+        let systemPID = try watcher.processID(of: ServiceNames.busName)
+        kill(pid_t(systemPID), SIGTERM)
+        _ = sessionService
+    }
 
-        @Test func aSessionWithTrafficStartsTheSystemServiceByActivation() throws {
-            // The system bus's activation file, as installed, but for the test's build and bus: the service is
-            // started by the bus, on it (DBUS_STARTER_ADDRESS), with --traffic.
-            let services = try temporaryDirectory("system-services")
-            defer { try? FileManager.default.removeItem(at: services) }
-            let stateDirectory = services.appendingPathComponent("state")
-            try """
-                [D-BUS Service]
-                Name=org.example.NetworkActivity
-                Exec=/bin/sh -c 'DBUS_SYSTEM_BUS_ADDRESS=$DBUS_STARTER_ADDRESS exec \(Paths.daemon.path) --system --traffic --traffic-loopback --state-dir \(stateDirectory.path)'
+    @Test func aSessionShowsItsOwnUsersAppsAndTheMachinesServicesNeverAnothersApps() throws {
+        // A system-like bus, with the project's policy, that another Unix user may call too.
+        let system = try systemLikeBus(including: [systemPolicy])
+        let session = try PrivateBus()
+        let systemService = try Self.systemService(system)
+        // The session's user is the test's: root, whose slice is user-0.slice.
+        let sessionService = try DaemonProcess(bus: session, arguments: DaemonProcess.noDelays + ["--traffic"],
+                                               environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+        let systemListener = try SignalListener(system)
+        let sessionListener = try SignalListener(session)
+        // The person's desktop: the app's desktop file, and the tray in a host's place.
+        let dataDirectory = session.directory.appendingPathComponent("share")
+        let applications = dataDirectory.appendingPathComponent("applications")
+        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+        try "[Desktop Entry]\nType=Application\nName=Own Browser\nIcon=web-browser\n"
+            .write(to: applications.appendingPathComponent("own.desktop"), atomically: true, encoding: .utf8)
+        let desktop = ["XDG_DATA_DIRS": dataDirectory.path, "HOME": session.directory.path]
+        let watcher = try TrayProcess.watcher(session)
+        let host = try Integration.TrayMenuTests.menuHost(session)
+        let tray = try TrayProcess(session, environment: desktop)
+        let server = try PacedServer()
+        let own = try ApplicationCgroup(unitName: "app-gnome-own-6.scope", slice: "user-0.slice")
+        let others = try ApplicationCgroup(unitName: "app-gnome-others-7.scope", slice: "user-4343.slice")
+        let machines = try ApplicationCgroup(unitName: "apt-daily.service", slice: "system.slice")
 
-                """.write(to: services.appendingPathComponent("org.example.NetworkActivity.service"), atomically: true,
-                          encoding: .utf8)
-            let system = try PrivateBus(services: .folder(services))
-            let watcher = try system.connect()
-            try watcher.addMatch(MatchRule(sender: Connection.busDriverName, member: "NameOwnerChanged",
-                                           arguments: [0: ServiceNames.busName.rawValue]))
-            let session = try PrivateBus()
-            let sessionService = try DaemonProcess(bus: session, arguments: DaemonProcess.noDelays + ["--traffic"],
-                                                   environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
-            var started = false
-            while !started, let signal = try watcher.nextMessage(timeout: .seconds(15)) {
-                var arguments = signal.arguments()
-                _ = try? arguments.read(String.self)
-                _ = try? arguments.read(String.self)
-                started = (try? arguments.read(String.self))?.isEmpty == false
-            }
-            #expect(started, "the session's service did not start the system service")
-            let client = try RawClient(session)
-            let deadline = ContinuousClock.now + .seconds(15)
-            var state = try client.property("Traffic", as: String.self)
-            while state != "counting", ContinuousClock.now < deadline {
-                usleep(50_000)
-                state = try client.property("Traffic", as: String.self)
-            }
-            #expect(state == "counting", "the session's Traffic once the system service runs")
-            // The activated service is nobody's child here: stopped as systemd would.
-            let systemPID = try watcher.processID(of: ServiceNames.busName)
-            kill(pid_t(systemPID), SIGTERM)
-            _ = sessionService
+        let downloads = try [(own, UInt32(0)), (others, 4343), (machines, 0)].map { cgroup, user in
+            try server.download(bytesPerSecond: Self.fastRate, seconds: 8, in: cgroup, as: user, bus: system)
         }
-
-        @Test func aSessionShowsItsOwnUsersAppsAndTheMachinesServicesNeverAnothersApps() throws {
-            // A system-like bus, with the project's policy, that another Unix user may call too.
-            let system = try systemLikeBus(including: [systemPolicy])
-            let session = try PrivateBus()
-            let systemService = try Self.systemService(system)
-            // The session's user is the test's: root, whose slice is user-0.slice.
-            let sessionService = try DaemonProcess(bus: session, arguments: DaemonProcess.noDelays + ["--traffic"],
-                                                   environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
-            let systemListener = try SignalListener(system)
-            let sessionListener = try SignalListener(session)
-            // The person's desktop: the app's desktop file, and the tray in a host's place.
-            let dataDirectory = session.directory.appendingPathComponent("share")
-            let applications = dataDirectory.appendingPathComponent("applications")
-            try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
-            try "[Desktop Entry]\nType=Application\nName=Own Browser\nIcon=web-browser\n"
-                .write(to: applications.appendingPathComponent("own.desktop"), atomically: true, encoding: .utf8)
-            let desktop = ["XDG_DATA_DIRS": dataDirectory.path, "HOME": session.directory.path]
-            let watcher = try TrayProcess.watcher(session)
-            let host = try TrayMenuTests.menuHost(session)
-            let tray = try TrayProcess(session, environment: desktop)
-            let server = try PacedServer()
-            let own = try ApplicationCgroup(unitName: "app-gnome-own-6.scope", slice: "user-0.slice")
-            let others = try ApplicationCgroup(unitName: "app-gnome-others-7.scope", slice: "user-4343.slice")
-            let machines = try ApplicationCgroup(unitName: "apt-daily.service", slice: "system.slice")
-
-            let downloads = try [(own, UInt32(0)), (others, 4343), (machines, 0)].map { cgroup, user in
-                try server.download(bytesPerSecond: Self.fastRate, seconds: 8, in: cgroup, as: user, bus: system)
-            }
-            // The system service counts all three, and broadcasts only the machine's service: a user's apps are
-            // read with GetActivities, by that user (or root) alone.
-            _ = try Self.awaitTraffic(systemListener) { $0.owner == machines.path }
-            let root = try RawClient(system)
-            let deadline = ContinuousClock.now + .seconds(15)
-            var counted: Set<String> = []
-            while counted.count < 3, ContinuousClock.now < deadline {
-                counted = Set(try root.details().map(\.owner)).intersection([own.path, others.path, machines.path])
-                if counted.count < 3 { usleep(100_000) }
-            }
-            #expect(counted.count == 3, "root reads all three: \(counted)")
-            #expect(!Self.trafficSeen(systemListener).contains { $0.owner == own.path || $0.owner == others.path })
-            let stranger = try ThrowawayUser()
-            let strangers = try dbusSend(as: stranger.name, system, ServiceMembers.getActivities.name)
-            #expect(strangers.succeeded && strangers.stdout.contains("apt-daily.service")
-                    && !strangers.stdout.contains("app-gnome-own-6") && !strangers.stdout.contains("app-gnome-others-7"),
-                    "another user reads the machine's services only: \(strangers)")
-            // The session asks again at each change: two later changes are from a list that holds all three.
-            for _ in 0..<2 { _ = try Self.awaitTraffic(sessionListener) { _ in true } }
-            let rows = try RawClient(session).details().filter { $0.source == .traffic }
-            let owners = Set(rows.map(\.owner))
-            #expect(owners.contains("system:" + own.path) && owners.contains("system:" + machines.path), "\(rows)")
-            #expect(rows.first { $0.owner == "system:" + machines.path }?.application == "apt-daily.service")
-            #expect(!owners.contains("system:" + others.path), "another user's app: \(rows)")
-            #expect(!Self.trafficSeen(sessionListener).contains { $0.owner.hasSuffix(others.path) })
-            // Shown like any activity, marked as measured, with the app's name and icon from its desktop file.
-            try watcher.awaitCall("RegisterStatusNotifierItem")
-            let layout = try TrayMenuTests.awaitLayout(session, tray, host, containing: "'Own Browser (measured) — ")
-            #expect(layout.contains("'icon-name': <'web-browser'>"), "\(layout)")
-            #expect(!layout.contains("others"), "\(layout)")
-            let status = try runTool(Paths.cli.path, ["status"], bus: session, environment: desktop)
-            #expect(status.stdout.contains("traffic: counting") && status.stdout.contains(" Own Browser ")
-                    && status.stdout.contains(" traffic ") && !status.stdout.contains("others"), "\(status)")
-            for download in downloads { _ = download.exitStatus(within: .seconds(20)) }
-            _ = (systemService, sessionService)
+        // The system service counts all three, and broadcasts only the machine's service: a user's apps are
+        // read with GetActivities, by that user (or root) alone.
+        _ = try Self.awaitTraffic(systemListener) { $0.owner == machines.path }
+        let root = try RawClient(system)
+        let deadline = ContinuousClock.now + .seconds(15)
+        var counted: Set<String> = []
+        while counted.count < 3, ContinuousClock.now < deadline {
+            counted = Set(try root.details().map(\.owner)).intersection([own.path, others.path, machines.path])
+            if counted.count < 3 { usleep(100_000) }
         }
+        #expect(counted.count == 3, "root reads all three: \(counted)")
+        #expect(!Self.trafficSeen(systemListener).contains { $0.owner == own.path || $0.owner == others.path })
+        let stranger = try ThrowawayUser()
+        let strangers = try dbusSend(as: stranger.name, system, ServiceMembers.getActivities.name)
+        #expect(strangers.succeeded && strangers.stdout.contains("apt-daily.service")
+                && !strangers.stdout.contains("app-gnome-own-6") && !strangers.stdout.contains("app-gnome-others-7"),
+                "another user reads the machine's services only: \(strangers)")
+        // The session asks again at each change: two later changes are from a list that holds all three.
+        for _ in 0..<2 { _ = try Self.awaitTraffic(sessionListener) { _ in true } }
+        let rows = try RawClient(session).details().filter { $0.source == .traffic }
+        let owners = Set(rows.map(\.owner))
+        #expect(owners.contains("system:" + own.path) && owners.contains("system:" + machines.path), "\(rows)")
+        #expect(rows.first { $0.owner == "system:" + machines.path }?.application == "apt-daily.service")
+        #expect(!owners.contains("system:" + others.path), "another user's app: \(rows)")
+        #expect(!Self.trafficSeen(sessionListener).contains { $0.owner.hasSuffix(others.path) })
+        // Shown like any activity, marked as measured, with the app's name and icon from its desktop file.
+        try watcher.awaitCall("RegisterStatusNotifierItem")
+        let layout = try Integration.TrayMenuTests.awaitLayout(session, tray, host, containing: "'Own Browser (measured) — ")
+        #expect(layout.contains("'icon-name': <'web-browser'>"), "\(layout)")
+        #expect(!layout.contains("others"), "\(layout)")
+        let status = try runTool(Paths.cli.path, ["status"], bus: session, environment: desktop)
+        #expect(status.stdout.contains("traffic: counting") && status.stdout.contains(" Own Browser ")
+                && status.stdout.contains(" traffic ") && !status.stdout.contains("others"), "\(status)")
+        for download in downloads { _ = download.exitStatus(within: .seconds(20)) }
+        _ = (systemService, sessionService)
     }
 }
