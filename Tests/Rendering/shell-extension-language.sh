@@ -51,19 +51,7 @@ if [ "${1:-}" = --inside ]; then
   echo "indicator drawn and named in German"
   shot active.miff
 
-  probe_says OpenMenu >/dev/null || fail "the probe did not open the menu"
-  menu_open() { describe | grep -q '"open":true'; }
-  within 10 menu_open || fail "the menu did not open: $(describe)"
-  menu_shown() {
-    local menu
-    menu=$(changed_box active.miff "$menu_region")
-    [ -n "$menu" ] || return 1
-    read -r menu_w menu_h _ _ <<<"$menu"
-    [ "$menu_h" -ge 30 ] && [ "$menu_w" -ge 200 ]
-  }
-  within 15 menu_shown || fail "the menu was not drawn: $(changed_box active.miff "$menu_region")"
-  within 30 screen_still || fail "the screen did not settle with the menu open"
-  shot menu.miff
+  open_menu_by_probe
   menu_described=$(describe)
   for spoken in '"kind":"row","name":"([^"]*: )?backup, 13 %, 1,2 MB von 9,0 MB, [0-9]+ s"' \
                 '"kind":"bar","name":"backup: 13 %"' '"kind":"stop","name":"backup stoppen"'; do

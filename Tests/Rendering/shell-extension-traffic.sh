@@ -73,19 +73,7 @@ while time.monotonic() - start < 600:
   echo "indicator drawn for a download no program told of"
   shot active.miff
 
-  probe_says OpenMenu >/dev/null || fail "the probe did not open the menu"
-  menu_open() { describe | grep -q '"open":true'; }
-  within 10 menu_open || fail "the menu did not open: $(describe)"
-  menu_shown() {
-    local menu
-    menu=$(changed_box active.miff "$menu_region")
-    [ -n "$menu" ] || return 1
-    read -r menu_w menu_h _ _ <<<"$menu"
-    [ "$menu_h" -ge 30 ] && [ "$menu_w" -ge 200 ]
-  }
-  within 15 menu_shown || fail "the menu was not drawn: $(changed_box active.miff "$menu_region")"
-  within 30 screen_still || fail "the screen did not settle with the menu open"
-  shot menu.miff
+  open_menu_by_probe
   spoken='"kind":"row","name":"Backup Tool \(measured\), [^"]*kB/s, [0-9]+ s"'
   grep -qE "$spoken" <<<"$(describe)" || fail "the menu does not say $spoken: $(describe)"
   green=$(convert menu.miff -crop "$menu_region" +repage -fuzz 8% -fill black +opaque "#00ff00" -fill white \
