@@ -40,6 +40,14 @@ public enum AccessRules {
         reader == 0 ? nil : reader
     }
 
+    /// Whether a connection of Unix user `reader` (nil: the bus did not tell) may learn that work private to
+    /// `privateTo` exists (`SourceReport.privateTo`): that user, root and the service's own user. To anyone else
+    /// it does not exist: it is in no count, no broadcast signal, no list, and its id is `UnknownActivity`.
+    public static func maySee(privateTo: UInt32?, reader: UInt32?, serviceUser: UInt32) -> Bool {
+        guard let privateTo else { return true }
+        return reader == privateTo || isAdministrator(reader, serviceUser: serviceUser)
+    }
+
     private static func isAdministrator(_ user: UInt32?, serviceUser: UInt32) -> Bool {
         user.map { $0 == 0 || $0 == serviceUser } ?? false
     }

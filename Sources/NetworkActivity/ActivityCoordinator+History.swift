@@ -42,6 +42,7 @@ extension ActivityCoordinator {
             }
             history.record(finished[index])
             recorded(finished[index])
+            historyAudience.add(finished[index].privateTo)
         }
         finished.removeAll(keepingCapacity: true)
         historyChanges.changed()
@@ -55,17 +56,36 @@ extension ActivityCoordinator {
     /// Forgets `user`'s entries, which only that user clears; returns how many.
     public mutating func clearHistory(of user: UInt32) -> Int {
         let cleared = history.clear(user: user)
-        if cleared > 0 { historyChanges.changed() }
+        if cleared > 0 {
+            historyAudience.add(nil)
+            historyChanges.changed()
+        }
         return cleared
     }
 
-    /// Whether to send `HistoryChanged` now; if so, it counts as sent.
-    public mutating func isHistoryChangeDue(at now: MonotonicTime) -> Bool {
-        historyChanges.isDue(at: now)
+    /// Whom to send `HistoryChanged` now, nil when none is due; if one is, it counts as sent.
+    public mutating func takeHistoryChange(at now: MonotonicTime) -> SignalAudience? {
+        guard historyChanges.isDue(at: now) else { return nil }
+        defer { historyAudience = SignalAudience() }
+        return historyAudience
     }
 
     /// When a pending `HistoryChanged` falls due; nil when none is pending.
     public var nextHistoryChange: MonotonicTime? { historyChanges.nextDeadline }
+}
+
+/// Whom a signal is for: every listener, or only the connections of the users whose private work it tells of
+/// (with root's and the service's own user's, `AccessRules.maySee`).
+public struct SignalAudience: Sendable, Equatable {
+    public private(set) var isEveryone = false
+    public private(set) var users: Set<UInt32> = []
+
+    public init() {}
+
+    /// Adds the audience of a change to work private to `privateTo`, nil for everyone's.
+    public mutating func add(_ privateTo: UInt32?) {
+        if let privateTo { users.insert(privateTo) } else { isEveryone = true }
+    }
 }
 
 /// Who was behind a caller, as the bus and the system told the service.

@@ -21,7 +21,7 @@ extension ActivityCoordinator {
                 // The work was admitted: a user learnt later is counted, not refused.
                 if let user = report.user { _ = try? tracker.admitOutsideActivity(of: user) }
             }
-            activityChanges.changed(id)
+            noteChange(of: previous.privateTo) { $0.changed(id) }
             return id
         }
         guard tracker.count + sources.count < tracker.limits.total else {
@@ -31,8 +31,8 @@ extension ActivityCoordinator {
         let now = clock.now()
         let id = try tracker.takeID()
         sources.add(SourceActivity(id: id, source: source, item: item, startedAt: now.wallClock, report: report))
-        activityChanges.began(id)
-        changed(at: now.monotonic)
+        noteChange(of: report.privateTo) { $0.began(id) }
+        if report.privateTo == nil { changed(at: now.monotonic) }
         return id
     }
 
@@ -61,12 +61,24 @@ extension ActivityCoordinator {
     private mutating func endSourceActivities(_ ids: [ActivityID], _ way: ActivityOutcome) {
         guard !ids.isEmpty else { return }
         let now = clock.now()
+        var publicEnded = false
         for id in ids {
             guard let activity = sources.remove(id) else { continue }
             if let user = activity.report.user { tracker.releaseOutsideActivity(of: user) }
-            activityChanges.ended(id)
+            noteChange(of: activity.report.privateTo) { $0.ended(id) }
+            publicEnded = publicEnded || activity.report.privateTo == nil
             if keepsFinished { finished.append(FinishedActivity(activity, way, at: now.wallClock)) }
         }
-        changed(at: now.monotonic)
+        // Private work is in no broadcast count: nothing for the policy or the count to see.
+        if publicEnded { changed(at: now.monotonic) }
+    }
+
+    /// Notes a change among everyone's activities, or among the work private to `privateTo`.
+    private mutating func noteChange(of privateTo: UInt32?, _ note: (inout ActivityChanges) -> Void) {
+        if let privateTo {
+            note(&privateChanges[privateTo, default: ActivityChanges()])
+        } else {
+            note(&activityChanges)
+        }
     }
 }

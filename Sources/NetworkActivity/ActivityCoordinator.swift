@@ -9,6 +9,9 @@ public enum ActivityNotification: Sendable, Hashable {
     case visibilityChanged(Bool)
     /// Activities that began or changed, by id (this service's and the system service's), and those that ended.
     case activitiesChanged(changed: [ActivityID], ended: [ActivityID])
+    /// The same, of work private to one user (`SourceReport.privateTo`): for that user's connections, root's and
+    /// the service's own user's alone, never broadcast.
+    case privateActivitiesChanged(user: UInt32, changed: [ActivityID], ended: [ActivityID])
 }
 
 /// What a turn of the event loop leaves behind.
@@ -42,7 +45,8 @@ extension TurnEnd {
 /// that reads the activities at each announcement would otherwise go on showing the one that ended.
 ///
 /// Sources' activities (`ActivitySource`) count and show like this service's own, but are ended only by their
-/// source, and are not saved: after a restart, the source tells again what still runs.
+/// source, and are not saved: after a restart, the source tells again what still runs. Work private to one user
+/// (a user's app's measured traffic) is in no broadcast count or signal: each user's session counts its own.
 ///
 /// What changed in each activity (begun, progress, cancellable, ended) is collected apart and announced at the end
 /// of a turn, at most once per `activitiesAnnouncementInterval`; with `savesChanges`, it is also kept for the state
@@ -65,6 +69,10 @@ public struct ActivityCoordinator {
     public private(set) var systemActivityIDs: Set<ActivityID> = []
     var sources = SourceActivities()
     var activityChanges = ActivityChanges()
+    /// What changed of the work private to each user, announced with `activityChanges` to that user alone.
+    var privateChanges: [UInt32: ActivityChanges] = [:]
+    /// The Unix user the service runs as, who may see everyone's private work (`AccessRules.maySee`).
+    public var serviceUser: UInt32 = 0
     /// `ActivitiesChanged`, pending while `activityChanges` holds any.
     private var activitiesPacing = ChangePacing(interval: activitiesAnnouncementInterval)
     /// Whether the changes of this service's own activities are kept until `writeUnsavedChanges` takes them,
@@ -82,6 +90,8 @@ public struct ActivityCoordinator {
     public internal(set) var history = ActivityHistory(limitPerUser: 0)
     /// `HistoryChanged`, at most once a second.
     var historyChanges = ChangePacing(interval: .seconds(1))
+    /// Whom the pending `HistoryChanged` is for.
+    var historyAudience = SignalAudience()
 
     public init(limits: ActivityLimits, delays: VisibilityDelays, clock: any TimeSource) {
         tracker = ActivityTracker(limits: limits)
@@ -90,8 +100,8 @@ public struct ActivityCoordinator {
     }
 
     public var isVisible: Bool { policy.isVisible }
-    /// This service's activities, its sources' and the system service's.
-    public var activeCount: UInt32 { UInt32(tracker.count + sources.count + systemActivityIDs.count) }
+    /// This service's activities, its sources' that everyone may see, and the system service's.
+    public var activeCount: UInt32 { UInt32(tracker.count + sources.publicCount + systemActivityIDs.count) }
 
     // MARK: Requests
 
@@ -121,7 +131,7 @@ public struct ActivityCoordinator {
         let activity: EndedActivity
         do {
             activity = try tracker.end(id, caller: caller, callerUser: callerUser)
-        } catch .unknownActivity(let id) where isOthers(id) {
+        } catch .unknownActivity(let id) where isOthers(id, seenBy: callerUser()) {
             throw .notOwner(id)
         }
         ended(activity, .ended)
@@ -132,7 +142,7 @@ public struct ActivityCoordinator {
     public mutating func setProgress(
         _ id: ActivityID, percent: UInt32, caller: String, userOf: (String) -> UInt32?
     ) throws(ActivityError) {
-        try ownOnly(id) { (tracker: inout ActivityTracker) throws(ActivityError) in
+        try ownOnly(id, caller: caller, userOf: userOf) { (tracker: inout ActivityTracker) throws(ActivityError) in
             try tracker.setProgress(id, percent: percent, caller: caller, userOf: userOf)
         }
         changed(id)
@@ -143,7 +153,7 @@ public struct ActivityCoordinator {
         _ id: ActivityID, done: UInt64, total: UInt64, caller: String, userOf: (String) -> UInt32?
     ) throws(ActivityError) {
         let now = clock.monotonicNow()
-        try ownOnly(id) { (tracker: inout ActivityTracker) throws(ActivityError) in
+        try ownOnly(id, caller: caller, userOf: userOf) { (tracker: inout ActivityTracker) throws(ActivityError) in
             try tracker.setTransfer(id, done: done, total: total, caller: caller, at: now, userOf: userOf)
         }
         changed(id)
@@ -153,7 +163,7 @@ public struct ActivityCoordinator {
     public mutating func setCancellable(
         _ id: ActivityID, _ cancellable: Bool, caller: String, userOf: (String) -> UInt32?
     ) throws(ActivityError) {
-        try ownOnly(id) { (tracker: inout ActivityTracker) throws(ActivityError) in
+        try ownOnly(id, caller: caller, userOf: userOf) { (tracker: inout ActivityTracker) throws(ActivityError) in
             try tracker.setCancellable(id, cancellable, caller: caller, userOf: userOf)
         }
         changed(id)
@@ -165,8 +175,10 @@ public struct ActivityCoordinator {
     public mutating func requestCancel(
         _ id: ActivityID, caller: String, serviceUser: UInt32, userOf: (String) -> UInt32?
     ) throws(ActivityError) -> String {
-        if sources[id] != nil { throw .notCancellable(id) }
-        let receiver = try ownOnly(id) { (tracker: inout ActivityTracker) throws(ActivityError) in
+        if sources[id] != nil {
+            throw isOthers(id, seenBy: userOf(caller)) ? .notCancellable(id) : .unknownActivity(id)
+        }
+        let receiver = try ownOnly(id, caller: caller, userOf: userOf) { (tracker: inout ActivityTracker) throws(ActivityError) in
             try tracker.requestCancel(id, caller: caller, serviceUser: serviceUser, userOf: userOf)
         }
         changed(id)
@@ -194,19 +206,23 @@ public struct ActivityCoordinator {
 
     /// Runs a request on one of this service's activities: the system service's are seen, never changed here.
     private mutating func ownOnly<Result>(
-        _ id: ActivityID, _ request: (inout ActivityTracker) throws(ActivityError) -> Result
+        _ id: ActivityID, caller: String, userOf: (String) -> UInt32?,
+        _ request: (inout ActivityTracker) throws(ActivityError) -> Result
     ) throws(ActivityError) -> Result {
         do {
             return try request(&tracker)
-        } catch .unknownActivity(let id) where isOthers(id) {
+        } catch .unknownActivity(let id) where isOthers(id, seenBy: userOf(caller)) {
             throw .notOwner(id)
         }
     }
 
-    /// Whether the id is of an activity this service shows but callers do not own: a source's or the system
-    /// service's.
-    private func isOthers(_ id: ActivityID) -> Bool {
-        sources[id] != nil || systemActivityIDs.contains(id)
+    /// Whether the id is of an activity this service shows to a caller of Unix user `reader` but callers do not
+    /// own: a source's or the system service's. Another user's private work does not exist for the caller.
+    private func isOthers(_ id: ActivityID, seenBy reader: UInt32?) -> Bool {
+        if let activity = sources[id] {
+            return AccessRules.maySee(privateTo: activity.report.privateTo, reader: reader, serviceUser: serviceUser)
+        }
+        return systemActivityIDs.contains(id)
     }
 
     /// The system service's live activities are now `ids` (none when it is not running), of which those in
@@ -289,7 +305,7 @@ public struct ActivityCoordinator {
     /// The earliest moment at which something is due: an expiry, a policy delay, or a held-back count.
     public var nextDeadline: MonotonicTime? {
         let countDue = countPacing.nextDeadline
-        let activitiesDue = activityChanges.isEmpty ? nil : activitiesPacing.nextAllowed
+        let activitiesDue = activityChanges.isEmpty && privateChanges.isEmpty ? nil : activitiesPacing.nextAllowed
         return earliest(earliest(earliest(tracker.nextDeadline, policy.nextDeadline), countDue), activitiesDue)
     }
 
@@ -310,9 +326,16 @@ public struct ActivityCoordinator {
             announcedCount = activeCount
             notifications.append(.propertiesChanged(visible: nil, activeCount: announcedCount))
         }
-        if !activityChanges.isEmpty, activitiesPacing.allows(at: now) {
-            let (changed, ended) = activityChanges.take()
-            notifications.append(.activitiesChanged(changed: changed, ended: ended))
+        if !activityChanges.isEmpty || !privateChanges.isEmpty, activitiesPacing.allows(at: now) {
+            if !activityChanges.isEmpty {
+                let (changed, ended) = activityChanges.take()
+                notifications.append(.activitiesChanged(changed: changed, ended: ended))
+            }
+            for user in privateChanges.keys.sorted() {
+                let (changed, ended) = privateChanges[user]!.take()
+                notifications.append(.privateActivitiesChanged(user: user, changed: changed, ended: ended))
+            }
+            privateChanges = [:]
             activitiesPacing.announced(at: now)
         }
         return TurnEnd(now: now, nextDeadline: nextDeadline, activeCount: activeCount)
@@ -323,6 +346,7 @@ public struct ActivityCoordinator {
         guard policy.isVisible else { return }
         _ = tracker.reset()
         sources.removeAll()
+        privateChanges = [:]
         tracker.releaseOutsideActivities()
         systemActivityIDs = []
         policy = VisibilityPolicy(delays: policy.delays)
@@ -347,7 +371,7 @@ public struct ActivityCoordinator {
     }
 
     private mutating func settle(at now: MonotonicTime) {
-        let isBusy = tracker.count > 0 || sources.count > 0 || !systemActivityIDs.isEmpty
+        let isBusy = tracker.count > 0 || sources.publicCount > 0 || !systemActivityIDs.isEmpty
         guard let visible = policy.update(isBusy: isBusy, at: now)
         else { return }
         let count = activeCount

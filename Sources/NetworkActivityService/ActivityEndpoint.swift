@@ -19,11 +19,11 @@ final class ActivityEndpoint {
     private(set) var object: ServedObject!
     /// Who is behind the callers, asked of the bus.
     let callers: CallerDirectory
-    /// The system service's activities as `GetActivities` shows them here, their owners marked `system:`.
-    private(set) var systemActivities: [ActivityDetails] = []
-    /// The rates the kernel measured for this service's own activities, from the system service's traffic in
-    /// their callers' cgroups, by activity.
-    private var measuredRates: [ActivityID: UInt64] = [:]
+    /// The connections told of changes to work private to their users.
+    private var readers = ActivityReaders()
+    /// The system service's activities as `GetActivities` shows them here, and the rates it measured for this
+    /// service's own activities.
+    private var system = SystemServiceRows()
     /// Whether apps' measured traffic shows (`Traffic`).
     var trafficState = TrafficState.off("--traffic is not given")
     /// Which apps' traffic a person wants to see.
@@ -45,6 +45,7 @@ final class ActivityEndpoint {
          lookUpApplication: @escaping (UInt32) -> String? = CallerApplication.of(processID:), historyLimit: Int = 0) {
         self.coordinator = coordinator
         self.coordinator.keepHistory(limitPerUser: historyLimit)
+        self.coordinator.serviceUser = ownUser
         self.logger = logger
         self.ownUser = ownUser
         callers = CallerDirectory(lookUpCredentials: lookUpCredentials, lookUpApplication: lookUpApplication)
@@ -112,12 +113,25 @@ final class ActivityEndpoint {
         return user
     }
 
-    /// Sends `HistoryChanged` when it is due; returns the turn with the next time one may be.
+    /// Sends `HistoryChanged` when it is due, to whom it concerns; returns the turn with the next time one may be.
     private func announceHistory(_ turn: TurnEnd) -> TurnEnd {
-        if coordinator.isHistoryChangeDue(at: turn.now) {
-            object.emit(object.makeSignal(ServiceMembers.historyChanged))
+        if let audience = coordinator.takeHistoryChange(at: turn.now) {
+            for destination in destinations(of: audience) {
+                object.emit(object.makeSignal(ServiceMembers.historyChanged, to: destination))
+            }
         }
         return turn.due(alsoAt: coordinator.nextHistoryChange)
+    }
+
+    /// Every listener (one broadcast, nil), or the readers who may see the users' private work.
+    private func destinations(of audience: SignalAudience) -> [BusName?] {
+        audience.isEveryone ? [nil] : readers.destinations(seeing: audience.users, serviceUser: ownUser)
+    }
+
+    /// `caller` read the activities or the history: from now on it is told of changes to the private work its
+    /// user may see.
+    func noteReader(_ caller: String) {
+        readers.read(caller, user: callers.unixUser(of: caller))
     }
 
     /// Sends the signals of what changed since the last call: `VisibilityChanged` and `PropertiesChanged`.
@@ -139,43 +153,49 @@ final class ActivityEndpoint {
                     object.makeSignal(ServiceMembers.visibilityChanged, visible)
                 })
             case .activitiesChanged(let changed, let ended):
-                // A user's app's measured traffic is not broadcast: its listeners read it with GetActivities.
-                let told = changed.compactMap(details(of:)).filter { !TrafficVisibility.isPrivate($0) }
-                object.emit(object.makeSignal(ServiceMembers.activitiesChanged, told, ended.map(\.rawValue)))
+                object.emit(object.makeSignal(ServiceMembers.activitiesChanged, changed.compactMap(details(of:)),
+                                              ended.map(\.rawValue)))
+            case .privateActivitiesChanged(let user, let changed, let ended):
+                let told = changed.compactMap(details(of:))
+                for destination in readers.destinations(seeing: [user], serviceUser: ownUser) {
+                    object.emit(object.makeSignal(ServiceMembers.activitiesChanged, told, ended.map(\.rawValue),
+                                                  to: destination))
+                }
             }
         }
     }
 
     /// Every activity as `GetActivities` gives it to `caller`: this service's callers', ordered by id, its
-    /// sources' (another user's apps' measured traffic left out), then the system service's.
+    /// sources' (another user's private work left out), then the system service's.
     func allDetails(readBy caller: String) -> [ActivityDetails] {
-        coordinator.tracker.all.map(details(of:)) + sourceDetails(readBy: caller) + systemActivities
+        coordinator.tracker.all.map(details(of:)) + sourceDetails(readBy: caller) + system.rows
     }
 
     /// Every activity as `ListActivities` gives it to `caller`, in the same order.
     func allRecords(readBy caller: String) -> [ActivityRecord] {
         coordinator.tracker.all.map(ActivityRecord.init) + sourceDetails(readBy: caller).map(ActivityRecord.init)
-            + systemActivities.map(ActivityRecord.init)
+            + system.rows.map(ActivityRecord.init)
     }
 
     private func sourceDetails(readBy caller: String) -> [ActivityDetails] {
-        let records = coordinator.allSourceActivities.map(ActivityDetails.init)
-        guard records.contains(where: TrafficVisibility.isPrivate) else { return records }
+        let activities = coordinator.allSourceActivities
+        guard activities.contains(where: { $0.report.privateTo != nil }) else { return activities.map(ActivityDetails.init) }
         let user = callers.unixUser(of: caller)
-        return records.filter { TrafficVisibility.mayRead($0, user: user, serviceUser: ownUser) }
+        return activities.filter { AccessRules.maySee(privateTo: $0.report.privateTo, reader: user, serviceUser: ownUser) }
+            .map(ActivityDetails.init)
     }
 
     /// What `GetActivities` tells of a live activity; nil for one that has ended.
     private func details(of id: ActivityID) -> ActivityDetails? {
         if let activity = coordinator.tracker[id] { return details(of: activity) }
         if let activity = coordinator.sourceActivity(id) { return ActivityDetails(activity) }
-        return systemActivities.first { $0.id == id.rawValue }
+        return system.row(id)
     }
 
     private func details(of activity: TrackedActivity) -> ActivityDetails {
         var details = ActivityDetails(activity, extras: coordinator.tracker.extras(of: activity.id),
                                       owner: callers[activity.owner])
-        if details.rate == nil { details.rate = measuredRates[activity.id] }
+        if details.rate == nil { details.rate = system.measuredRates[activity.id] }
         return details
     }
 
@@ -201,42 +221,18 @@ final class ActivityEndpoint {
         // Its activities' entries take who it was before it is forgotten.
         recordFinished()
         callers.forget(name)
+        readers.forget(name)
         publishNotifications()
         return ended
     }
 
     /// The system service's activities are now `records` (as its `GetActivities` gave them; none when it is not
-    /// running): counted, listed, and announced like this service's own. Of its measured traffic, only what this
-    /// user may see shows (`TrafficVisibility`), and what runs in the cgroup of one of this service's own
-    /// activities is that activity's rate rather than a row of its own.
+    /// running): counted, listed, and announced like this service's own (`SystemServiceRows`).
     func followSystemActivities(_ records: [ActivityDetails]) {
-        var shown: [ActivityDetails] = []
-        var measured: [ActivityID: UInt64] = [:]
-        for record in records {
-            var marked = record
-            if record.source == .traffic {
-                guard trafficState == .counting, TrafficVisibility.shows(record, toUser: ownUser),
-                      trafficChoice.shows(record.application) else { continue }
-                if let own = activity(inCgroup: record.owner), let rate = record.rate {
-                    measured[own, default: 0] += rate
-                    continue
-                }
-            } else {
-                // The system service's own callers' activities are root's, or its own user's: shown as root's.
-                marked.user = 0
-            }
-            marked.owner = ServiceNames.systemOwnerPrefix + record.owner
-            marked.isSystem = true
-            shown.append(marked)
-        }
-        let before = Dictionary(systemActivities.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let changed = shown.filter { record in before[record.id].map { $0 != record } ?? false }
-        let measuredChanged = Set(measured.keys).union(measuredRates.keys).filter { measured[$0] != measuredRates[$0] }
-        systemActivities = shown
-        measuredRates = measured
-        coordinator.followSystemActivities(Set(shown.map { ActivityID(rawValue: $0.id) }),
-                                           updated: Set(changed.map { ActivityID(rawValue: $0.id) }))
-        coordinator.measuredRatesChanged(measuredChanged)
+        let changes = system.take(records, user: ownUser, showsTraffic: trafficState == .counting,
+                                  choice: trafficChoice, activityInCgroup: activity(inCgroup:))
+        coordinator.followSystemActivities(changes.shown, updated: changes.updated)
+        coordinator.measuredRatesChanged(changes.measured)
         publishNotifications()
     }
 
@@ -244,16 +240,17 @@ final class ActivityEndpoint {
     /// service's measured traffic. Returns whether one of this service's own activities runs there and took it.
     func measured(rate: UInt64?, inCgroup cgroup: String) -> Bool {
         guard let id = activity(inCgroup: cgroup) else { return false }
-        if measuredRates[id] != rate {
-            measuredRates[id] = rate
-            coordinator.measuredRatesChanged([id])
-        }
+        if system.measured(rate: rate, for: id) { coordinator.measuredRatesChanged([id]) }
         return true
     }
 
-    /// This service's activity, the earliest, whose caller runs in `cgroup` (a path from the cgroup tree's root).
+    /// This service's activity, the earliest, whose caller runs in `cgroup` (a path from the cgroup tree's root)
+    /// as the user whose traffic it is (`TrafficVisibility.owner`): never another user's app's rate.
     private func activity(inCgroup cgroup: String) -> ActivityID? {
-        coordinator.tracker.all.first { callers[$0.owner]?.cgroup == cgroup }?.id
+        let owner = TrafficVisibility.owner(ofCgroup: cgroup)
+        return coordinator.tracker.all.first { activity in
+            callers[activity.owner].map { $0.cgroup == cgroup && $0.credentials.user == owner } ?? false
+        }?.id
     }
 
     /// Sends `CancelRequested` to the connection that said it would stop the activity, and to it alone.

@@ -50,7 +50,8 @@ extension ActivityEndpoint {
                 return UInt32(ended)
             },
             MethodDeclaration(ServiceMembers.listActivities) { endpoint, call throws(DBusError) in
-                endpoint.allRecords(readBy: call.callerName)
+                endpoint.noteReader(call.callerName)
+                return endpoint.allRecords(readBy: call.callerName)
             },
             MethodDeclaration(ServiceMembers.setProgress) { endpoint, call, id, percent throws(DBusError) in
                 try domain { () throws(ActivityError) in
@@ -83,10 +84,12 @@ extension ActivityEndpoint {
                 return NoValue()
             },
             MethodDeclaration(ServiceMembers.getActivities) { endpoint, call throws(DBusError) in
-                endpoint.allDetails(readBy: call.callerName)
+                endpoint.noteReader(call.callerName)
+                return endpoint.allDetails(readBy: call.callerName)
             },
             MethodDeclaration(ServiceMembers.getHistory) { endpoint, call, max throws(DBusError) in
-                try endpoint.historyEntries(for: call.callerName, max: max)
+                endpoint.noteReader(call.callerName)
+                return try endpoint.historyEntries(for: call.callerName, max: max)
             },
             MethodDeclaration(ServiceMembers.clearHistory) { endpoint, call throws(DBusError) in
                 try endpoint.clearHistory(for: call.callerName)

@@ -197,6 +197,46 @@ struct ActivitySourceTests {
         #expect(coordinator.activeCount == 1)
     }
 
+    @Test func aUsersPrivateWorkIsInNoBroadcastAndDoesNotExistForAnotherUser() throws {
+        var coordinator = coordinator()
+        coordinator.keepHistory(limitPerUser: 10)
+        coordinator.serviceUser = 113
+        var app = try report("Backup Tool", user: 1000)
+        app.privateTo = 1000
+        let id = try coordinator.report(app, of: "1:1000", from: .traffic)
+        // Nothing for everyone: no count, no indicator, no broadcast change.
+        #expect(coordinator.activeCount == 0 && !coordinator.isVisible)
+        clock.advance(by: ActivityCoordinator.activitiesAnnouncementInterval)
+        coordinator.endTurn()
+        #expect(coordinator.takeNotifications() == [.privateActivitiesChanged(user: 1000, changed: [id], ended: [])])
+        app.rate = 5000
+        _ = try coordinator.report(app, of: "1:1000", from: .traffic)
+        clock.advance(by: ActivityCoordinator.activitiesAnnouncementInterval)
+        coordinator.endTurn()
+        #expect(coordinator.takeNotifications() == [.privateActivitiesChanged(user: 1000, changed: [id], ended: [])])
+
+        // Its user, root and the service's own user are told it is not theirs; anyone else that it is unknown.
+        for (user, error) in [(UInt32(1000), ActivityError.notOwner(id)), (0, .notOwner(id)), (113, .notOwner(id)),
+                              (1001, .unknownActivity(id))] {
+            #expect(throws: error) { try coordinator.end(id, caller: ":1.3") { user } }
+            #expect(throws: error) { try coordinator.setProgress(id, percent: 5, caller: ":1.3") { _ in user } }
+            #expect(throws: error == .notOwner(id) ? .notCancellable(id) : error) {
+                _ = try coordinator.requestCancel(id, caller: ":1.3", serviceUser: 113) { _ in user }
+            }
+        }
+
+        // Its end and its history entry are its user's alone too.
+        coordinator.endSourceWork("1:1000", from: .traffic)
+        clock.advance(by: ActivityCoordinator.activitiesAnnouncementInterval)
+        coordinator.endTurn()
+        #expect(coordinator.takeNotifications() == [.privateActivitiesChanged(user: 1000, changed: [], ended: [id])])
+        coordinator.recordFinished(identify: { _ in nil }) { _ in }
+        clock.advance(by: .seconds(1))
+        let change = coordinator.takeHistoryChange(at: clock.monotonic)
+        let audience = try #require(change)
+        #expect(!audience.isEveryone && audience.users == [1000])
+    }
+
     @Test func aSourceThatLeavesEndsAllItsWorkAndOnlyIts() throws {
         var coordinator = coordinator()
         _ = try coordinator.report(try report(), of: ":1.5 chromium", from: .launcher)

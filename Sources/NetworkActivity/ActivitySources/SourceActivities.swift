@@ -14,25 +14,32 @@ struct SourceActivities {
     }
 
     var count: Int { activities.count }
+    /// Those that everyone may see, which the broadcast count and the indicator include.
+    private(set) var publicCount = 0
 
     subscript(id: ActivityID) -> SourceActivity? { activities[id] }
 
     func id(of item: String, from source: ActivitySource) -> ActivityID? { ids[Item(source: source, name: item)] }
 
     mutating func add(_ activity: SourceActivity) {
+        if activity.report.privateTo == nil { publicCount += 1 }
         activities[activity.id] = activity
         ids[Item(source: activity.source, name: activity.item)] = activity.id
     }
 
     /// Takes a new report of a live activity; returns the report it replaces, nil when nothing it says changed.
+    /// Who may see it stays as it began: a source that changes it ends the work and begins it anew.
     mutating func update(_ id: ActivityID, with report: SourceReport) -> SourceReport? {
         guard let index = activities.index(forKey: id), activities.values[index].report != report else { return nil }
-        defer { activities.values[index].report = report }
-        return activities.values[index].report
+        let previous = activities.values[index].report
+        activities.values[index].report = report
+        activities.values[index].report.privateTo = previous.privateTo
+        return previous
     }
 
     mutating func remove(_ id: ActivityID) -> SourceActivity? {
         guard let removed = activities.removeValue(forKey: id) else { return nil }
+        if removed.report.privateTo == nil { publicCount -= 1 }
         ids[Item(source: removed.source, name: removed.item)] = nil
         return removed
     }
@@ -43,6 +50,7 @@ struct SourceActivities {
     }
 
     mutating func removeAll() {
+        publicCount = 0
         activities = [:]
         ids = [:]
     }

@@ -31,10 +31,13 @@ public struct SourceReport: Sendable, Equatable {
     public var done: UInt64?
     public var received: UInt64?
     public var sent: UInt64?
+    /// The one user who may learn that the work exists, besides root and the service's own user
+    /// (`AccessRules.maySee`): a user's app's measured traffic. Nil for work that everyone may see.
+    public var privateTo: UInt32?
 
     public init(label: ActivityLabel, owner: String, application: String? = nil, user: UInt32? = nil,
                 processID: UInt32? = nil, percent: UInt32? = nil, rate: UInt64? = nil, done: UInt64? = nil,
-                received: UInt64? = nil, sent: UInt64? = nil) {
+                received: UInt64? = nil, sent: UInt64? = nil, privateTo: UInt32? = nil) {
         self.label = label
         self.owner = owner
         self.application = application
@@ -45,6 +48,7 @@ public struct SourceReport: Sendable, Equatable {
         self.done = done
         self.received = received
         self.sent = sent
+        self.privateTo = privateTo
     }
 }
 

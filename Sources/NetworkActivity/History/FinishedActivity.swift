@@ -25,6 +25,9 @@ public struct FinishedActivity: Sendable, Equatable {
     public var progress: ActivityProgress
     /// Whether someone could have asked it to stop, at the end.
     public var wasCancellable: Bool
+    /// The one user (besides root and the service's) who may learn that it ended: a source's private work.
+    /// Never saved: it only says whom `HistoryChanged` is for.
+    public var privateTo: UInt32?
 
     public init(id: ActivityID, label: ActivityLabel, owner: String, user: UInt32? = nil, processID: UInt32? = nil,
                 application: String? = nil, source: ActivitySource? = nil, startedAt: UInt64, deadline: UInt64? = nil,
@@ -61,5 +64,6 @@ public struct FinishedActivity: Sendable, Equatable {
                   processID: report.processID, application: report.application, source: activity.source,
                   startedAt: activity.startedAt, endedAt: time, outcome: way,
                   progress: ActivityProgress(percent: report.percent, done: report.done, total: nil, rate: report.rate))
+        privateTo = report.privateTo
     }
 }

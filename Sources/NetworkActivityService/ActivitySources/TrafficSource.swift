@@ -76,7 +76,8 @@ final class TrafficSource {
             }
             let report = SourceReport(
                 label: app.label, owner: app.path, application: app.application, user: key.user,
-                rate: figures.rate, done: figures.done, received: figures.received, sent: figures.sent)
+                rate: figures.rate, done: figures.done, received: figures.received, sent: figures.sent,
+                privateTo: TrafficVisibility.sliceUser(ofCgroup: app.path))
             do throws(ActivityError) {
                 try work.report(report, of: item, from: .traffic)
             } catch {
