@@ -5,9 +5,11 @@ import ServiceHarness
 import Testing
 
 /// Apps' traffic, counted by the kernel: the real system service attaches its programs to this machine's cgroup
-/// tree, and real transfers on loopback (a paced local server, `curl`) run in cgroups the test makes with desktop
-/// apps' unit names. Every check looks only at the test's own cgroups: another test's traffic may be counted beside
-/// it. Not one of the serialized `Integration` suites: its tests mostly wait for transfers, so they run at once.
+/// tree, and real transfers on loopback (a paced local server, `curl`) run in cgroups the test makes where systemd
+/// puts a desktop's apps (`/user.slice/user-UID.slice/user@UID.service/app.slice/app-….scope`). A user's app is
+/// private to that user: a listener on the system bus is told of it only once it has read the activities, as root.
+/// Every check looks only at the test's own cgroups: another test's traffic may be counted beside it. Not one of
+/// the serialized `Integration` suites: its tests mostly wait for transfers, so they run at once.
 @Suite("Apps' traffic counted by the kernel",
        .enabled(if: ApplicationCgroup.canBeMade, "counting needs root and a writable cgroup v2 tree"))
 struct TrafficTests {
@@ -50,16 +52,17 @@ struct TrafficTests {
     }
 
     @Test(arguments: [
-        // GNOME Shell's launch of firefox-esr.desktop, downloading as another user.
-        ("app-gnome-firefox\\x2desr-4711.scope", "firefox-esr", UInt32(4242)),
-        ("app-flatpak-org.gnome.Maps-12.scope", "org.gnome.Maps", UInt32(0)),
+        // GNOME Shell's launch of firefox-esr.desktop, by another user.
+        ("app-gnome-firefox\\x2desr", "firefox-esr", UInt32(4242)),
+        ("app-flatpak-org.gnome.Maps", "org.gnome.Maps", UInt32(0)),
     ])
-    func anAppsDownloadShowsWithItsAppUserAndRateAndEndsAfterIt(unitName: String, app: String, user: UInt32) throws {
+    func anAppsDownloadShowsWithItsAppUserAndRateAndEndsAfterIt(unit: String, app: String, user: UInt32) throws {
         let bus = try PrivateBus()
         let service = try Self.systemService(bus)
         let listener = try SignalListener(bus)
+        try listener.readActivities()
         let server = try PacedServer()
-        let cgroup = try ApplicationCgroup(unitName: unitName)
+        let cgroup = try ApplicationCgroup(desktopApp: unit, user: user)
 
         let download = try server.download(bytesPerSecond: Self.fastRate, seconds: 6, in: cgroup, as: user, bus: bus)
         let shown = try Self.awaitTraffic(listener) { $0.owner == cgroup.path }
@@ -88,9 +91,10 @@ struct TrafficTests {
         let bus = try PrivateBus()
         let service = try Self.systemService(bus)
         let listener = try SignalListener(bus)
+        try listener.readActivities()
         let server = try PacedServer()
-        let slowApp = try ApplicationCgroup(unitName: "app-gnome-slow-1.scope")
-        let fastApp = try ApplicationCgroup(unitName: "app-gnome-fast-2.scope")
+        let slowApp = try ApplicationCgroup(desktopApp: "app-gnome-slow", user: 0)
+        let fastApp = try ApplicationCgroup(desktopApp: "app-gnome-fast", user: 0)
 
         // 8 KiB a second for 4 s: a fast one would have shown within them.
         let slow = try server.download(bytesPerSecond: 8192, seconds: 4, in: slowApp, bus: bus)
@@ -110,9 +114,10 @@ struct TrafficTests {
             let bus = try PrivateBus()
             let service = try Self.systemService(bus, arguments)
             let listener = try SignalListener(bus)
+            try listener.readActivities()
             let client = try RawClient(bus)
             #expect(try client.property("Traffic", as: String.self) == state)
-            let app = try ApplicationCgroup(unitName: "app-gnome-loopback-3.scope")
+            let app = try ApplicationCgroup(desktopApp: "app-gnome-loopback", user: 0)
             // 4 s at the fast rate: counted, it would have shown within them.
             let download = try server.download(bytesPerSecond: Self.fastRate, seconds: 4, in: app, bus: bus)
             #expect(download.exitStatus(within: .seconds(20)) == 0)
@@ -174,7 +179,7 @@ struct TrafficTests {
                                                environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
         let listener = try SignalListener(session)
         let server = try PacedServer()
-        let cgroup = try ApplicationCgroup(unitName: "app-gnome-rsync-5.scope")
+        let cgroup = try ApplicationCgroup(desktopApp: "app-gnome-rsync", user: 0)
 
         let url = "http://127.0.0.1:\(server.port)/\(Self.fastRate)/6"
         let run = try BackgroundProcess(
@@ -281,8 +286,8 @@ struct TrafficTests {
         let host = try Integration.TrayMenuTests.menuHost(session)
         let tray = try TrayProcess(session, environment: desktop)
         let server = try PacedServer()
-        let own = try ApplicationCgroup(unitName: "app-gnome-own-6.scope", slice: "user-0.slice")
-        let others = try ApplicationCgroup(unitName: "app-gnome-others-7.scope", slice: "user-4343.slice")
+        let own = try ApplicationCgroup(desktopApp: "app-gnome-own", user: 0)
+        let others = try ApplicationCgroup(desktopApp: "app-gnome-others", user: 4343)
         let machines = try ApplicationCgroup(unitName: "apt-daily.service", slice: "system.slice")
 
         let downloads = try [(own, UInt32(0)), (others, 4343), (machines, 0)].map { cgroup, user in
@@ -303,7 +308,8 @@ struct TrafficTests {
         let stranger = try ThrowawayUser()
         let strangers = try dbusSend(as: stranger.name, system, ServiceMembers.getActivities.name)
         #expect(strangers.succeeded && strangers.stdout.contains("apt-daily.service")
-                && !strangers.stdout.contains("app-gnome-own-6") && !strangers.stdout.contains("app-gnome-others-7"),
+                && !strangers.stdout.contains(own.unit.lastPathComponent)
+                && !strangers.stdout.contains(others.unit.lastPathComponent),
                 "another user reads the machine's services only: \(strangers)")
         // The session asks again at each change: two later changes are from a list that holds all three.
         for _ in 0..<2 { _ = try Self.awaitTraffic(sessionListener) { _ in true } }
@@ -323,5 +329,90 @@ struct TrafficTests {
                 && status.stdout.contains(" traffic ") && !status.stdout.contains("others"), "\(status)")
         for download in downloads { _ = download.exitStatus(within: .seconds(20)) }
         _ = (systemService, sessionService)
+    }
+
+    /// A panel on the session bus reads the activities once, then follows `ActivitiesChanged` alone: its user's
+    /// own app, laid out as a desktop lays it out, appears, moves and goes; so it does in `watch`.
+    @Test func aPanelOnTheSessionBusSeesItsUsersOwnAppAppearMoveAndGo() throws {
+        let system = try PrivateBus()
+        let session = try PrivateBus()
+        let systemService = try Self.systemService(system)
+        let sessionService = try DaemonProcess(bus: session, arguments: DaemonProcess.noDelays + ["--traffic"],
+                                               environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+        try sessionService.awaitLog("following the system service")
+        let panel = try SignalListener(session)
+        try panel.readActivities()
+        let watch = try BackgroundProcess(Paths.cli, ["watch", "--format", "json"], bus: session)
+        let server = try PacedServer()
+        // The session's user is the test's, root: its apps are in user-0.slice.
+        let app = try ApplicationCgroup(desktopApp: "app-gnome-backuptool", user: 0)
+        let owner = ServiceNames.systemOwnerPrefix + app.path
+
+        let download = try server.download(bytesPerSecond: Self.fastRate, seconds: 7, in: app, bus: system)
+        var done: [UInt64] = []
+        let shown = try Self.awaitTraffic(panel, timeout: .seconds(20)) { $0.owner == owner }
+        while done.count < 3 {
+            let row = try Self.awaitTraffic(panel) { $0.id == shown.id && ($0.done ?? 0) > (done.last ?? 0) }
+            done.append(row.done ?? 0)
+        }
+        #expect(done == done.sorted() && Set(done).count == 3, "\(done)")
+        #expect(download.exitStatus(within: .seconds(20)) == 0)
+        _ = try Self.awaitEnd(of: shown.id, panel)
+        // watch printed the row with as many growing figures, each state a line.
+        var watchedApp = false
+        _ = try watch.awaitLine(timeout: .seconds(10), "a state with the app, then one without it") { line in
+            if line.contains(app.unit.lastPathComponent) { watchedApp = true }
+            return watchedApp && line.hasPrefix("{") && !line.contains(app.unit.lastPathComponent)
+        }
+        let watched = Set(watch.lines.filter { $0.contains(app.unit.lastPathComponent) }.compactMap { line in
+            line.split(separator: "\"done\":").dropFirst().first.flatMap { UInt64($0.prefix { $0.isNumber }) }
+        })
+        #expect(watched.count >= 3, "\(watch.lines)")
+        _ = (systemService, sessionService)
+    }
+
+    /// On the system bus, a third user that listens to all the service's signals and reads what anyone may read
+    /// learns nothing of another user's app while it moves: no signal, a count of 0, no row, an unknown id.
+    @Test func aThirdUserOnTheSystemBusLearnsNothingOfAnotherUsersApp() throws {
+        let system = try systemLikeBus(including: [systemPolicy])
+        let service = try Self.systemService(system)
+        let stranger = try ThrowawayUser()
+        let monitor = try BackgroundProcess(
+            URL(fileURLWithPath: "/usr/sbin/runuser"),
+            // The bus is the session one of the tools' environment; stdbuf: each signal printed as it comes.
+            ["-u", stranger.name, "--", "/usr/bin/stdbuf", "-oL", "/usr/bin/gdbus", "monitor", "--session", "--dest",
+             ServiceNames.busName.rawValue],
+            bus: system)
+        _ = try monitor.awaitLine(timeout: .seconds(10), "gdbus monitoring the service") { $0.contains("is owned by") }
+        let root = try SignalListener(system)
+        try root.readActivities()
+        let server = try PacedServer()
+        let app = try ApplicationCgroup(desktopApp: "app-gnome-private", user: 4343)
+
+        let download = try server.download(bytesPerSecond: Self.fastRate, seconds: 6, in: app, as: 4343, bus: system)
+        // Root is told of it, alone.
+        let shown = try Self.awaitTraffic(root) { $0.owner == app.path }
+        #expect(shown.user == 4343)
+        let count = try dbusSend(as: stranger.name, system, "org.freedesktop.DBus.Properties.Get",
+                                 "string:\(ServiceNames.interface)", "string:\(ServiceMembers.activeCount.name)")
+        #expect(count.succeeded && count.stdout.contains("uint32 0"), "\(count)")
+        let rows = try dbusSend(as: stranger.name, system, ServiceMembers.getActivities.name)
+        #expect(rows.succeeded && !rows.stdout.contains(app.unit.lastPathComponent), "\(rows)")
+        let ended = try dbusSend(as: stranger.name, system, ServiceMembers.end.name, "uint32:\(shown.id)")
+        #expect(!ended.succeeded && ended.stderr.contains("UnknownActivity"), "\(ended)")
+        #expect(download.exitStatus(within: .seconds(20)) == 0)
+        _ = try Self.awaitEnd(of: shown.id, root)
+
+        // A public activity after it: once the monitor prints its label, it has printed every signal before it.
+        let marker = try dbusSend(system, ServiceMembers.beginWithTimeout.name, "string:marker", "uint32:60")
+        #expect(marker.succeeded, "\(marker)")
+        _ = try monitor.awaitLine(timeout: .seconds(10), "the marker's ActivitiesChanged") { $0.contains("marker") }
+        let signals = monitor.lines.filter { $0.contains("\(ServiceNames.objectPath.rawValue): ") }
+        let beforeMarker = signals.prefix { !$0.contains("marker") }
+        #expect(!beforeMarker.contains { $0.contains("ActivitiesChanged") || $0.contains("HistoryChanged")
+                                         || $0.contains("(false,)") }
+                && beforeMarker.filter { $0.contains("VisibilityChanged") }.count <= 1,
+                "the stranger heard: \(beforeMarker)")
+        _ = service
     }
 }

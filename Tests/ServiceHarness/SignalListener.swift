@@ -1,5 +1,5 @@
 public import DBusKit
-import NetworkActivityInterface
+public import NetworkActivityInterface
 
 /// A separate connection that listens to every signal of the service, in order, as a panel widget would.
 public final class SignalListener {
@@ -10,6 +10,13 @@ public final class SignalListener {
     public init(_ bus: PrivateBus) throws {
         connection = try bus.connect()
         try connection.addMatch(MatchRule(sender: ServiceNames.busName, path: ServiceNames.objectPath))
+    }
+
+    /// Reads the service's activities once (`GetActivities`), as a panel does first: from then on the service
+    /// also tells this connection, alone, of changes to the private work its user may see.
+    @discardableResult
+    public func readActivities() throws -> [ActivityDetails] {
+        try connection.call(ServiceMembers.getActivities.serviceCall(), timeout: .seconds(10))
     }
 
     /// Waits for the next signal that `matches`, up to `timeout`; signals before it stay in the history.
