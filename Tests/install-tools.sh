@@ -17,7 +17,8 @@
 #   docks that draw apps' progress: Plank, and Dash to Dock in GNOME Shell;
 #   Debian 13's and testing's desktops: mmdebstrap, which makes their roots (Tests/Rendering/debian-root.sh);
 #   the translations: gettext's msgfmt and xgettext, and the German and Polish locales the tests run programs in;
-#   apps' traffic: curl, which downloads from a paced local server, and bpftool, which sees the kernel's programs.
+#   apps' traffic: curl, which downloads from a paced local server, bpftool, which sees the kernel's programs, and
+#   libseccomp's Python module, which applies the system unit's system call filter where no systemd runs.
 set -euo pipefail
 # A normal user's PATH on Debian leaves out the sbin folders, where runuser and a few others live.
 PATH="$PATH:/usr/sbin:/sbin"
@@ -53,6 +54,7 @@ done
 compgen -G "/usr/share/cargo/registry/zbus-1.*" >/dev/null || missing+=(librust-zbus-dev)
 command -v cargo >/dev/null || [ -x "$HOME/.cargo/bin/cargo" ] || missing+=(cargo)
 /usr/bin/python3 -c 'import dbus' 2>/dev/null || missing+=(python3-dbus)
+/usr/bin/python3 -c 'import seccomp' 2>/dev/null || missing+=(python3-seccomp)
 /usr/bin/python3 -c 'from gi.repository import GLib' 2>/dev/null || missing+=(python3-gi)
 
 if [ ${#missing[@]} -gt 0 ]; then

@@ -29,6 +29,8 @@ fill dbus/org.example.NetworkActivity.system-service \
 fill dbus/netactivityd-system.service >"$root/lib/systemd/system/netactivityd.service"
 install -m644 dbus/org.example.NetworkActivity.xml "$root/share/dbus-1/interfaces/"
 install -m644 dbus/org.example.NetworkActivity.conf "$root/share/dbus-1/system.d/"
+# The system user the system service runs as (systemd-sysusers makes it; the package's postinst runs it).
+install -Dm644 packaging/netactivity.sysusers "$root/lib/sysusers.d/netactivity.conf"
 
 # GNOME Shell's extension: both builds (packaging/build-shell-extension.sh), and share/gnome-shell/extensions pointed
 # at the one the installed GNOME Shell loads (select-shell-extension.sh; the Debian package runs it from postinst and

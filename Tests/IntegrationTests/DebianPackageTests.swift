@@ -51,7 +51,7 @@ extension Integration {
             "usr/share/dbus-1/system.d/org.example.NetworkActivity.conf",
             "usr/lib/systemd/user/netactivityd.service", "usr/lib/systemd/user/netactivity-tray.service",
             "usr/share/dbus-1/system-services/org.example.NetworkActivity.service",
-            "usr/lib/systemd/system/netactivityd.service",
+            "usr/lib/systemd/system/netactivityd.service", "usr/lib/sysusers.d/netactivity.conf",
             "usr/share/man/man8/netactivityd.8.gz", "usr/share/man/man1/netactivity.1.gz",
             "usr/share/man/man1/netactivity-tray.1.gz",
             "usr/share/bash-completion/completions/netactivity", "usr/share/zsh/vendor-completions/_netactivity",

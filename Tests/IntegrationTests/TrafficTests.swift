@@ -415,4 +415,65 @@ struct TrafficTests {
                 "the stranger heard: \(beforeMarker)")
         _ = service
     }
+
+    /// The system unit's `AmbientCapabilities=`, as setpriv names them (`+bpf,+net_admin,…`).
+    static func unitCapabilities() throws -> String {
+        let unit = try String(contentsOf: Paths.dbusFolder.appendingPathComponent("netactivityd-system.service"),
+                              encoding: .utf8)
+        let line = try #require(unit.split(separator: "\n").first { $0.hasPrefix("AmbientCapabilities=") })
+        return line.dropFirst("AmbientCapabilities=".count).split(separator: " ")
+            .map { "+" + $0.dropFirst("CAP_".count).lowercased() }.joined(separator: ",")
+    }
+
+    /// The service started exactly as the system unit starts it: a system user of its own, the unit's capabilities
+    /// and nothing more, no new privileges, and the unit's system call filter (any other call kills it), counts an
+    /// app's traffic and serves.
+    @Test func theServiceCountsAsTheSystemUnitRunsIt() throws {
+        let serviceUser = try ThrowawayUser()
+        let uid = try userID(of: serviceUser.name)
+        let folder = try temporaryDirectory("as-the-unit")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The project's policy names the packaged user, netactivity; this test's user owns the name the same way.
+        let ownership = folder.appendingPathComponent("ownership.conf")
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig><policy user="\(serviceUser.name)"><allow own="\(ServiceNames.busName)"/></policy></busconfig>
+            """.write(to: ownership, atomically: true, encoding: .utf8)
+        let system = try systemLikeBus(including: [systemPolicy, ownership])
+        let state = folder.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        chown(state.path, uid, uid)
+        chmod(folder.path, 0o755)
+        let capabilities = try Self.unitCapabilities()
+        let unit = folder.appendingPathComponent("netactivityd.service")
+        try FileManager.default.copyItem(at: Paths.dbusFolder.appendingPathComponent("netactivityd-system.service"),
+                                         to: unit)
+        let service = try DaemonProcess(
+            bus: system, arguments: Self.counting + ["--state-dir", state.path],
+            wrapper: ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "--no-new-privs",
+                      "--inh-caps=-all,\(capabilities)", "--ambient-caps=-all,\(capabilities)",
+                      "--bounding-set=-all,\(capabilities)", "--",
+                      "/usr/bin/python3", Paths.testTools.appendingPathComponent("as-the-unit-runs.py").path, unit.path, "--"],
+            systemBus: true)
+        let root = try SignalListener(system)
+        try root.readActivities()
+        let client = try RawClient(system)
+        #expect(try client.property("Traffic", as: String.self) == "counting", "\(service.log)")
+        let status = try String(contentsOfFile: "/proc/\(service.processID)/status", encoding: .utf8)
+        #expect(status.contains("Uid:\t\(uid)\t\(uid)\t\(uid)\t\(uid)") && status.contains("NoNewPrivs:\t1")
+                && status.contains("Seccomp:\t2"), "\(status)")
+
+        let server = try PacedServer()
+        let app = try ApplicationCgroup(desktopApp: "app-gnome-hardened", user: 4242)
+        let download = try server.download(bytesPerSecond: Self.fastRate, seconds: 5, in: app, as: 4242, bus: system)
+        let shown = try Self.awaitTraffic(root) { $0.owner == app.path }
+        #expect(shown.user == 4242 && shown.application == "hardened")
+        #expect(download.exitStatus(within: .seconds(20)) == 0)
+        _ = try Self.awaitEnd(of: shown.id, root)
+        // It serves on and saves its state in its own directory, as itself.
+        let id = try client.begin("backup")
+        try client.end(id)
+        #expect(service.isRunning, "\(service.log)")
+    }
 }

@@ -14,6 +14,8 @@ enum Paths {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static let dbusFolder = repository.appendingPathComponent("dbus")
+    /// Helpers the tests run that are not Swift (`Tests/Tools`).
+    static let testTools = repository.appendingPathComponent("Tests/Tools")
     /// The scripts that build, package, install and run.
     static let packagingFolder = repository.appendingPathComponent("packaging")
 
