@@ -2,6 +2,7 @@
 import DesktopIndicator
 import Localization
 import NetworkActivityClient
+import NetworkActivityInterface
 import ProgramSupport
 
 /// How `netactivity status` prints a status.
@@ -11,7 +12,9 @@ enum StatusReport {
             localized("visible: %s", status.isVisible ? localized("yes") : localized("no")),
             localized("active: %d", status.activeCount),
         ]
-        if let traffic = status.traffic { lines.append(localized("traffic: %s", trafficText(traffic))) }
+        if let traffic = status.traffic {
+            lines.append(localized("traffic: %s", trafficText(traffic, reason: status.trafficReason ?? "")))
+        }
         guard !status.activities.isEmpty else { return lines.joined(separator: "\n") }
         // TRANSLATORS: the headings of `netactivity status`'s columns: AGE is how long an activity has been going, LEFT the time before its timeout, STOP whether it can be stopped.
         let headings = [localized("ID"), localized("AGE"), localized("LEFT"), localized("PID"), localized("APP"),
@@ -41,17 +44,17 @@ enum StatusReport {
             "active_count": .unsigned(UInt64(status.activeCount)),
             "activities": .array(status.activities.map(\.record.json)),
             "traffic": status.traffic.map(JSONValue.string) ?? .null,
+            "traffic_reason": status.trafficReason.map(JSONValue.string) ?? .null,
             "visible": .bool(status.isVisible),
         ]).text
     }
 
     /// The service's `Traffic` as people read it: "counting", or "off (why)"; the reason is the service's own
-    /// words, as in its log.
-    static func trafficText(_ traffic: String) -> String {
-        if traffic == "counting" { return localized("counting") }
-        let reason = traffic.hasPrefix("off: ") ? String(traffic.dropFirst("off: ".count)) : traffic
+    /// words (`TrafficReason`), as in its log.
+    static func trafficText(_ traffic: String, reason: String) -> String {
+        if traffic == TrafficCounting.counting.rawValue { return localized("counting") }
         // TRANSLATORS: measured traffic is not shown, and why (the reason stays in English): "off (--traffic is not given)".
-        return localized("off (%s)", reason)
+        return localized("off (%s)", reason.isEmpty ? traffic : reason)
     }
 
     /// Who began an activity; for a source's, the source and the connection that spoke for it:

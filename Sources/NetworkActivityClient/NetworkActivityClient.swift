@@ -88,6 +88,7 @@ public final class NetworkActivityClient: Sendable {
         let properties = try await readProperties(autoStart: true)
         return ServiceStatus(
             isVisible: properties.isVisible, activeCount: properties.activeCount, traffic: properties.traffic,
+            trafficReason: properties.trafficReason,
             activities: try await activities(), takenAt: SystemClock.wallClockMicroseconds())
     }
 

@@ -7,9 +7,11 @@ public struct ServiceStatus: Sendable, Equatable {
     public var isVisible: Bool
     /// How many activities are active (the `ActiveCount` property).
     public var activeCount: UInt32
-    /// Whether apps' measured traffic shows (the `Traffic` property): "counting", or "off: " and why; nil from a
-    /// service that does not say.
+    /// Whether apps' measured traffic shows (the `Traffic` property): `counting`, `off` or `unavailable`
+    /// (`TrafficCounting`); nil from a service that does not say.
     public var traffic: String?
+    /// Why it does not, in the service's words for people (`TrafficReason`); empty while it counts.
+    public var trafficReason: String?
     /// Every active activity, ordered by id.
     public var activities: [ActivityStatus]
     /// When the status was read, in microseconds since the Unix epoch: ages and time left count from here.

@@ -52,13 +52,26 @@ public enum ServiceMembers {
     public static let visible = Property<Bool>("Visible", of: interface)
     /// How many activities are active.
     public static let activeCount = Property<UInt32>("ActiveCount", of: interface)
-    /// "counting" when apps' measured traffic shows as activities, else "off: " and why.
+    /// Whether apps' measured traffic shows as activities: a word of `TrafficCounting`.
     public static let traffic = Property<String>("Traffic", of: interface)
+    /// Why it does not, in words for people (as the service's journal says it); empty while it counts.
+    public static let trafficReason = Property<String>("TrafficReason", of: interface)
 
     /// Every member above, for the contract test's count.
     public static let all: [any InterfaceMember] = [
         begin, beginWithTimeout, end, cancel, reset, listActivities, setProgress, setTransfer, setCancellable,
         requestCancel, getActivities, getHistory, clearHistory, visibilityChanged, activitiesChanged,
-        cancelRequested, historyChanged, visible, activeCount, traffic,
+        cancelRequested, historyChanged, visible, activeCount, traffic, trafficReason,
     ]
+}
+
+/// The words of the `Traffic` property, which programs compare; the reason for people is `TrafficReason`.
+public enum TrafficCounting: String, Sendable, CaseIterable {
+    /// The kernel counts, and apps' traffic shows (in a session: the system service counts, for this user's apps and
+    /// the machine's services).
+    case counting
+    /// Not asked for: the service was started without `--traffic`.
+    case off
+    /// Asked for, but the kernel, the service's privileges or (for a session) the system service do not count.
+    case unavailable
 }

@@ -5,8 +5,10 @@ public import DBusKit
 public struct ServiceProperties: Equatable, Sendable {
     public var isVisible: Bool
     public var activeCount: UInt32
-    /// Whether apps' measured traffic shows: "counting", or "off: " and why; nil from a service without it.
+    /// Whether apps' measured traffic shows (`TrafficCounting`'s words); nil from a service without it.
     public var traffic: String?
+    /// Why it does not, for people; nil from a service without it, empty while it counts.
+    public var trafficReason: String?
 
     /// The properties from the values `GetAll` returned.
     public init(values: [String: ReceivedVariant]) throws(DBusError) {
@@ -17,5 +19,6 @@ public struct ServiceProperties: Equatable, Sendable {
         isVisible = try visible.decode(Bool.self)
         activeCount = try count.decode(UInt32.self)
         traffic = try values[ServiceMembers.traffic.name]?.decode(String.self)
+        trafficReason = try values[ServiceMembers.trafficReason.name]?.decode(String.self)
     }
 }

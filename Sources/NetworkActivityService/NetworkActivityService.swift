@@ -58,8 +58,8 @@ public final class NetworkActivityService {
             historyLimit: configuration.historyLimit)
         endpoint.trafficChoice = configuration.traffic.choice
         if configuration.traffic.isOn, !configuration.countsTraffic {
-            endpoint.trafficState = configuration.followsSystemService ? .off("the system service is not running")
-                : .off("--no-system: the system service, which counts it, is not followed")
+            endpoint.trafficState = configuration.followsSystemService ? .unavailable("the system service is not running")
+                : .unavailable("--no-system: the system service, which counts it, is not followed")
         }
         loop = EventLoop(connection: connection)
         do {
@@ -119,7 +119,9 @@ public final class NetworkActivityService {
             endpoint.trafficState = .counting
         } catch {
             logger.warning("not counting apps' traffic: \(error)")
-            endpoint.trafficState = .off(error.description)
+            // What the kernel's verifier said can name kernel addresses: for the journal alone.
+            if let verifierLog = error.verifierLog { logger.warning("the kernel's verifier said: \(verifierLog)") }
+            endpoint.trafficState = .unavailable(error.description)
         }
     }
 
@@ -127,11 +129,10 @@ public final class NetworkActivityService {
     /// what it counts.
     private func trafficOfSystemService(_ state: String?) {
         guard configuration.traffic.isOn else { return }
-        let counting = TrafficState.counting.description
-        endpoint.trafficState = switch state {
-        case .none: .off("the system service is not running")
-        case .some(counting): .counting
-        case .some(let other): .off("the system service's traffic is " + other)
+        endpoint.trafficState = switch state.flatMap(TrafficCounting.init(rawValue:)) {
+        case .counting: .counting
+        case .none where state == nil: .unavailable("the system service is not running")
+        default: .unavailable("the system service does not count apps' traffic (netactivity status --system says why)")
         }
     }
 

@@ -52,14 +52,27 @@ public struct TrafficChoice: Sendable, Equatable {
 }
 
 /// What `Traffic` says: whether measured traffic shows, and if not, why.
-enum TrafficState: CustomStringConvertible, Equatable {
+enum TrafficState: Equatable {
     case counting
+    /// Not asked for, and why.
     case off(String)
+    /// Asked for, and why it does not count.
+    case unavailable(String)
 
-    var description: String {
+    /// The `Traffic` property.
+    var word: TrafficCounting {
         switch self {
-        case .counting: "counting"
-        case .off(let reason): "off: \(reason)"
+        case .counting: .counting
+        case .off: .off
+        case .unavailable: .unavailable
+        }
+    }
+
+    /// The `TrafficReason` property: empty while it counts.
+    var reason: String {
+        switch self {
+        case .counting: ""
+        case .off(let reason), .unavailable(let reason): reason
         }
     }
 }

@@ -98,7 +98,8 @@ extension ActivityEndpoint {
         properties: [
             PropertyDeclaration(ServiceMembers.visible, announcesChanges: true) { $0.coordinator.isVisible },
             PropertyDeclaration(ServiceMembers.activeCount, announcesChanges: true) { $0.coordinator.activeCount },
-            PropertyDeclaration(ServiceMembers.traffic, announcesChanges: false) { $0.trafficState.description },
+            PropertyDeclaration(ServiceMembers.traffic, announcesChanges: false) { $0.trafficState.word.rawValue },
+            PropertyDeclaration(ServiceMembers.trafficReason, announcesChanges: false) { $0.trafficState.reason },
         ],
         signals: [
             SignalDeclaration(ServiceMembers.visibilityChanged),

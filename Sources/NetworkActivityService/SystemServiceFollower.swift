@@ -90,7 +90,7 @@ final class SystemServiceFollower {
                 onTraffic(text)
             } else {
                 // An older system service, without the property.
-                onTraffic("off: the system service does not count traffic")
+                onTraffic(TrafficCounting.unavailable.rawValue)
             }
         }
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import CKernelCounters
+import ProgramSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,9 +28,13 @@ public struct CounterKey: Sendable, Hashable {
 /// Why the kernel does not count: what is missing, in words for the log and `status`.
 public struct TrafficCountingUnavailable: Error, Sendable, CustomStringConvertible {
     public let description: String
+    /// What the kernel's verifier said of a program it refused: for the journal alone, since it can name kernel
+    /// addresses.
+    public let verifierLog: String?
 
-    public init(description: String) {
+    public init(description: String, verifierLog: String? = nil) {
         self.description = description
+        self.verifierLog = verifierLog
     }
 }
 
@@ -85,7 +90,8 @@ public final class TrafficCounters {
                 closeAll()
                 let verifier = String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 throw verifier.isEmpty || error == EPERM ? Self.refusal("a cgroup packet program", error)
-                    : TrafficCountingUnavailable(description: "the kernel's verifier refused the counting program: \(verifier)")
+                    : TrafficCountingUnavailable(description: "the kernel's verifier refused the counting program (its words are in the service's journal)",
+                                                 verifierLog: verifier)
             }
             descriptors.append(program)
             programIDs.append(ckc_program_id(program))
@@ -150,12 +156,26 @@ public final class TrafficCounters {
     private static func refusal(_ what: String, _ error: Int32) -> TrafficCountingUnavailable {
         switch error {
         case EPERM, EACCES:
-            TrafficCountingUnavailable(description: "the kernel refused \(what): \(words(error)); counting needs root (CAP_BPF and CAP_NET_ADMIN)")
+            TrafficCountingUnavailable(description: "the kernel refused \(what): \(words(error)); counting needs CAP_BPF and CAP_NET_ADMIN\(lacking())")
         case EINVAL, ENOSYS, EOPNOTSUPP:
             TrafficCountingUnavailable(description: "the kernel does not support \(what) (\(words(error))); counting needs Linux 5.8 or later with BPF")
         default:
             TrafficCountingUnavailable(description: "the kernel refused \(what): \(words(error))")
         }
+    }
+
+    /// The capabilities the kernel asks for counting, by their numbers in linux/capability.h.
+    static let neededCapabilities: [(name: String, number: Int)] = [("CAP_BPF", 39), ("CAP_NET_ADMIN", 12)]
+
+    /// ", and this process lacks …" naming the needed capabilities that the process's effective set lacks
+    /// (`CapEff` in /proc/self/status); empty when it lacks none or cannot tell.
+    static func lacking() -> String {
+        guard let status = readSmallTextFile(atPath: "/proc/self/status", maxBytes: 1 << 16),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("CapEff:") }),
+              let effective = UInt64(line.dropFirst("CapEff:".count).trimmingPrefix(while: \.isWhitespace), radix: 16)
+        else { return "" }
+        let missing = neededCapabilities.filter { effective & (1 << UInt64($0.number)) == 0 }.map(\.name)
+        return missing.isEmpty ? "" : ", and this process lacks " + missing.joined(separator: " and ")
     }
 
     static func words(_ error: Int32) -> String {

@@ -108,15 +108,16 @@ struct TrafficTests {
 
     @Test func loopbackCountsOnlyWithItsFlagAnIgnoredAppNeverAndNothingWithoutTraffic() throws {
         let server = try PacedServer()
-        for (arguments, state) in [(DaemonProcess.noDelays + ["--traffic"], "counting"),
-                                   (Self.counting + ["--traffic-ignore", "mail,loopback"], "counting"),
-                                   (DaemonProcess.noDelays, "off: --traffic is not given")] {
+        for (arguments, state, reason) in [(DaemonProcess.noDelays + ["--traffic"], "counting", ""),
+                                           (Self.counting + ["--traffic-ignore", "mail,loopback"], "counting", ""),
+                                           (DaemonProcess.noDelays, "off", "--traffic is not given")] {
             let bus = try PrivateBus()
             let service = try Self.systemService(bus, arguments)
             let listener = try SignalListener(bus)
             try listener.readActivities()
             let client = try RawClient(bus)
-            #expect(try client.property("Traffic", as: String.self) == state)
+            #expect(try client.property(ServiceMembers.traffic.name, as: String.self) == state)
+            #expect(try client.property(ServiceMembers.trafficReason.name, as: String.self) == reason)
             let app = try ApplicationCgroup(desktopApp: "app-gnome-loopback", user: 0)
             // 4 s at the fast rate: counted, it would have shown within them.
             let download = try server.download(bytesPerSecond: Self.fastRate, seconds: 4, in: app, bus: bus)
@@ -137,12 +138,14 @@ struct TrafficTests {
             wrapper: ["/usr/bin/setpriv", "--bounding-set", "-bpf,-net_admin,-sys_admin,-perfmon", "--"],
             systemBus: true)
         let client = try RawClient(bus)
-        let state = try client.property("Traffic", as: String.self)
-        #expect(state.hasPrefix("off: ") && state.contains("CAP_BPF"), "\(state)")
+        // A word to compare, and the reason for people beside it, naming what the process lacks.
+        #expect(try client.property(ServiceMembers.traffic.name, as: String.self) == "unavailable")
+        let reason = try client.property(ServiceMembers.trafficReason.name, as: String.self)
+        #expect(reason.contains("lacks CAP_BPF and CAP_NET_ADMIN"), "\(reason)")
         let id = try client.begin("backup")
         try client.end(id)
         let lines = service.log.split(separator: "\n").filter { $0.contains("not counting apps' traffic") }
-        #expect(lines.count == 1 && lines[0].contains("needs root"), "\(service.log)")
+        #expect(lines.count == 1 && lines[0].contains("lacks CAP_BPF and CAP_NET_ADMIN"), "\(service.log)")
         let status = try runTool(Paths.cli.path, ["status"], bus: bus)
         #expect(status.stdout.contains("traffic: off (the kernel refused"), "\(status)")
     }

@@ -200,8 +200,10 @@ struct ActivityEndpointTests {
             $0.append(ServiceNames.interface.rawValue)
         }.arguments()
         #expect(try all.read([String: ReceivedVariant].self).keys.sorted()
-                == [ServiceMembers.activeCount.name, ServiceMembers.traffic.name, ServiceMembers.visible.name])
-        #expect(try scene.property(ServiceMembers.traffic.name, as: String.self) == "off: --traffic is not given")
+                == [ServiceMembers.activeCount.name, ServiceMembers.traffic.name, ServiceMembers.trafficReason.name,
+                    ServiceMembers.visible.name])
+        #expect(try scene.property(ServiceMembers.traffic.name, as: String.self) == "off")
+        #expect(try scene.property(ServiceMembers.trafficReason.name, as: String.self) == "--traffic is not given")
         #expect(try scene.reply(StandardInterface.set.name, interface: StandardInterface.properties) {
             $0.append(ServiceNames.interface.rawValue)
             $0.append(ServiceMembers.activeCount.name)
