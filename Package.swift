@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["DBusKit", "DesktopIndicator", "NetworkActivityClient", "NetworkActivityInterface",
-                           "ProgramSupport", "ServiceHarness", "TestSupport", "netactivity", "netactivityd",
+                           "ProgramSupport", "ServiceHarness", "TestSupport", "TrafficCounters", "netactivity", "netactivityd",
                            "netactivity-tray"]
         ),
     ],

@@ -64,6 +64,17 @@ static inline int ckc_map_element(int command, int map, const void *key, void *v
     return ckc_bpf(command, &attr);
 }
 
+// Runs a cgroup_skb program once on a packet made of `data` (BPF_PROG_TEST_RUN); returns its result, or -1.
+static inline int ckc_prog_test_run(int program, const void *data, uint32_t size) {
+    union bpf_attr attr;
+    memset(&attr, 0, sizeof(attr));
+    attr.test.prog_fd = (uint32_t)program;
+    attr.test.data_in = (uint64_t)(uintptr_t)data;
+    attr.test.data_size_in = size;
+    attr.test.repeat = 1;
+    return ckc_bpf(BPF_PROG_TEST_RUN, &attr) == 0 ? (int)attr.test.retval : -1;
+}
+
 // A program's id, as bpftool and the kernel's logs name it.
 static inline uint32_t ckc_program_id(int program) {
     struct bpf_prog_info info;
@@ -86,15 +97,5 @@ static inline void ckc_store_release_64(uint64_t *position, uint64_t value) {
 static const uint32_t CKC_RINGBUF_BUSY = BPF_RINGBUF_BUSY_BIT;
 static const uint32_t CKC_RINGBUF_DISCARD = BPF_RINGBUF_DISCARD_BIT;
 static const uint32_t CKC_RINGBUF_HEADER_SIZE = BPF_RINGBUF_HDR_SZ;
-
-// What the programs' instructions name, under names Swift can see: the helpers' numbers and the packet's fields.
-static const int32_t CKC_FUNC_MAP_LOOKUP_ELEM = BPF_FUNC_map_lookup_elem;
-static const int32_t CKC_FUNC_MAP_UPDATE_ELEM = BPF_FUNC_map_update_elem;
-static const int32_t CKC_FUNC_KTIME_GET_NS = BPF_FUNC_ktime_get_ns;
-static const int32_t CKC_FUNC_GET_SOCKET_UID = BPF_FUNC_get_socket_uid;
-static const int32_t CKC_FUNC_SKB_CGROUP_ID = BPF_FUNC_skb_cgroup_id;
-static const int32_t CKC_FUNC_RINGBUF_OUTPUT = BPF_FUNC_ringbuf_output;
-static const int16_t CKC_SKB_LEN = offsetof(struct __sk_buff, len);
-static const int16_t CKC_SKB_IFINDEX = offsetof(struct __sk_buff, ifindex);
 
 #endif

@@ -14,24 +14,23 @@ struct BPFProgramBuilder {
         static let frame = Register(number: 10)
     }
 
-    enum Size: UInt8 {
-        case word = 0x00
-        case doubleWord = 0x18
+    enum Size {
+        case word
+        case doubleWord
+
+        var code: UInt8 { UInt8(self == .word ? BPF_W : BPF_DW) }
     }
 
-    enum Condition: UInt8 {
-        case equal = 0x10
-        case notEqual = 0x50
-        case below = 0xa0
+    enum Condition {
+        case equal
+        case notEqual
+        case below
+
+        var code: UInt8 { UInt8(self == .equal ? BPF_JEQ : self == .notEqual ? BPF_JNE : BPF_JLT) }
     }
 
-    // The instruction classes and modes of linux/bpf_common.h and linux/bpf.h.
-    private static let load: UInt8 = 0x00, loadFromMemory: UInt8 = 0x01, storeImmediate: UInt8 = 0x02
-    private static let storeRegister: UInt8 = 0x03, jump: UInt8 = 0x05, alu64: UInt8 = 0x07
-    private static let memoryMode: UInt8 = 0x60, atomicMode: UInt8 = 0xc0, immediateMode: UInt8 = 0x00
-    private static let fromRegister: UInt8 = 0x08, move: UInt8 = 0xb0, add: UInt8 = 0x00, subtract: UInt8 = 0x10
-    private static let call: UInt8 = 0x80, exit: UInt8 = 0x90
-    private static let pseudoMapDescriptor: UInt8 = 1
+    /// linux/bpf.h's and linux/bpf_common.h's names, as one byte of an instruction's code.
+    private static func code(_ parts: Int32...) -> UInt8 { UInt8(parts.reduce(0, |)) }
 
     private(set) var instructions: [bpf_insn] = []
     private var labels: [String: Int] = [:]
@@ -50,90 +49,87 @@ struct BPFProgramBuilder {
 
     /// `destination = source`
     mutating func move(_ destination: Register, _ source: Register) {
-        emit(Self.alu64 | Self.move | Self.fromRegister, destination, source)
+        emit(Self.code(BPF_ALU64, BPF_MOV, BPF_X), destination, source)
     }
 
     /// `destination = value`
     mutating func move(_ destination: Register, _ value: Int32) {
-        emit(Self.alu64 | Self.move, destination, immediate: value)
+        emit(Self.code(BPF_ALU64, BPF_MOV, BPF_K), destination, immediate: value)
     }
 
     /// `destination += value`
     mutating func add(_ destination: Register, _ value: Int32) {
-        emit(Self.alu64 | Self.add, destination, immediate: value)
+        emit(Self.code(BPF_ALU64, BPF_ADD, BPF_K), destination, immediate: value)
     }
 
     /// `destination += source`
     mutating func add(_ destination: Register, _ source: Register) {
-        emit(Self.alu64 | Self.add | Self.fromRegister, destination, source)
+        emit(Self.code(BPF_ALU64, BPF_ADD, BPF_X), destination, source)
     }
 
     /// `destination -= source`
     mutating func subtract(_ destination: Register, _ source: Register) {
-        emit(Self.alu64 | Self.subtract | Self.fromRegister, destination, source)
+        emit(Self.code(BPF_ALU64, BPF_SUB, BPF_X), destination, source)
     }
 
     /// `destination = 64-bit value` (two instruction slots).
     mutating func load64(_ destination: Register, _ value: UInt64) {
-        emit(Self.load | Self.doubleWordSize | Self.immediateMode, destination, immediate: Int32(truncatingIfNeeded: value))
+        emit(Self.code(BPF_LD, BPF_DW, BPF_IMM), destination, immediate: Int32(truncatingIfNeeded: value))
         emit(0, immediate: Int32(truncatingIfNeeded: value >> 32))
     }
 
     /// `destination = the map behind descriptor`, which the kernel replaces with the map itself at load.
     mutating func loadMap(_ destination: Register, descriptor: Int32) {
-        emit(Self.load | Self.doubleWordSize | Self.immediateMode, destination, Register(number: Self.pseudoMapDescriptor),
+        emit(Self.code(BPF_LD, BPF_DW, BPF_IMM), destination, Register(number: UInt8(BPF_PSEUDO_MAP_FD)),
              immediate: descriptor)
         emit(0)
     }
 
-    private static let doubleWordSize = Size.doubleWord.rawValue
-
     /// `destination = *(size *)(base + offset)`
     mutating func load(_ size: Size, _ destination: Register, from base: Register, _ offset: Int16) {
-        emit(Self.loadFromMemory | Self.memoryMode | size.rawValue, destination, base, offset: offset)
+        emit(Self.code(BPF_LDX, BPF_MEM) | size.code, destination, base, offset: offset)
     }
 
     /// `*(size *)(base + offset) = source`
     mutating func store(_ size: Size, _ source: Register, to base: Register, _ offset: Int16) {
-        emit(Self.storeRegister | Self.memoryMode | size.rawValue, base, source, offset: offset)
+        emit(Self.code(BPF_STX, BPF_MEM) | size.code, base, source, offset: offset)
     }
 
     /// `*(size *)(base + offset) = value`
     mutating func store(_ size: Size, _ value: Int32, to base: Register, _ offset: Int16) {
-        emit(Self.storeImmediate | Self.memoryMode | size.rawValue, base, offset: offset, immediate: value)
+        emit(Self.code(BPF_ST, BPF_MEM) | size.code, base, offset: offset, immediate: value)
     }
 
     /// `*(u64 *)(base + offset) += source`, atomically: packets of one app arrive on every CPU at once.
     mutating func atomicAdd(_ source: Register, to base: Register, _ offset: Int16) {
-        emit(Self.storeRegister | Self.atomicMode | Self.doubleWordSize, base, source, offset: offset,
-             immediate: Int32(Self.add))
+        emit(Self.code(BPF_STX, BPF_ATOMIC, BPF_DW), base, source, offset: offset, immediate: BPF_ADD)
     }
 
     /// `if register <condition> value goto label`
     mutating func jump(if register: Register, _ condition: Condition, _ value: Int32, to label: String) {
         jumps.append((instructions.count, label))
-        emit(Self.jump | condition.rawValue, register, immediate: value)
+        emit(Self.code(BPF_JMP, BPF_K) | condition.code, register, immediate: value)
     }
 
     /// `if register <condition> other goto label`
     mutating func jump(if register: Register, _ condition: Condition, _ other: Register, to label: String) {
         jumps.append((instructions.count, label))
-        emit(Self.jump | condition.rawValue | Self.fromRegister, register, other)
+        emit(Self.code(BPF_JMP, BPF_X) | condition.code, register, other)
     }
 
     /// `goto label`
     mutating func jump(to label: String) {
         jumps.append((instructions.count, label))
-        emit(Self.jump)
+        emit(Self.code(BPF_JMP, BPF_JA))
     }
 
     /// `r0 = helper(r1, …, r5)`
-    mutating func call(_ helper: Int32) {
-        emit(Self.jump | Self.call, immediate: helper)
+    mutating func call(_ helper: bpf_func_id) {
+        emit(Self.code(BPF_JMP, BPF_CALL), immediate: Int32(helper.rawValue))
     }
 
     mutating func exit() {
-        emit(Self.jump | Self.exit)
+        emit(Self.code(BPF_JMP, BPF_EXIT))
     }
 
     /// The next instruction is `name`, which jumps may name before or after.

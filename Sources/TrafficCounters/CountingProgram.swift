@@ -8,7 +8,12 @@ import CKernelCounters
 ///
 /// A packet of an app the service follows costs a map lookup, one atomic add and one load; of any other app, a
 /// few loads more, and the clock only when the app has moved `threshold` bytes since its window began (a window
-/// that began more than a second before starts again then, so a slow app never wakes the service).
+/// that began more than a second before starts again then, so a slow app never wakes the service). Only the
+/// program marks an app followed, once the ring buffer took its key, and only `wakeAgainInstructions` clears the
+/// mark: user space never writes a value that CPUs add to.
+///
+/// `Tests/Cases/counting-program-*.txt` lists the instructions as pseudo-C (`BPFListing`); `CountingProgramTests`
+/// checks the encoding against it, and `TrafficKernelTests` that the kernel's verifier accepts them.
 ///
 /// Written as instructions, as systemd writes its `IPAccounting=` program (src/core/bpf-firewall.c), rather than
 /// built with clang and loaded with libbpf: it is about 70 instructions, the service stays one static binary with no
@@ -25,6 +30,12 @@ enum CountingProgram {
         var countOffset: Int16 { self == .received ? CounterLayout.received : CounterLayout.sent }
     }
 
+    /// The fields of the packet (`struct __sk_buff`) the program reads.
+    enum Packet {
+        static let length = Int16(MemoryLayout<__sk_buff>.offset(of: \.len)!)
+        static let interfaceIndex = Int16(MemoryLayout<__sk_buff>.offset(of: \.ifindex)!)
+    }
+
     /// Linux gives the loopback device the index 1 in every network namespace (`LOOPBACK_IFINDEX`).
     static let loopbackIndex: Int32 = 1
 
@@ -35,17 +46,17 @@ enum CountingProgram {
         var program = BPFProgramBuilder()
         program.move(.r6, .r1)  // r6: the packet
         if !countsLoopback {
-            program.load(.word, .r2, from: .r6, CKC_SKB_IFINDEX)
+            program.load(.word, .r2, from: .r6, Packet.interfaceIndex)
             program.jump(if: .r2, .equal, loopbackIndex, to: "pass")
         }
-        program.load(.word, .r7, from: .r6, CKC_SKB_LEN)  // r7: its length
+        program.load(.word, .r7, from: .r6, Packet.length)  // r7: its length
 
         // The key, on the stack: the socket's cgroup v2 id and its owner's uid.
         program.move(.r1, .r6)
-        program.call(CKC_FUNC_SKB_CGROUP_ID)
+        program.call(BPF_FUNC_skb_cgroup_id)
         program.store(.doubleWord, .r0, to: .frame, key + CounterLayout.cgroupID)
         program.move(.r1, .r6)
-        program.call(CKC_FUNC_GET_SOCKET_UID)
+        program.call(BPF_FUNC_get_socket_uid)
         program.store(.word, .r0, to: .frame, key + CounterLayout.user)
         program.store(.word, 0, to: .frame, key + CounterLayout.user + 4)
 
@@ -61,7 +72,7 @@ enum CountingProgram {
         program.move(.r3, .frame)
         program.add(.r3, Int32(zeroCounts))
         program.move(.r4, Int32(BPF_NOEXIST))
-        program.call(CKC_FUNC_MAP_UPDATE_ELEM)
+        program.call(BPF_FUNC_map_update_elem)
         lookUp(&program, counters: counters, key: key)
         program.jump(if: .r0, .equal, 0, to: "pass")
 
@@ -84,7 +95,7 @@ enum CountingProgram {
 
         // The threshold within a second of the window's start: wake the service once, with the key. Later than
         // that (or the first time): a new window begins now, from here.
-        program.call(CKC_FUNC_KTIME_GET_NS)
+        program.call(BPF_FUNC_ktime_get_ns)
         program.load(.doubleWord, .r1, from: .r8, CounterLayout.windowStart)
         program.move(.r2, .r0)
         program.subtract(.r2, .r1)
@@ -93,16 +104,41 @@ enum CountingProgram {
         program.store(.doubleWord, .r6, to: .r8, CounterLayout.windowStartBytes)
         program.jump(to: "pass")
 
+        // Marked followed only once the ring took the key: when it is full, the app stays wakeable, and the next
+        // packet past the threshold tries again.
         program.label("wake")
-        program.store(.doubleWord, 1, to: .r8, CounterLayout.followed)
         program.loadMap(.r1, descriptor: wakeUps)
         program.move(.r2, .frame)
         program.add(.r2, Int32(key))
         program.move(.r3, Int32(CounterLayout.keySize))
         program.move(.r4, 0)
-        program.call(CKC_FUNC_RINGBUF_OUTPUT)
+        program.call(BPF_FUNC_ringbuf_output)
+        program.jump(if: .r0, .notEqual, 0, to: "pass")
+        program.store(.doubleWord, 1, to: .r8, CounterLayout.followed)
 
         program.label("pass")
+        program.move(.r0, 1)
+        program.exit()
+        return program.finished()
+    }
+
+    /// The program that lets the kernel wake the service again for an app: it clears the app's `followed` mark,
+    /// and writes nothing else, so no byte that another CPU adds meanwhile is lost. The service runs it with the
+    /// key as a packet's data (`BPF_PROG_TEST_RUN`), since user space can write a map value only whole.
+    static func wakeAgainInstructions(counters: Int32) -> [bpf_insn] {
+        let key = -Int16(CounterLayout.keySize)
+        var program = BPFProgramBuilder()
+        // The key: the packet's first 16 bytes, after the link layer's header.
+        program.move(.r2, 0)
+        program.move(.r3, .frame)
+        program.add(.r3, Int32(key))
+        program.move(.r4, Int32(CounterLayout.keySize))
+        program.call(BPF_FUNC_skb_load_bytes)
+        program.jump(if: .r0, .notEqual, 0, to: "done")
+        lookUp(&program, counters: counters, key: key)
+        program.jump(if: .r0, .equal, 0, to: "done")
+        program.store(.doubleWord, 0, to: .r0, CounterLayout.followed)
+        program.label("done")
         program.move(.r0, 1)
         program.exit()
         return program.finished()
@@ -113,7 +149,7 @@ enum CountingProgram {
         program.loadMap(.r1, descriptor: counters)
         program.move(.r2, .frame)
         program.add(.r2, Int32(key))
-        program.call(CKC_FUNC_MAP_LOOKUP_ELEM)
+        program.call(BPF_FUNC_map_lookup_elem)
     }
 }
 

@@ -50,15 +50,20 @@ public final class TrafficCounters {
     /// Apps the kernel keeps counts of at once; the least recently counted make room for new ones.
     public static let capacity: UInt32 = 16_384
 
-    public let cgroupRoot: String
+    /// Where the programs are attached; nil for programs loaded and not attached (`TrafficKernelTests`).
+    public let cgroupRoot: String?
     private let counters: Int32
-    private let wakeUps: WakeUpRing
+    let wakeUps: WakeUpRing
     private var descriptors: [Int32] = []
+    /// The counting programs, by the way they count.
+    private(set) var programs: [CountingProgram.Way: Int32] = [:]
+    /// The program that clears an app's `followed` mark (`CountingProgram.wakeAgainInstructions`).
+    private var wakeAgainProgram: Int32 = -1
     /// The kernel's ids of the two programs (received, sent), as bpftool lists them.
     public private(set) var programIDs: [UInt32] = []
 
     /// Loads and attaches the programs; throws what is missing when the kernel or the privileges do not allow it.
-    public init(cgroupRoot: String, threshold: UInt64, countsLoopback: Bool) throws(TrafficCountingUnavailable) {
+    public init(cgroupRoot: String?, threshold: UInt64, countsLoopback: Bool) throws(TrafficCountingUnavailable) {
         self.cgroupRoot = cgroupRoot
         counters = ckc_map_create(BPF_MAP_TYPE_LRU_HASH.rawValue, UInt32(CounterLayout.keySize),
                                   UInt32(CounterLayout.valueSize), Self.capacity, "netact_counts")
@@ -70,31 +75,22 @@ public final class TrafficCounters {
             throw error
         }
         descriptors = [counters]
-        let root = open(cgroupRoot, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard root >= 0 else {
+        let root = cgroupRoot.map { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? -1
+        if let cgroupRoot, root < 0 {
             let error = errno
             closeAll()
             throw TrafficCountingUnavailable(description: "cannot open the cgroup v2 tree at \(cgroupRoot): \(Self.words(error))")
         }
-        defer { close(root) }
+        defer { if root >= 0 { close(root) } }
+        wakeAgainProgram = try load(CountingProgram.wakeAgainInstructions(counters: counters), named: "netact_rearm",
+                                    attachType: BPF_CGROUP_INET_INGRESS)
         for way in [CountingProgram.Way.received, .sent] {
-            let instructions = CountingProgram.instructions(way, counters: counters, wakeUps: wakeUps.descriptor,
-                                                            threshold: threshold, countsLoopback: countsLoopback)
-            var log = [CChar](repeating: 0, count: 65_536)
-            let program = instructions.withUnsafeBufferPointer { code in
-                ckc_prog_load(BPF_PROG_TYPE_CGROUP_SKB.rawValue, way.attachType.rawValue, code.baseAddress,
-                              UInt32(code.count), way.name, &log, UInt32(log.count))
-            }
-            guard program >= 0 else {
-                let error = errno
-                closeAll()
-                let verifier = String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                throw verifier.isEmpty || error == EPERM ? Self.refusal("a cgroup packet program", error)
-                    : TrafficCountingUnavailable(description: "the kernel's verifier refused the counting program (its words are in the service's journal)",
-                                                 verifierLog: verifier)
-            }
-            descriptors.append(program)
+            let program = try load(CountingProgram.instructions(way, counters: counters, wakeUps: wakeUps.descriptor,
+                                                                threshold: threshold, countsLoopback: countsLoopback),
+                                   named: way.name, attachType: way.attachType)
+            programs[way] = program
             programIDs.append(ckc_program_id(program))
+            guard root >= 0 else { continue }
             let link = ckc_link_create(program, root, way.attachType.rawValue)
             guard link >= 0 else {
                 let error = errno
@@ -108,6 +104,38 @@ public final class TrafficCounters {
     deinit {
         closeAll()
     }
+
+    /// Loads a cgroup_skb program; its descriptor is closed with the others.
+    private func load(_ instructions: [bpf_insn], named name: String, attachType: bpf_attach_type)
+        throws(TrafficCountingUnavailable) -> Int32 {
+        var log = [CChar](repeating: 0, count: 65_536)
+        let program = instructions.withUnsafeBufferPointer { code in
+            ckc_prog_load(BPF_PROG_TYPE_CGROUP_SKB.rawValue, attachType.rawValue, code.baseAddress,
+                          UInt32(code.count), name, &log, UInt32(log.count))
+        }
+        guard program >= 0 else {
+            let error = errno
+            closeAll()
+            let verifier = String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw verifier.isEmpty || error == EPERM ? Self.refusal("a cgroup packet program", error)
+                : TrafficCountingUnavailable(
+                    description: "the kernel's verifier refused the counting program (its words are in the service's journal)",
+                    verifierLog: verifier)
+        }
+        descriptors.append(program)
+        return program
+    }
+
+    /// Runs `program` once on a packet whose data, after the link layer's header, is `data`; returns whether the
+    /// kernel ran it.
+    @discardableResult
+    func run(_ program: Int32, onPacketCarrying data: [UInt8]) -> Bool {
+        let frame = [UInt8](repeating: 0, count: Self.linkHeaderSize) + data
+        return ckc_prog_test_run(program, frame, UInt32(frame.count)) >= 0
+    }
+
+    /// An Ethernet header's size (`ETH_HLEN`), which a test run's packet starts with.
+    static let linkHeaderSize = 14
 
     private func closeAll() {
         for descriptor in descriptors { close(descriptor) }
@@ -137,14 +165,17 @@ public final class TrafficCounters {
         }
     }
 
-    /// Lets the kernel wake the service again when the app next passes the threshold. The value is written
-    /// whole: a packet counted between the read and the write is lost from the app's count, which is not
-    /// followed at this moment.
+    /// Lets the kernel wake the service again when the app next passes the threshold: the kernel clears the
+    /// app's mark (`CountingProgram.wakeAgainInstructions`), so the counts that other CPUs add meanwhile stay.
     public func wakeAgain(for key: CounterKey) {
-        let bytes = key.bytes
-        guard var value = lookUp(bytes) else { return }
-        value.withUnsafeMutableBytes { $0.storeBytes(of: 0, toByteOffset: Int(CounterLayout.followed), as: UInt64.self) }
-        _ = ckc_map_element(Int32(BPF_MAP_UPDATE_ELEM.rawValue), counters, bytes, &value, UInt64(BPF_EXIST))
+        run(wakeAgainProgram, onPacketCarrying: key.bytes)
+    }
+
+    /// Whether the kernel marks the app followed (it wakes the service no more for it).
+    func isFollowed(_ key: CounterKey) -> Bool {
+        lookUp(key.bytes).map { value in
+            value.withUnsafeBytes { $0.load(fromByteOffset: Int(CounterLayout.followed), as: UInt64.self) != 0 }
+        } ?? false
     }
 
     /// The counters map's value for a key, as its bytes; nil when it has none.

@@ -9,22 +9,23 @@ import Glibc
 /// reads one: the consumer's position in a page the service writes, the producer's and the data (mapped twice in
 /// a row, so that a record never wraps) in pages it only reads.
 final class WakeUpRing {
-    /// Room for about 680 wake-ups of 24 bytes; the kernel drops what does not fit, and the app is then found at
-    /// its next wake-up or not at all, which costs a row, never a packet.
-    static let size = 16_384
-
+    /// Room for about 680 wake-ups of 24 bytes, or a page where pages are larger (64 KiB on some arm64 and
+    /// ppc64le kernels), since the kernel wants a multiple of the page size. What does not fit is not written, and
+    /// the app stays wakeable (`CountingProgram`): it is found at its next packet once the service has read.
+    let size: Int
     let descriptor: Int32
     private let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
     private let consumerPage: UnsafeMutableRawPointer
     private let producerPages: UnsafeMutableRawPointer
 
     init() throws(TrafficCountingUnavailable) {
-        descriptor = ckc_map_create(BPF_MAP_TYPE_RINGBUF.rawValue, 0, 0, UInt32(Self.size), "netact_wakeups")
+        size = max(16_384, pageSize)
+        descriptor = ckc_map_create(BPF_MAP_TYPE_RINGBUF.rawValue, 0, 0, UInt32(size), "netact_wakeups")
         guard descriptor >= 0 else {
             throw TrafficCountingUnavailable(description: "the kernel refused a BPF ring buffer (\(TrafficCounters.words(errno))); counting needs Linux 5.8 or later, as root")
         }
         let consumer = mmap(nil, pageSize, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
-        let producer = mmap(nil, pageSize + 2 * Self.size, PROT_READ, MAP_SHARED, descriptor, off_t(pageSize))
+        let producer = mmap(nil, pageSize + 2 * size, PROT_READ, MAP_SHARED, descriptor, off_t(pageSize))
         guard let consumer, consumer != MAP_FAILED, let producer, producer != MAP_FAILED else {
             close(descriptor)
             throw TrafficCountingUnavailable(description: "cannot map the BPF ring buffer: \(TrafficCounters.words(errno))")
@@ -35,7 +36,7 @@ final class WakeUpRing {
 
     deinit {
         munmap(consumerPage, pageSize)
-        munmap(producerPages, pageSize + 2 * Self.size)
+        munmap(producerPages, pageSize + 2 * size)
         close(descriptor)
     }
 
@@ -45,7 +46,7 @@ final class WakeUpRing {
         let data = producerPages + pageSize
         var position = ckc_load_acquire_64(consumerPosition)
         let end = ckc_load_acquire_64(producerPages.assumingMemoryBound(to: UInt64.self))
-        let mask = UInt64(Self.size - 1)
+        let mask = UInt64(size - 1)
         while position < end {
             let header = data + Int(position & mask)
             let length = ckc_load_acquire_32(header.assumingMemoryBound(to: UInt32.self))

@@ -1,0 +1,69 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import TrafficCounters
+
+/// The counting programs in the running kernel, loaded and not attached: the test runs them on packets it makes
+/// (`BPF_PROG_TEST_RUN`), so nothing else on the machine counts in their map or wakes their ring.
+@Suite("The kernel's side of apps' traffic", .enabled(if: getuid() == 0, "loading BPF programs needs root"))
+struct TrafficKernelTests {
+    /// Runs `way`'s program on packets of `bytes` until the kernel wakes the service; returns the key it woke it for.
+    static func awaitWakeUp(_ counters: TrafficCounters, _ way: CountingProgram.Way, bytes: Int) throws -> CounterKey {
+        for _ in 0..<100 {
+            #expect(counters.run(counters.programs[way]!, onPacketCarrying: [UInt8](repeating: 0, count: bytes)))
+            if let key = counters.takeWakeUps().first { return key }
+        }
+        throw TestFailure("the program never woke the service")
+    }
+
+    @Test(arguments: [false, true])
+    func theVerifierAcceptsEveryProgram(countsLoopback: Bool) throws {
+        let counters = try TrafficCounters(cgroupRoot: nil, threshold: 32_768, countsLoopback: countsLoopback)
+        #expect(counters.programIDs.count == 2 && !counters.programIDs.contains(0))
+    }
+
+    /// When the ring buffer is full, the program cannot wake the service: the app must stay wakeable, so that it
+    /// wakes the service once there is room, rather than stay marked followed by nobody.
+    @Test func aFullRingLeavesTheAppWakeable() throws {
+        let counters = try TrafficCounters(cgroupRoot: nil, threshold: 1_000, countsLoopback: true)
+        let key = try Self.awaitWakeUp(counters, .received, bytes: 2_000)
+        // Wake-ups that nobody reads, until the ring has no room: twice what it holds, in case a window restarts.
+        let packet = [UInt8](repeating: 0, count: 2_000)
+        for _ in 0..<(2 * counters.wakeUps.size / 24) {
+            counters.run(counters.programs[.received]!, onPacketCarrying: packet)
+            counters.wakeAgain(for: key)
+        }
+        counters.run(counters.programs[.received]!, onPacketCarrying: packet)
+        #expect(!counters.isFollowed(key), "a wake-up the ring did not take left the app marked followed")
+        let queued = counters.takeWakeUps()
+        #expect(queued.count >= counters.wakeUps.size / 24 - 1 && queued.allSatisfy { $0 == key }, "\(queued.count)")
+        #expect(try Self.awaitWakeUp(counters, .received, bytes: 2_000) == key)
+        #expect(counters.isFollowed(key))
+    }
+
+    /// Waking the service again for an app while its packets are counted on other CPUs loses none of them.
+    @Test func wakingAgainLosesNoCount() throws {
+        let counters = try TrafficCounters(cgroupRoot: nil, threshold: 1_000, countsLoopback: true)
+        let key = try Self.awaitWakeUp(counters, .sent, bytes: 100)
+        let before = try #require(counters.counts(of: key)).sent
+        counters.run(counters.programs[.sent]!, onPacketCarrying: [UInt8](repeating: 0, count: 100))
+        let length = try #require(counters.counts(of: key)).sent - before
+
+        let packets = 20_000
+        let program = counters.programs[.sent]!
+        // Two threads on the two cores: one counts packets, the other wakes the service again meanwhile. The
+        // kernel is all they share; the map's own locking is what the test is about.
+        nonisolated(unsafe) let shared = counters
+        let finished = Atomic<Bool>(false)
+        DispatchQueue.concurrentPerform(iterations: 2) { worker in
+            if worker == 0 {
+                let packet = [UInt8](repeating: 0, count: 100)
+                for _ in 0..<packets { shared.run(program, onPacketCarrying: packet) }
+                finished.store(true, ordering: .releasing)
+            } else {
+                while !finished.load(ordering: .acquiring) { shared.wakeAgain(for: key) }
+            }
+        }
+        #expect(try #require(counters.counts(of: key)).sent == before + length * UInt64(packets + 1))
+    }
+}
