@@ -48,12 +48,13 @@ public struct CgroupTree: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The path, from the tree's root (`/user.slice/…/app-gnome-firefox\x2desr-4711.scope`), of the cgroup whose
-    /// id is `id`; nil when it is gone. A cgroup's id is its directory's inode number, so the tree is walked
-    /// (a few hundred directories, and only when an app first passes the threshold).
-    public func path(ofID id: UInt64) -> String? {
-        if id == inode(of: root) { return "/" }
-        return find(id, under: root, relative: "")
+    /// Every cgroup's path from the tree's root (`/user.slice/…/app-gnome-firefox\x2desr-4711.scope`), by its id:
+    /// a cgroup's id is its directory's inode number, which only a walk of the tree finds.
+    public func allPaths() -> [UInt64: String] {
+        var paths: [UInt64: String] = [:]
+        if let rootID = inode(of: root) { paths[rootID] = "/" }
+        walk(root, relative: "", into: &paths)
+        return paths
     }
 
     private func inode(of path: String) -> UInt64? {
@@ -61,9 +62,8 @@ public struct CgroupTree: Sendable {
         return stat(path, &status) == 0 ? UInt64(status.st_ino) : nil
     }
 
-    private func find(_ id: UInt64, under directory: String, relative: String) -> String? {
-        guard let stream = opendir(directory) else { return nil }
-        defer { closedir(stream) }
+    private func walk(_ directory: String, relative: String, into paths: inout [UInt64: String]) {
+        guard let stream = opendir(directory) else { return }
         var children: [String] = []
         while let entry = readdir(stream) {
             guard entry.pointee.d_type == UInt8(DT_DIR) else { continue }
@@ -71,13 +71,11 @@ public struct CgroupTree: Sendable {
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             guard name != ".", name != ".." else { continue }
-            if UInt64(entry.pointee.d_ino) == id { return relative + "/" + name }
+            paths[UInt64(entry.pointee.d_ino)] = relative + "/" + name
             children.append(name)
         }
-        for child in children {
-            if let found = find(id, under: directory + "/" + child, relative: relative + "/" + child) { return found }
-        }
-        return nil
+        closedir(stream)
+        for child in children { walk(directory + "/" + child, relative: relative + "/" + child, into: &paths) }
     }
 
     /// The first process listed in a cgroup (`path` from the tree's root); nil when none is.

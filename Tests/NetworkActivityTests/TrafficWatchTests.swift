@@ -20,7 +20,7 @@ struct TrafficWatchTests {
     }
 
     @Test mutating func twoSecondsAboveBeginAnActivityAndThreeBelowEndIt() {
-        watch.wokeUp(for: "app", counts: counts, at: time)
+        watch.wokeUp(for: "app", user: 1000, counts: counts, at: time)
         #expect(watch.isFollowing)
         guard case .shows(let first) = second(100_000, 4_000) else { Issue.record("no activity after 2 s"); return }
         #expect(first.rate == 104_000 && first.done == 0)
@@ -35,20 +35,20 @@ struct TrafficWatchTests {
     }
 
     @Test mutating func anAppBelowTheThresholdBeforeTwoSecondsIsLetGoWithoutAnActivity() {
-        watch.wokeUp(for: "app", counts: counts, at: time)
+        watch.wokeUp(for: "app", user: 1000, counts: counts, at: time)
         #expect(second(Self.threshold - 1) == .letGo(hadActivity: false))
         #expect(!watch.isFollowing)
         // A wake-up of an app not followed is a new start.
-        watch.wokeUp(for: "app", counts: counts, at: time)
+        watch.wokeUp(for: "app", user: 1000, counts: counts, at: time)
         #expect(second(Self.threshold) != .letGo(hadActivity: false))
     }
 
     @Test mutating func anAppTheKernelForgotOrWhoseCountsWentBackIsLetGo() {
-        watch.wokeUp(for: "app", counts: counts, at: time)
+        watch.wokeUp(for: "app", user: 1000, counts: counts, at: time)
         _ = second(100_000)
         time = time + .seconds(1)
         #expect(watch.sample("app", counts: nil, at: time) == .letGo(hadActivity: true))
-        watch.wokeUp(for: "other", counts: (500, 0), at: time)
+        watch.wokeUp(for: "other", user: 1000, counts: (500, 0), at: time)
         time = time + .seconds(1)
         #expect(watch.sample("other", counts: (10, 0), at: time) == .letGo(hadActivity: false))
     }
@@ -56,5 +56,32 @@ struct TrafficWatchTests {
     @Test mutating func anAppNotFollowedWaits() {
         #expect(second(1_000_000, key: "stranger") == .waits)
         #expect(!watch.isFollowing)
+    }
+
+    /// A user who makes many apps move at once has `limitPerUser` of them followed; the others wait, and one is
+    /// released for the kernel to wake again each time one of that user's is let go. Another user is not held up.
+    @Test func eachUsersAppsAreFollowedAFewAtATime() {
+        var watch = TrafficWatch<String>(threshold: Self.threshold, limitPerUser: 2)
+        let time = MonotonicTime(microseconds: 1_000_000)
+        let followed = (0..<5).map { watch.wokeUp(for: "flood-\($0)", user: 4343, counts: (0, 0), at: time) }
+        #expect(followed == [true, true, false, false, false])
+        // The same app woken twice waits once.
+        let again = watch.wokeUp(for: "flood-3", user: 4343, counts: (0, 0), at: time)
+        let other = watch.wokeUp(for: "own", user: 1000, counts: (0, 0), at: time)
+        #expect(!again && other)
+        #expect(Set(watch.followedKeys) == ["flood-0", "flood-1", "own"])
+        var released = watch.takeReleased()
+        #expect(released.isEmpty)
+
+        // flood-0 falls below: flood-2, the first that waited, may wake the service again.
+        let step = watch.sample("flood-0", counts: (10, 0), at: time + .seconds(1))
+        #expect(step == .letGo(hadActivity: false))
+        released = watch.takeReleased()
+        #expect(released == ["flood-2"])
+        released = watch.takeReleased()
+        #expect(released.isEmpty)
+        let readmitted = watch.wokeUp(for: "flood-2", user: 4343, counts: (0, 0), at: time + .seconds(1))
+        let full = watch.wokeUp(for: "flood-0", user: 4343, counts: (0, 0), at: time + .seconds(1))
+        #expect(readmitted && !full)
     }
 }

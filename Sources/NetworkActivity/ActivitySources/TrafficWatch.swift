@@ -9,6 +9,10 @@ public typealias ByteCounts = (received: UInt64, sent: UInt64)
 /// then read once a second (`sample`); moving at least the threshold for 2 s in a row makes it an activity, and
 /// 3 s in a row below ends it. An app that falls below before it became one, or whose activity ended, is let go
 /// (`Step.letGo`): the kernel may wake the service for it again.
+///
+/// Each user's apps are followed `limitPerUser` at a time, so that a user who makes thousands of cgroups cannot
+/// keep the service reading them all: an app woken past the limit waits, and is released (`takeReleased`) for the
+/// kernel to wake again when one of that user's followed apps is let go.
 public struct TrafficWatch<Key: Hashable & Sendable>: Sendable {
     public static var secondsToBegin: Int { 2 }
     public static var secondsToEnd: Int { 3 }
@@ -25,9 +29,17 @@ public struct TrafficWatch<Key: Hashable & Sendable>: Sendable {
 
     /// Bytes a second, at or above which an app counts.
     public let threshold: UInt64
+    /// Apps followed at once per user.
+    public let limitPerUser: Int
     private var followed: [Key: Followed] = [:]
+    private var followedPerUser: [UInt32: Int] = [:]
+    /// Apps woken while their user was at the limit, in order, and the same as a set.
+    private var waiting: [UInt32: [Key]] = [:]
+    private var waitingKeys: Set<Key> = []
+    private var released: [Key] = []
 
     private struct Followed: Sendable {
+        var user: UInt32
         var last: ByteCounts
         var lastTime: MonotonicTime
         var secondsAbove: Int
@@ -37,8 +49,9 @@ public struct TrafficWatch<Key: Hashable & Sendable>: Sendable {
         var progress = ActivityProgress()
     }
 
-    public init(threshold: UInt64) {
+    public init(threshold: UInt64, limitPerUser: Int = 32) {
         self.threshold = threshold
+        self.limitPerUser = limitPerUser
     }
 
     /// Whether any app is followed: the service reads counts once a second only while one is.
@@ -46,18 +59,44 @@ public struct TrafficWatch<Key: Hashable & Sendable>: Sendable {
 
     public var followedKeys: [Key] { Array(followed.keys) }
 
-    /// The kernel woke the service for `key`, which has moved the threshold within the last second: it is
-    /// followed from `counts` on, its first second above counted.
-    public mutating func wokeUp(for key: Key, counts: ByteCounts, at now: MonotonicTime) {
-        guard followed[key] == nil else { return }
-        followed[key] = Followed(last: counts, lastTime: now, secondsAbove: 1)
+    /// The kernel woke the service for `key`, an app of `user` that has moved the threshold within the last
+    /// second: it is followed from `counts` on, its first second above counted; returns false when its user is at
+    /// the limit, and it waits.
+    @discardableResult
+    public mutating func wokeUp(for key: Key, user: UInt32, counts: ByteCounts, at now: MonotonicTime) -> Bool {
+        guard followed[key] == nil else { return true }
+        guard followedPerUser[user, default: 0] < limitPerUser else {
+            if waitingKeys.insert(key).inserted { waiting[user, default: []].append(key) }
+            return false
+        }
+        followed[key] = Followed(user: user, last: counts, lastTime: now, secondsAbove: 1)
+        followedPerUser[user, default: 0] += 1
+        return true
+    }
+
+    /// The apps that waited and may be woken again, since the last call: the kernel is to be told.
+    public mutating func takeReleased() -> [Key] {
+        defer { released = [] }
+        return released
+    }
+
+    /// Stops following `key`; the first app of its user that waits is released.
+    private mutating func letGo(_ key: Key) {
+        guard let app = followed.removeValue(forKey: key) else { return }
+        followedPerUser[app.user, default: 1] -= 1
+        if followedPerUser[app.user] == 0 { followedPerUser[app.user] = nil }
+        guard var queue = waiting[app.user], !queue.isEmpty else { return }
+        let next = queue.removeFirst()
+        waiting[app.user] = queue.isEmpty ? nil : queue
+        waitingKeys.remove(next)
+        released.append(next)
     }
 
     /// A second's read of a followed app: `counts` now, nil when the kernel has none any more.
     public mutating func sample(_ key: Key, counts: ByteCounts?, at now: MonotonicTime) -> Step {
         guard var app = followed[key] else { return .waits }
         guard let counts, counts.received >= app.last.received, counts.sent >= app.last.sent else {
-            followed[key] = nil
+            letGo(key)
             return .letGo(hadActivity: app.start != nil)
         }
         let elapsed = app.lastTime.duration(to: now).wholeMicroseconds
@@ -75,7 +114,7 @@ public struct TrafficWatch<Key: Hashable & Sendable>: Sendable {
         }
         if app.start == nil {
             guard app.secondsBelow == 0 else {
-                followed[key] = nil
+                letGo(key)
                 return .letGo(hadActivity: false)
             }
             guard app.secondsAbove >= Self.secondsToBegin else {
@@ -87,7 +126,7 @@ public struct TrafficWatch<Key: Hashable & Sendable>: Sendable {
             app.progress = ActivityProgress(percent: nil, done: 0, total: nil, rate: perSecond)
             app.progress.resume(at: now)
         } else if app.secondsBelow >= Self.secondsToEnd {
-            followed[key] = nil
+            letGo(key)
             return .letGo(hadActivity: true)
         } else if let start = app.start {
             app.progress.set(done: (counts.received - start.received) + (counts.sent - start.sent), total: 0, at: now)
@@ -100,7 +139,7 @@ public struct TrafficWatch<Key: Hashable & Sendable>: Sendable {
 
     /// Forgets every app: the counting stopped.
     public mutating func forgetAll() {
-        followed = [:]
+        self = TrafficWatch(threshold: threshold, limitPerUser: limitPerUser)
     }
 }
 

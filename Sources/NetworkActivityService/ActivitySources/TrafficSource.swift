@@ -11,7 +11,7 @@ final class TrafficSource {
     static let readInterval = Duration.seconds(1)
 
     private let counters: TrafficCounters
-    private let tree: CgroupTree
+    private var paths: CgroupPaths
     private let choice: TrafficChoice
     private unowned let work: SourceWork
     private let clock: any TimeSource
@@ -25,7 +25,7 @@ final class TrafficSource {
         guard let tree = CgroupTree.mounted() else {
             throw TrafficCountingUnavailable(description: "no cgroup v2 tree is mounted (/proc/self/mountinfo names no cgroup2)")
         }
-        self.tree = tree
+        paths = CgroupPaths(tree: tree)
         counters = try TrafficCounters(cgroupRoot: tree.root, threshold: options.threshold,
                                        countsLoopback: options.countsLoopback)
         choice = options.choice
@@ -43,7 +43,9 @@ final class TrafficSource {
         for key in counters.takeWakeUps() {
             guard let counts = counters.counts(of: key) else { continue }
             work.logger.debug("the kernel woke the service for cgroup \(key.cgroupID), user \(key.user)")
-            watch.wokeUp(for: key, counts: counts, at: now)
+            if !watch.wokeUp(for: key, user: key.user, counts: counts, at: now) {
+                work.logger.debug("user \(key.user) has \(watch.limitPerUser) apps followed: cgroup \(key.cgroupID) waits")
+            }
         }
         if watch.isFollowing, nextRead == nil { nextRead = now + Self.readInterval }
     }
@@ -55,6 +57,7 @@ final class TrafficSource {
         let now = clock.monotonicNow()
         guard now >= due else { return now.duration(to: due) }
         for key in watch.followedKeys { read(key, at: now) }
+        for key in watch.takeReleased() { counters.wakeAgain(for: key) }
         nextRead = watch.isFollowing ? now + Self.readInterval : nil
         return nextRead.map { now.duration(to: $0) }
     }
@@ -68,7 +71,7 @@ final class TrafficSource {
         case .waits:
             break
         case .shows(let figures):
-            guard let app = application(of: key.cgroupID) else { return }
+            guard let app = application(of: key.cgroupID, at: now) else { return }
             // A caller's activity there (`netactivity run --system -- rsync`) shows the rate instead of a second row.
             if work.measured(rate: figures.rate, inCgroup: app.path) {
                 work.endWork(item, from: .traffic, .ended)
@@ -91,10 +94,15 @@ final class TrafficSource {
         }
     }
 
-    private func application(of cgroupID: UInt64) -> CgroupApplication? {
+    private func application(of cgroupID: UInt64, at now: MonotonicTime) -> CgroupApplication? {
         if let known = apps[cgroupID] { return known }
-        let found = tree.path(ofID: cgroupID).flatMap { CgroupApplication(path: $0, tree: tree) }
-            .flatMap { choice.shows($0.application) ? $0 : nil }
+        let found: CgroupApplication?
+        switch paths.path(of: cgroupID, at: now) {
+        case .notYet: return nil
+        case .gone: found = nil
+        case .found(let path):
+            found = CgroupApplication(path: path, tree: paths.tree).flatMap { choice.shows($0.application) ? $0 : nil }
+        }
         apps[cgroupID] = found
         return found
     }
