@@ -20,6 +20,7 @@ let package = Package(
             name: "netactivity-bench",
             dependencies: [
                 .product(name: "ServiceHarness", package: netactivity),
+                .product(name: "TrafficCounters", package: netactivity),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -98,4 +98,19 @@ static const uint32_t CKC_RINGBUF_BUSY = BPF_RINGBUF_BUSY_BIT;
 static const uint32_t CKC_RINGBUF_DISCARD = BPF_RINGBUF_DISCARD_BIT;
 static const uint32_t CKC_RINGBUF_HEADER_SIZE = BPF_RINGBUF_HDR_SZ;
 
+// How often the kernel ran a program and for how long in all (with kernel.bpf_stats_enabled).
+static inline void ckc_program_run_statistics(int program, uint64_t *runs, uint64_t *nanoseconds) {
+    struct bpf_prog_info info;
+    memset(&info, 0, sizeof(info));
+    union bpf_attr attr;
+    memset(&attr, 0, sizeof(attr));
+    attr.info.bpf_fd = (uint32_t)program;
+    attr.info.info_len = sizeof(info);
+    attr.info.info = (uint64_t)(uintptr_t)&info;
+    if (ckc_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) == 0) {
+        *runs = info.run_cnt;
+        *nanoseconds = info.run_time_ns;
+    }
+}
+
 #endif

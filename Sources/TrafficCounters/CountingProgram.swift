@@ -144,6 +144,43 @@ enum CountingProgram {
         return program.finished()
     }
 
+    /// The smallest counting program, what the benchmark weighs ours against: the same key and map, one lookup (a
+    /// new app's entry made as ours makes it) and one atomic add a packet, as systemd counts a unit's bytes
+    /// (`IPAccounting=`). Nothing wakes anyone, and loopback counts.
+    static func referenceInstructions(_ way: Way, counters: Int32) -> [bpf_insn] {
+        let key = -Int16(CounterLayout.keySize), zeroCounts = key - Int16(CounterLayout.valueSize)
+        var program = BPFProgramBuilder()
+        program.move(.r6, .r1)
+        program.load(.word, .r7, from: .r6, Packet.length)
+        program.move(.r1, .r6)
+        program.call(BPF_FUNC_skb_cgroup_id)
+        program.store(.doubleWord, .r0, to: .frame, key + CounterLayout.cgroupID)
+        program.move(.r1, .r6)
+        program.call(BPF_FUNC_get_socket_uid)
+        program.store(.word, .r0, to: .frame, key + CounterLayout.user)
+        program.store(.word, 0, to: .frame, key + CounterLayout.user + 4)
+        lookUp(&program, counters: counters, key: key)
+        program.jump(if: .r0, .notEqual, 0, to: "count")
+        for offset in stride(from: Int16(0), to: Int16(CounterLayout.valueSize), by: 8) {
+            program.store(.doubleWord, 0, to: .frame, zeroCounts + offset)
+        }
+        program.loadMap(.r1, descriptor: counters)
+        program.move(.r2, .frame)
+        program.add(.r2, Int32(key))
+        program.move(.r3, .frame)
+        program.add(.r3, Int32(zeroCounts))
+        program.move(.r4, Int32(BPF_NOEXIST))
+        program.call(BPF_FUNC_map_update_elem)
+        lookUp(&program, counters: counters, key: key)
+        program.jump(if: .r0, .equal, 0, to: "pass")
+        program.label("count")
+        program.atomicAdd(.r7, to: .r0, way.countOffset)
+        program.label("pass")
+        program.move(.r0, 1)
+        program.exit()
+        return program.finished()
+    }
+
     /// `r0 = lookup(counters, key on the stack)`
     private static func lookUp(_ program: inout BPFProgramBuilder, counters: Int32, key: Int16) {
         program.loadMap(.r1, descriptor: counters)

@@ -62,8 +62,21 @@ public final class TrafficCounters {
     /// The kernel's ids of the two programs (received, sent), as bpftool lists them.
     public private(set) var programIDs: [UInt32] = []
 
+    /// Which programs count.
+    public enum Programs: Sendable {
+        /// The service's (`CountingProgram.instructions`).
+        case service(threshold: UInt64, countsLoopback: Bool)
+        /// The smallest counting program, which the benchmark weighs the service's against.
+        case reference
+    }
+
     /// Loads and attaches the programs; throws what is missing when the kernel or the privileges do not allow it.
-    public init(cgroupRoot: String?, threshold: UInt64, countsLoopback: Bool) throws(TrafficCountingUnavailable) {
+    public convenience init(cgroupRoot: String?, threshold: UInt64, countsLoopback: Bool)
+        throws(TrafficCountingUnavailable) {
+        try self.init(cgroupRoot: cgroupRoot, programs: .service(threshold: threshold, countsLoopback: countsLoopback))
+    }
+
+    public init(cgroupRoot: String?, programs kind: Programs) throws(TrafficCountingUnavailable) {
         self.cgroupRoot = cgroupRoot
         counters = ckc_map_create(BPF_MAP_TYPE_LRU_HASH.rawValue, UInt32(CounterLayout.keySize),
                                   UInt32(CounterLayout.valueSize), Self.capacity, "netact_counts")
@@ -85,9 +98,13 @@ public final class TrafficCounters {
         wakeAgainProgram = try load(CountingProgram.wakeAgainInstructions(counters: counters), named: "netact_rearm",
                                     attachType: BPF_CGROUP_INET_INGRESS)
         for way in [CountingProgram.Way.received, .sent] {
-            let program = try load(CountingProgram.instructions(way, counters: counters, wakeUps: wakeUps.descriptor,
-                                                                threshold: threshold, countsLoopback: countsLoopback),
-                                   named: way.name, attachType: way.attachType)
+            let instructions = switch kind {
+            case .service(let threshold, let countsLoopback):
+                CountingProgram.instructions(way, counters: counters, wakeUps: wakeUps.descriptor,
+                                             threshold: threshold, countsLoopback: countsLoopback)
+            case .reference: CountingProgram.referenceInstructions(way, counters: counters)
+            }
+            let program = try load(instructions, named: way.name, attachType: way.attachType)
             programs[way] = program
             programIDs.append(ckc_program_id(program))
             guard root >= 0 else { continue }
@@ -169,6 +186,16 @@ public final class TrafficCounters {
     /// app's mark (`CountingProgram.wakeAgainInstructions`), so the counts that other CPUs add meanwhile stay.
     public func wakeAgain(for key: CounterKey) {
         run(wakeAgainProgram, onPacketCarrying: key.bytes)
+    }
+
+    /// How often the kernel ran the counting programs, and for how long in all, since it was asked to keep count
+    /// (`sysctl kernel.bpf_stats_enabled=1`): what the benchmark divides.
+    public func runStatistics() -> (runs: UInt64, nanoseconds: UInt64) {
+        programs.values.reduce((0, 0)) { sum, program in
+            var runs: UInt64 = 0, nanoseconds: UInt64 = 0
+            ckc_program_run_statistics(program, &runs, &nanoseconds)
+            return (sum.0 + runs, sum.1 + nanoseconds)
+        }
     }
 
     /// Whether the kernel marks the app followed (it wakes the service no more for it).

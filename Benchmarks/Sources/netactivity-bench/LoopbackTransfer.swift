@@ -5,8 +5,9 @@ import Synchronization
 /// A TCP transfer on loopback between two threads of this process: as fast as the kernel moves it, or paced to a
 /// rate. What the traffic counters' programs see of each packet is what they would see of a download's.
 enum LoopbackTransfer {
-    /// Moves bytes for `seconds`, at most `bytesPerSecond` when given; returns the bytes received.
-    static func run(seconds: Double, bytesPerSecond: Double? = nil) throws -> UInt64 {
+    /// Moves bytes for `seconds`, at most `bytesPerSecond` when given, calling `whilePaced` at least every 100 ms
+    /// while it waits to send more; returns the bytes received.
+    static func run(seconds: Double, bytesPerSecond: Double? = nil, whilePaced: () -> Void = {}) throws -> UInt64 {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw BenchFailure("socket: errno \(errno)") }
         defer { close(listener) }
@@ -44,7 +45,10 @@ enum LoopbackTransfer {
             sent += Double(chunk.count)
             if let bytesPerSecond {
                 let due = started.addingTimeInterval(sent / bytesPerSecond)
-                if due.timeIntervalSinceNow > 0 { Thread.sleep(until: due) }
+                while due.timeIntervalSinceNow > 0 {
+                    whilePaced()
+                    Thread.sleep(until: min(due, Date().addingTimeInterval(0.1)))
+                }
             }
         }
         close(sender)

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import NetworkActivityInterface
 import ServiceHarness
+import TrafficCounters
 
 /// What counting apps' traffic costs (docs/performance.md, "Apps' traffic"): the system service idle with its
 /// programs attached; a loopback transfer at full speed with and without them; the service while one app moves
@@ -19,7 +20,12 @@ struct TrafficCommand: ParsableCommand {
             and --traffic-loopback (so the transfer is counted and followed), back to back, each first in turn; the \
             median of the pairs' ratios. \
             Load: a transfer paced to --rate bytes a second for --busy seconds, from a cgroup named like an app's \
-            unit: the service's CPU and wake-ups a second, and whether the app showed.
+            unit: the service's CPU and wake-ups a second, and whether the app showed. \
+            Cost per packet: --rounds transfers of --seconds with the service's programs and as many with the \
+            smallest counting program (one lookup and one atomic add, systemd's way), each first in turn, as the \
+            kernel times each run (kernel.bpf_stats_enabled, put back after): the medians and their ratio. \
+            Flood: one user (4343) makes --flood cgroups, each moving the threshold once; the service's CPU and \
+            peak memory meanwhile, and how long another user's app took to show.
             """)
 
     @Option(help: ArgumentHelp("The netactivityd to measure (default: the release build's).", valueName: "path"))
@@ -29,6 +35,7 @@ struct TrafficCommand: ParsableCommand {
     @Option(help: "Seconds of each full-speed transfer.") var seconds = 2.0
     @Option(help: "Seconds of the paced transfer.") var busy = 10.0
     @Option(help: "Bytes a second of the paced transfer.") var rate = 100_000_000.0
+    @Option(help: "Cgroups one user makes, each moving the threshold once (0: no flood).") var flood = 2_000
     @Flag(help: "Print the figures as JSON.") var json = false
 
     func validate() throws {
@@ -83,6 +90,37 @@ struct TrafficCommand: ParsableCommand {
         results["full_speed_with_bytes_per_s"] = median(with)
         results["full_speed_ratio"] = median(ratios)
 
+        // Per packet, as the kernel times each run: ours against the smallest counting program.
+        guard let tree = CgroupTree.mounted() else { throw BenchFailure("no cgroup v2 tree is mounted") }
+        var ours: [Double] = [], reference: [Double] = []
+        try TrafficCost.withStatistics {
+            for round in 0..<rounds {
+                for servicesTurn in round % 2 == 0 ? [true, false] : [false, true] {
+                    guard servicesTurn else {
+                        reference.append(try TrafficCost.reference(cgroupRoot: tree.root) {
+                            try LoopbackTransfer.run(seconds: seconds)
+                        }.0)
+                        continue
+                    }
+                    let bus = try PrivateBus()
+                    let service = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + ["--traffic", "--traffic-loopback"],
+                                                    executable: executable, systemBus: true)
+                    try service.awaitLog("counting apps' traffic")
+                    let ids = programIDs(in: service.log)
+                    let before = try TrafficCost.statistics(ofPrograms: ids)
+                    _ = try LoopbackTransfer.run(seconds: seconds)
+                    ours.append(TrafficCost.perRun(before, try TrafficCost.statistics(ofPrograms: ids)))
+                    service.send(SIGTERM)
+                    _ = service.exitStatus()
+                }
+            }
+        }
+        results["per_packet_ns"] = median(ours)
+        results["reference_per_packet_ns"] = median(reference)
+        results["per_packet_ratio"] = median(ours) / median(reference)
+
+        if flood > 0 { try measureFlood(executable, into: &results) }
+
         // One app at 100 MB/s, from a cgroup named like its unit.
         do {
             let bus = try PrivateBus()
@@ -114,13 +152,95 @@ struct TrafficCommand: ParsableCommand {
                 idle with --traffic (%.0f s): %.0f CPU ticks, %.0f wake-ups
                 loopback at full speed: %.0f MB/s without the programs, %.0f MB/s with them: %.3f×
                 one app at %.0f MB/s (%.0f MB/s moved): service CPU %.2f %%, %.1f wake-ups/s, shown: %@
+                per packet: %.1f ns with the service's programs, %.1f ns with the smallest counting program: %.2f×
+                flood of %.0f cgroups (%.0f wake-ups): service CPU %.2f %% of a core over %.1f s, peak %.1f MB; another user's app shown after %.1f s
                 """, idle, results["idle_ticks"] ?? 0, results["idle_wakeups"] ?? 0,
                 (results["full_speed_without_bytes_per_s"] ?? 0) / 1e6, (results["full_speed_with_bytes_per_s"] ?? 0) / 1e6,
                 results["full_speed_ratio"] ?? 0, rate / 1e6, (results["load_bytes_per_s"] ?? 0) / 1e6,
                 results["load_cpu_percent"] ?? 0, results["load_wakeups_per_s"] ?? 0,
-                results["load_app_shown"] == 1 ? "yes" : "no"))
+                results["load_app_shown"] == 1 ? "yes" : "no",
+                results["per_packet_ns"] ?? 0, results["reference_per_packet_ns"] ?? 0, results["per_packet_ratio"] ?? 0,
+                Double(flood), results["flood_wake_ups"] ?? 0, results["flood_cpu_percent"] ?? 0, results["flood_seconds"] ?? 0,
+                (results["flood_peak_kib"] ?? 0) / 1024, results["flood_other_shown_after_s"] ?? -1))
         }
     }
+
+    /// The counting programs' ids, from the service's line "counting apps' traffic … (programs A and B; …".
+    private func programIDs(in log: String) -> [String] {
+        guard let line = log.split(separator: "\n").first(where: { $0.contains("(programs ") }) else { return [] }
+        return line.split(separator: "(programs ")[1].split(separator: ";")[0].split(separator: " and ").map(String.init)
+    }
+
+    /// One user (4343) makes `flood` cgroups and moves the threshold once from each, while another user's app
+    /// downloads: the service's CPU and peak memory over the flood, and how long the other app took to show.
+    private func measureFlood(_ executable: URL, into results: inout [String: Double]) throws {
+        let bus = try PrivateBus()
+        // At debug level, each wake-up is a line: the benchmark counts them.
+        let service = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays
+                                            + ["--traffic", "--traffic-loopback", "--log-level", "debug"],
+                                        executable: executable, systemBus: true)
+        try service.awaitLog("counting apps' traffic")
+        let figures = service.figures
+        try awaitStill(figures)
+        let flooder = try BenchCgroup(unitName: "flood")
+        let other = try BenchCgroup(unitName: "app-bench-other\\x2duser-2.scope")
+        let before = try figures.cpuTicks
+        let started = Date()
+        let flooding = Process()
+        flooding.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        flooding.arguments = ["-c", Self.floodScript, flooder.path, String(flood)]
+        try flooding.run()
+        // Another user's app, while the flood goes on: root's sockets, at four times the threshold.
+        var shownAfter = -1.0
+        let downloadStarted = Date()
+        let client = try RawClient(bus)
+        _ = try other.whileInside {
+            try LoopbackTransfer.run(seconds: 5, bytesPerSecond: 131_072, whilePaced: {
+                if shownAfter < 0, (try? client.details())?.contains(where: { $0.application == "other-user" }) == true {
+                    shownAfter = Date().timeIntervalSince(downloadStarted)
+                }
+            })
+        }
+        flooding.waitUntilExit()
+        // The apps that woke the service are let go within 3 s of their last byte.
+        Thread.sleep(forTimeInterval: 4)
+        let elapsed = Date().timeIntervalSince(started)
+        results["flood_seconds"] = elapsed
+        results["flood_cpu_percent"] = Double(try figures.cpuTicks - before) / Double(sysconf(Int32(_SC_CLK_TCK))) / elapsed * 100
+        results["flood_peak_kib"] = Double(try figures.peakResidentKiB)
+        results["flood_other_shown_after_s"] = shownAfter
+        results["flood_wake_ups"] = Double(service.log.split(separator: "\n").filter {
+            $0.contains("woke the service for") && $0.contains("user 4343")
+        }.count)
+    }
+
+    /// Makes N cgroups in the folder given, and from each, as user 4343, connects to a local sink and sends 96 KiB
+    /// at once: the threshold within a second, once per cgroup.
+    private static let floodScript = """
+        import os, socket, sys, threading
+        folder, count = sys.argv[1], int(sys.argv[2])
+        sink = socket.socket(); sink.bind(("127.0.0.1", 0)); sink.listen(64)
+        def drain():
+            while True:
+                peer, _ = sink.accept()
+                threading.Thread(target=lambda p: [None for _ in iter(lambda: p.recv(1 << 16), b"")], args=(peer,), daemon=True).start()
+        threading.Thread(target=drain, daemon=True).start()
+        for number in range(count):
+            unit = os.path.join(folder, "app-flood-app%d-%d.scope" % (number, number))
+            os.mkdir(unit)
+            child = os.fork()
+            if child == 0:
+                with open(os.path.join(unit, "cgroup.procs"), "w") as procs: procs.write(str(os.getpid()))
+                os.setgid(4343); os.setuid(4343)
+                connection = socket.create_connection(sink.getsockname())
+                for _ in range(3): connection.sendall(b"\\0" * 32768)
+                connection.close()
+                os._exit(0)
+            os.waitpid(child, 0)
+        for number in range(count):
+            try: os.rmdir(os.path.join(folder, "app-flood-app%d-%d.scope" % (number, number)))
+            except OSError: pass
+        """
 
     private func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
@@ -148,7 +268,7 @@ private final class BenchCgroup {
         home = root + (own == "/" ? "" : own)
         folder = root + "/netactivity-bench-\(getpid())"
         unit = folder + "/" + unitName
-        guard mkdir(folder, 0o755) == 0, mkdir(unit, 0o755) == 0 else {
+        guard mkdir(folder, 0o755) == 0 || errno == EEXIST, mkdir(unit, 0o755) == 0 else {
             throw BenchFailure("cannot make \(unit): errno \(errno)")
         }
     }
@@ -157,6 +277,9 @@ private final class BenchCgroup {
         rmdir(unit)
         rmdir(folder)
     }
+
+    /// The unit's folder.
+    var path: String { unit }
 
     /// Runs `body` with this process in the cgroup; its sockets are the cgroup's.
     func whileInside<Result>(_ body: () throws -> Result) throws -> Result {
