@@ -23,7 +23,9 @@ final class ActivityEndpoint {
     private var readers = ActivityReaders()
     /// The system service's activities as `GetActivities` shows them here, and the rates it measured for this
     /// service's own activities.
-    private var system = SystemServiceRows()
+    var system = SystemServiceRows()
+    /// This service's sources' work that joined one of its own activities (`SourceReport.cgroup`), by item.
+    var joined: [String: (activity: ActivityID, rate: UInt64?)] = [:]
     /// Whether apps' measured traffic shows (`Traffic`).
     var trafficState = TrafficState.off("--traffic is not given")
     /// Which apps' traffic a person wants to see.
@@ -195,7 +197,7 @@ final class ActivityEndpoint {
     private func details(of activity: TrackedActivity) -> ActivityDetails {
         var details = ActivityDetails(activity, extras: coordinator.tracker.extras(of: activity.id),
                                       owner: callers[activity.owner])
-        if details.rate == nil { details.rate = system.measuredRates[activity.id] }
+        if details.rate == nil { details.rate = joinedRate(of: activity.id) }
         return details
     }
 
@@ -224,33 +226,6 @@ final class ActivityEndpoint {
         readers.forget(name)
         publishNotifications()
         return ended
-    }
-
-    /// The system service's activities are now `records` (as its `GetActivities` gave them; none when it is not
-    /// running): counted, listed, and announced like this service's own (`SystemServiceRows`).
-    func followSystemActivities(_ records: [ActivityDetails]) {
-        let changes = system.take(records, user: ownUser, showsTraffic: trafficState == .counting,
-                                  choice: trafficChoice, activityInCgroup: activity(inCgroup:))
-        coordinator.followSystemActivities(changes.shown, updated: changes.updated)
-        coordinator.measuredRatesChanged(changes.measured)
-        publishNotifications()
-    }
-
-    /// The kernel measured `rate` bytes a second in `cgroup` (nil: it stopped counting there): for the system
-    /// service's measured traffic. Returns whether one of this service's own activities runs there and took it.
-    func measured(rate: UInt64?, inCgroup cgroup: String) -> Bool {
-        guard let id = activity(inCgroup: cgroup) else { return false }
-        if system.measured(rate: rate, for: id) { coordinator.measuredRatesChanged([id]) }
-        return true
-    }
-
-    /// This service's activity, the earliest, whose caller runs in `cgroup` (a path from the cgroup tree's root)
-    /// as the user whose traffic it is (`TrafficVisibility.owner`): never another user's app's rate.
-    private func activity(inCgroup cgroup: String) -> ActivityID? {
-        let owner = TrafficVisibility.owner(ofCgroup: cgroup)
-        return coordinator.tracker.all.first { activity in
-            callers[activity.owner].map { $0.cgroup == cgroup && $0.credentials.user == owner } ?? false
-        }?.id
     }
 
     /// Sends `CancelRequested` to the connection that said it would stop the activity, and to it alone.

@@ -4,7 +4,6 @@ import DBusKit
 import Glibc
 #endif
 import ProgramSupport
-import TrafficCounters
 import NetworkActivity
 import NetworkActivityInterface
 
@@ -22,8 +21,6 @@ public final class NetworkActivityService {
     private var systemService: SystemServiceFollower?
     /// The sources followed, each through its adapter (`SourceAdapters`).
     private var adapters: [ActivitySource: any SourceAdapter] = [:]
-    /// The kernel's counts of apps' traffic, for the system service with `--traffic`.
-    private var traffic: TrafficSource?
     /// Turns of the loop that end in a sleep before the system service and the sources are followed: one, when
     /// any is to be.
     private var sleepsBeforeFollowingOthers: Int?
@@ -110,19 +107,13 @@ public final class NetworkActivityService {
         for source in onSystemBus { follow(source, with: SourceAdapters.all[source]!, on: system) }
     }
 
-    /// Attaches the kernel's counting; without it, says once what is missing, and serves on.
+    /// Attaches the kernel's counting (`TrafficSource`); without it, says once what is missing, and serves on.
     private func startCountingTraffic() {
-        do throws(TrafficCountingUnavailable) {
-            let source = try TrafficSource(options: configuration.traffic, work: endpoint, clock: clock)
-            loop.watch(fileDescriptor: source.wakeUpDescriptor) { [unowned source] in source.wokeUp() }
-            traffic = source
-            endpoint.trafficState = .counting
-        } catch {
-            logger.warning("not counting apps' traffic: \(error)")
-            // What the kernel's verifier said can name kernel addresses: for the journal alone.
-            if let verifierLog = error.verifierLog { logger.warning("the kernel's verifier said: \(verifierLog)") }
-            endpoint.trafficState = .unavailable(error.description)
+        follow(.traffic, with: SourceAdapters.all[.traffic]!, on: connection) { [unowned self] error in
+            logger.warning("not counting apps' traffic: \(error.message)")
+            endpoint.trafficState = .unavailable(error.message)
         }
+        if adapters[.traffic] != nil { endpoint.trafficState = .counting }
     }
 
     /// The system service's `Traffic`, each time it appears (nil when it left): a session with `--traffic` shows
@@ -136,12 +127,16 @@ public final class NetworkActivityService {
         }
     }
 
-    private func follow(_ source: ActivitySource, with adapter: any SourceAdapter.Type, on bus: Connection) {
+    private func follow(_ source: ActivitySource, with adapter: any SourceAdapter.Type, on bus: Connection,
+                        unavailable: ((DBusError) -> Void)? = nil) {
         do {
-            adapters[source] = try adapter.init(connection: bus, work: endpoint, configuration: configuration,
-                                                clock: clock)
+            let followed = try adapter.init(connection: bus, work: endpoint, configuration: configuration, clock: clock)
+            adapters[source] = followed
+            if let descriptor = followed.wakeUpDescriptor {
+                loop.watch(fileDescriptor: descriptor) { [unowned followed] in followed.wokeUp() }
+            }
         } catch {
-            logger.warning("following no \(source.rawValue): \(error.message)")
+            if let unavailable { unavailable(error) } else { logger.warning("following no \(source.rawValue): \(error.message)") }
         }
     }
 
@@ -250,12 +245,15 @@ public final class NetworkActivityService {
     }
 
     private func endOfTurn() -> Duration? {
-        // Before the endpoint's end of turn, which announces what the counts changed.
-        let untilTrafficRead = traffic?.endOfTurn()
+        // Before the endpoint's end of turn, which announces what the sources changed.
+        var untilSourcesWant: Duration?
+        for adapter in adapters.values {
+            if let wait = adapter.endOfTurn() { untilSourcesWant = min(untilSourcesWant ?? wait, wait) }
+        }
         let turn = endpoint.endTurn()
         memory.noteActivities(Int(turn.activeCount))
         var untilDeadline = turn.nextDeadline.map { turn.now.duration(to: $0) }
-        if let untilTrafficRead { untilDeadline = min(untilDeadline ?? untilTrafficRead, untilTrafficRead) }
+        if let untilSourcesWant { untilDeadline = min(untilDeadline ?? untilSourcesWant, untilSourcesWant) }
         guard let sleeps = sleepsBeforeFollowingOthers else { return untilDeadline }
         guard sleeps == 0 else {
             sleepsBeforeFollowingOthers = sleeps - 1

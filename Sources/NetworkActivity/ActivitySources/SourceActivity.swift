@@ -34,10 +34,13 @@ public struct SourceReport: Sendable, Equatable {
     /// The one user who may learn that the work exists, besides root and the service's own user
     /// (`AccessRules.maySee`): a user's app's measured traffic. Nil for work that everyone may see.
     public var privateTo: UInt32?
+    /// The cgroup the work runs in, from the tree's root, when known: work where a caller's own activity runs
+    /// joins that activity instead of showing as a row of its own.
+    public var cgroup: String?
 
     public init(label: ActivityLabel, owner: String, application: String? = nil, user: UInt32? = nil,
                 processID: UInt32? = nil, percent: UInt32? = nil, rate: UInt64? = nil, done: UInt64? = nil,
-                received: UInt64? = nil, sent: UInt64? = nil, privateTo: UInt32? = nil) {
+                received: UInt64? = nil, sent: UInt64? = nil, privateTo: UInt32? = nil, cgroup: String? = nil) {
         self.label = label
         self.owner = owner
         self.application = application
@@ -49,6 +52,7 @@ public struct SourceReport: Sendable, Equatable {
         self.received = received
         self.sent = sent
         self.privateTo = privateTo
+        self.cgroup = cgroup
     }
 }
 

@@ -3,17 +3,18 @@ import DBusKit
 import NetworkActivity
 import ProgramSupport
 
-/// An adapter of one outside protocol: it follows another program on a bus and reports that program's work as
-/// activities of its source, through `SourceWork`. Its rules (what counts, how much) are the domain's, tested in
-/// memory; the adapter only translates.
+/// An adapter of one outside protocol: it follows another program on a bus, or the kernel, and reports that work
+/// as activities of its source, through `SourceWork`. Its rules (what counts, how much) are the domain's, tested
+/// in memory; the adapter only translates.
 ///
 /// A new source is its rules in the domain (and its case of `ActivitySource`), its adapter, and one line in
 /// `SourceAdapters.all`.
 protocol SourceAdapter: AnyObject, SendableMetatype {
-    /// The bus the followed program is on.
+    /// Where the followed work is.
     static var bus: FollowedBus { get }
 
-    /// Starts following on `connection`, reporting to `work`.
+    /// Starts following on `connection` (the service's own for the kernel), reporting to `work`; throws why it
+    /// cannot.
     init(connection: Connection, work: SourceWork, configuration: ServiceConfiguration,
          clock: any TimeSource) throws(DBusError)
 
@@ -22,17 +23,29 @@ protocol SourceAdapter: AnyObject, SendableMetatype {
 
     /// The connection to the followed bus is lost: the work leaves the count.
     func busLost()
+
+    /// A descriptor that the loop watches beside the bus, calling `wokeUp` when it is readable.
+    var wakeUpDescriptor: Int32? { get }
+    func wokeUp()
+
+    /// At the end of the loop's turn: returns how long until the adapter wants the next, nil for never.
+    func endOfTurn() -> Duration?
 }
 
 extension SourceAdapter {
     func connectionLeft(_ name: String) {}
     func busLost() {}
+    var wakeUpDescriptor: Int32? { nil }
+    func wokeUp() {}
+    func endOfTurn() -> Duration? { nil }
 }
 
-/// Where a followed program is: the session bus, which the service's own connection reaches, or the system bus.
+/// Where followed work is: a program on the session bus, which the service's own connection reaches, or on the
+/// system bus; or the kernel's counts, which the system service alone reads.
 enum FollowedBus {
     case session
     case system
+    case kernel
 }
 
 /// The sources the service can follow, each with its adapter.
@@ -40,6 +53,7 @@ enum SourceAdapters {
     static let all: [ActivitySource: any SourceAdapter.Type] = [
         .packagekit: PackageKitSource.self,
         .launcher: LauncherEntrySource.self,
+        .traffic: TrafficSource.self,
     ]
 }
 
@@ -56,26 +70,4 @@ protocol SourceWork: AnyObject {
     func endWork(_ item: String, from source: ActivitySource, _ way: ActivityOutcome)
     /// Every piece of the source's work whose item `matching` accepts ends `way`.
     func endWork(of source: ActivitySource, _ way: ActivityOutcome, matching: (String) -> Bool)
-    /// The kernel measured `rate` in `cgroup` (nil: no more); returns whether an activity a caller began there took
-    /// it as its rate, instead of a row of its own.
-    func measured(rate: UInt64?, inCgroup cgroup: String) -> Bool
-}
-
-extension ActivityEndpoint: SourceWork {
-    func credentials(of connection: String) -> ConnectionCredentials? {
-        callers[connection]?.credentials
-    }
-
-    func report(_ report: SourceReport, of item: String, from source: ActivitySource) throws(ActivityError)
-        -> ActivityID {
-        try coordinator.report(report, of: item, from: source)
-    }
-
-    func endWork(_ item: String, from source: ActivitySource, _ way: ActivityOutcome) {
-        coordinator.endSourceWork(item, from: source, way)
-    }
-
-    func endWork(of source: ActivitySource, _ way: ActivityOutcome, matching: (String) -> Bool) {
-        coordinator.endSourceWork(of: source, way, matching: matching)
-    }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import DBusKit
 import NetworkActivity
 import ProgramSupport
 import TrafficCounters
@@ -7,7 +8,8 @@ import TrafficCounters
 /// kernel's counts (`TrafficCounters`) under the domain's rules (`TrafficWatch`). It costs nothing while no app
 /// moves the threshold: the loop sleeps on the kernel's wake-ups, and counts are read once a second only while
 /// an app is followed.
-final class TrafficSource {
+final class TrafficSource: SourceAdapter {
+    static let bus = FollowedBus.kernel
     static let readInterval = Duration.seconds(1)
 
     private let counters: TrafficCounters
@@ -20,14 +22,22 @@ final class TrafficSource {
     private var apps: [UInt64: CgroupApplication?] = [:]
     private var nextRead: MonotonicTime?
 
-    /// Attaches the kernel's counting; throws what is missing.
-    init(options: TrafficOptions, work: SourceWork, clock: any TimeSource) throws(TrafficCountingUnavailable) {
+    /// Attaches the kernel's counting; throws what is missing, in words for people. What the kernel's verifier
+    /// said of a refused program, which can name kernel addresses, goes to the journal alone.
+    init(connection: Connection, work: SourceWork, configuration: ServiceConfiguration,
+         clock: any TimeSource) throws(DBusError) {
+        let options = configuration.traffic
         guard let tree = CgroupTree.mounted() else {
-            throw TrafficCountingUnavailable(description: "no cgroup v2 tree is mounted (/proc/self/mountinfo names no cgroup2)")
+            throw DBusError(.failed, "no cgroup v2 tree is mounted (/proc/self/mountinfo names no cgroup2)")
         }
         paths = CgroupPaths(tree: tree)
-        counters = try TrafficCounters(cgroupRoot: tree.root, threshold: options.threshold,
-                                       countsLoopback: options.countsLoopback)
+        do {
+            counters = try TrafficCounters(cgroupRoot: tree.root, threshold: options.threshold,
+                                           countsLoopback: options.countsLoopback)
+        } catch {
+            if let verifierLog = error.verifierLog { work.logger.warning("the kernel's verifier said: \(verifierLog)") }
+            throw DBusError(.failed, error.description)
+        }
         choice = options.choice
         self.work = work
         self.clock = clock
@@ -36,7 +46,7 @@ final class TrafficSource {
     }
 
     /// What the loop sleeps on: readable when the kernel woke the service for an app.
-    var wakeUpDescriptor: Int32 { counters.wakeUpDescriptor }
+    var wakeUpDescriptor: Int32? { counters.wakeUpDescriptor }
 
     func wokeUp() {
         let now = clock.monotonicNow()
@@ -72,23 +82,18 @@ final class TrafficSource {
             break
         case .shows(let figures):
             guard let app = application(of: key.cgroupID, at: now) else { return }
-            // A caller's activity there (`netactivity run --system -- rsync`) shows the rate instead of a second row.
-            if work.measured(rate: figures.rate, inCgroup: app.path) {
-                work.endWork(item, from: .traffic, .ended)
-                return
-            }
+            // Its cgroup: a caller's activity there (`netactivity run --system -- rsync`) takes the rate instead.
             let report = SourceReport(
                 label: app.label, owner: app.path, application: app.application, user: key.user,
                 rate: figures.rate, done: figures.done, received: figures.received, sent: figures.sent,
-                privateTo: TrafficVisibility.sliceUser(ofCgroup: app.path))
+                privateTo: TrafficVisibility.sliceUser(ofCgroup: app.path), cgroup: app.path)
             do throws(ActivityError) {
                 try work.report(report, of: item, from: .traffic)
             } catch {
                 work.logger.debug("\(app.path)'s traffic shows not: \(error)")
             }
-        case .letGo(let hadActivity):
-            if hadActivity { work.endWork(item, from: .traffic, .ended) }
-            if let app = apps[key.cgroupID] ?? nil { _ = work.measured(rate: nil, inCgroup: app.path) }
+        case .letGo:
+            work.endWork(item, from: .traffic, .ended)
             counters.wakeAgain(for: key)
             if !watch.followedKeys.contains(where: { $0.cgroupID == key.cgroupID }) { apps[key.cgroupID] = nil }
         }
