@@ -1,3 +1,4 @@
+#if DEBUG  // A fuzz target reads internals (@testable), which a debug build alone compiles for: ReleaseBuild.swift.
 import DBusKit
 import FuzzingSupport
 import NetworkActivityInterface
@@ -203,3 +204,4 @@ final class TableScene {
         return ActivityID(rawValue: model.lastID &- UInt32(byte % 8))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DEBUG  // A fuzz target reads internals (@testable), which a debug build alone compiles for: ReleaseBuild.swift.
 extension TableScene {
     /// A program's day: begin, report and end; timed activities running out; callers leaving; quotas reached; a
     /// restart in the middle.
@@ -20,3 +21,4 @@ extension TableScene {
         ]
     }
 }
+#endif

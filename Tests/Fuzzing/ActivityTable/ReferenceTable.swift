@@ -1,3 +1,4 @@
+#if DEBUG  // A fuzz target reads internals (@testable), which a debug build alone compiles for: ReleaseBuild.swift.
 import NetworkActivity
 import ProgramSupport
 
@@ -153,3 +154,4 @@ struct ReferenceTable {
         }
     }
 }
+#endif

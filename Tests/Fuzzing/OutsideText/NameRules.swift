@@ -1,3 +1,4 @@
+#if DEBUG  // A fuzz target reads internals (@testable), which a debug build alone compiles for: ReleaseBuild.swift.
 /// The rules of the D-Bus specification ("Valid Names") for each kind of name, written from it, apart from
 /// libdbus's checks that `DBusName` uses.
 enum NameRules {
@@ -59,3 +60,4 @@ enum NameRules {
         return element.allSatisfy { isLetterOrUnderscore($0) || isDigit($0) }
     }
 }
+#endif

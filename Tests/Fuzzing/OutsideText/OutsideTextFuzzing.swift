@@ -1,3 +1,4 @@
+#if DEBUG  // A fuzz target reads internals (@testable), which a debug build alone compiles for: ReleaseBuild.swift.
 import DBusKit
 @testable import DesktopIndicator
 import FuzzingSupport
@@ -160,3 +161,4 @@ private func checkDesktopFile(_ text: String) {
     fuzzCheck(!application.name.isEmpty && !application.name.contains(where: \.isNewline),
               "the name \(application.name.debugDescription)")
 }
+#endif

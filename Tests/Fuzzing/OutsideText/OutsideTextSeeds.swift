@@ -1,3 +1,4 @@
+#if DEBUG  // A fuzz target reads internals (@testable), which a debug build alone compiles for: ReleaseBuild.swift.
 @testable import NetworkActivity
 import ProgramSupport
 
@@ -48,3 +49,4 @@ func outsideTextSeeds() -> [String: [UInt8]] {
         "desktop": text(6, "[Desktop Entry]\nType=Application\nName=Backup Tool\nName[de]=Sicherung\nIcon=document-save\n"),
     ]
 }
+#endif

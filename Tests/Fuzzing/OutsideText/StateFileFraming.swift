@@ -1,3 +1,4 @@
+#if DEBUG  // A fuzz target reads internals (@testable), which a debug build alone compiles for: ReleaseBuild.swift.
 @testable import NetworkActivity
 
 /// A state file around payloads that the fuzzer gives: the header, then each payload with its length and checksum,
@@ -13,3 +14,4 @@ struct StateFileFraming {
 private func littleEndian(_ value: UInt32) -> [UInt8] {
     (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
 }
+#endif

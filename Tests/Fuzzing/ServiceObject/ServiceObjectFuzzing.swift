@@ -1,3 +1,4 @@
+#if DEBUG  // A fuzz target reads internals (@testable), which a debug build alone compiles for: ReleaseBuild.swift.
 import DBusKit
 import FuzzingSupport
 import NetworkActivity
@@ -167,3 +168,4 @@ final class ServiceScene {
         return sent.last!.arguments()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DEBUG  // A fuzz target reads internals (@testable), which a debug build alone compiles for: ReleaseBuild.swift.
 public import DBusKit
 
 /// Where served objects send in a fuzz target: every message they send, in order.
@@ -51,3 +52,4 @@ public enum CallOracle {
         "\(message.interface ?? "-").\(message.member ?? "-")(\(message.signature)) at \(message.path ?? "-")"
     }
 }
+#endif

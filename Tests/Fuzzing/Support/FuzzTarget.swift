@@ -1,3 +1,4 @@
+#if DEBUG  // A fuzz target reads internals (@testable), which a debug build alone compiles for: ReleaseBuild.swift.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -94,3 +95,4 @@ public enum FuzzTarget {
         return 0
     }
 }
+#endif

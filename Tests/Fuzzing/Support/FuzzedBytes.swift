@@ -1,3 +1,4 @@
+#if DEBUG  // A fuzz target reads internals (@testable), which a debug build alone compiles for: ReleaseBuild.swift.
 /// Reads a fuzzer's input as the choices of a test: each read takes bytes from the front, and past the end every
 /// read gives zero, so that any input is a whole test.
 public struct FuzzedBytes {
@@ -66,3 +67,4 @@ public func fuzzCheck(_ holds: @autoclosure () -> Bool, _ rule: @autoclosure () 
                       file: StaticString = #fileID, line: UInt = #line) {
     if !holds() { fatalError("oracle: \(rule())", file: file, line: line) }
 }
+#endif

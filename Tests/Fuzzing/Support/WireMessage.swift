@@ -1,3 +1,4 @@
+#if DEBUG  // A fuzz target reads internals (@testable), which a debug build alone compiles for: ReleaseBuild.swift.
 internal import CDBus
 @testable public import DBusKit
 
@@ -46,3 +47,4 @@ public enum WireMessage {
         dbus_message_set_path(message.raw, path.rawValue)
     }
 }
+#endif

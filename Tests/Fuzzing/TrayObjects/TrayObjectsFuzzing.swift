@@ -1,3 +1,4 @@
+#if DEBUG  // A fuzz target reads internals (@testable), which a debug build alone compiles for: ReleaseBuild.swift.
 import DBusKit
 @testable import DesktopIndicator
 import FuzzingSupport
@@ -132,3 +133,4 @@ final class TrayScene {
         fuzzCheck(children == menu.rows.count, "GetLayout gives \(children ?? -1) rows of \(menu.rows.count)")
     }
 }
+#endif

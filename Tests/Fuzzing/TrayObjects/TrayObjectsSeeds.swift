@@ -1,3 +1,4 @@
+#if DEBUG  // A fuzz target reads internals (@testable), which a debug build alone compiles for: ReleaseBuild.swift.
 import DBusKit
 @testable import DesktopIndicator
 import FuzzingSupport
@@ -51,3 +52,4 @@ extension TrayScene {
         ]
     }
 }
+#endif
