@@ -105,6 +105,20 @@ extension Integration {
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         }
 
+        /// GNOME 48 shows an app's measured traffic as this machine's GNOME 43 does (`shell-extension-traffic.sh`):
+        /// the session user's app, laid out as systemd lays it out, appears, its rate changes three times, and goes.
+        @Test(.enabled(if: getuid() == 0, "counting traffic needs root"))
+        func gnome48ShowsAnAppsMeasuredTraffic() throws {
+            let work = try Self.scratch("gnome48-traffic")
+            defer { try? FileManager.default.removeItem(at: work) }
+            let result = try Self.run("test", "trixie-gnome", "shell-extension-traffic.sh",
+                                      ["x11", try Self.release.get().path, try Self.extensionZip(in: work), work.path])
+            Self.keepPictures(of: result, from: work)
+            #expect(result.succeeded && result.stdout.contains("PASS gnome-extension-traffic"), "\(result)")
+            #expect(result.stdout.contains("GNOME Shell 48 up (x11)"), "\(result)")
+            #expect(result.stdout.contains("the row's rate changed 3 times while the download ran"), "\(result)")
+        }
+
         /// GNOME 48 in German: the extension's indicator and menu drawn, and what a screen reader says of them German
         /// with German numbers (`shell-extension-language.sh`).
         @Test func gnome48ShowsTheExtensionInTheSessionsLanguage() throws {

@@ -100,8 +100,9 @@ extension Integration {
         }
 
         /// An app's traffic that the kernel measured, in the extension (`shell-extension-traffic.sh`, root): a download
-        /// in a cgroup named like GNOME's launch of an app shows the indicator, and a menu row "Backup Tool
-        /// (measured)" with its rate and the app's icon, and the indicator leaves when the download ends.
+        /// in the cgroup where systemd puts GNOME's launch of the session user's app shows the indicator, and a menu
+        /// row "Backup Tool (measured)" with its rate and the app's icon, whose rate changes three times as the
+        /// download speeds up, and the indicator leaves when the download ends.
         @Test(.enabled(if: ApplicationCgroup.canBeMade, "counting traffic needs root and a writable cgroup v2 tree"))
         func theShellExtensionShowsAnAppsMeasuredTraffic() throws {
             let builds = try ShellExtensionTests.build()
@@ -111,6 +112,7 @@ extension Integration {
             let result = try Self.run("shell-extension-traffic.sh", ["x11", Paths.products.path, zip.path, shots.path],
                                       timeout: .seconds(180))
             #expect(result.succeeded && result.stdout.contains("PASS gnome-extension-traffic"), "\(result)")
+            #expect(result.stdout.contains("the row's rate changed 3 times while the download ran"), "\(result)")
             #expect(result.stdout.contains("the indicator left after the download"), "\(result)")
         }
 

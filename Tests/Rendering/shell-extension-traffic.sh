@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # An app's traffic that the kernel measured, in the project's GNOME Shell extension, on screen: the system service
 # counts (--traffic --traffic-loopback, on the scene's stand-in system bus), the session's service shows its user's
-# share (--traffic), and curl, moved into a cgroup named like GNOME's launch of the test's app (Backup Tool, whose
-# desktop file has a green icon), downloads at 256 kB/s from a paced server on loopback:
+# share (--traffic), and a download, in the cgroup where systemd puts GNOME's launch of the test's app for the
+# session's user (/user.slice/user-UID.slice/user@UID.service/app.slice/app-gnome-backup\x2dtool-N.scope; Backup
+# Tool, whose desktop file has a green icon), from a server on loopback that speeds up each second (128 kB/s on):
 #   - the indicator appears in the top bar with no program having told anyone;
 #   - its menu, opened by the test's probe extension (shell-probe/), is drawn with the app's green icon, and a screen
 #     reader hears the row "Backup Tool (measured), …, N kB/s, …";
+#   - the row's rate changes at least three times while the download runs (the session's signals carry its user's
+#     own app);
 #   - the indicator leaves once the download ends;
 #   - the Shell's log has no line of the extension.
 # Needs root, as the counting does.
@@ -29,13 +32,21 @@ if [ "${1:-}" = --inside ]; then
     >"$XDG_DATA_HOME/applications/backup-tool.desktop"
   printf '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="#00ff00"/></svg>\n' \
     >"$XDG_DATA_HOME/icons/hicolor/scalable/apps/netactivity-test-backup.svg"
-  # The app's unit, GNOME's launch of backup-tool.desktop, in a folder of the scene's own in the cgroup v2 tree.
+  # The app's unit, GNOME's launch of backup-tool.desktop, where systemd puts a desktop's apps for the session's
+  # user; the folders above it made where missing, and those alone removed after.
   cgroup_root=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
   [ -n "$cgroup_root" ] || fail "no cgroup v2 tree is mounted"
-  scope="$cgroup_root/netactivity-scene-$$/app-gnome-backup\\x2dtool-77.scope"
-  mkdir -p "$scope" || fail "cannot make $scope"
+  uid=$(id -u)
+  made=()
+  folder=$cgroup_root
+  for name in user.slice "user-$uid.slice" "user@$uid.service" app.slice "app-gnome-backup\\x2dtool-$$.scope"; do
+    folder="$folder/$name"
+    if mkdir "$folder" 2>/dev/null; then made=("$folder" "${made[@]}"); fi
+    [ -d "$folder" ] || fail "cannot make $folder"
+  done
+  scope=$folder
   trap 'kill -KILL "$shell_pid" 2>/dev/null || true; for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null || true; done
-        sleep 0.2; rmdir "$scope" "${scope%/*}" 2>/dev/null || true' EXIT
+        sleep 0.2; for folder in "${made[@]}"; do rmdir "$folder" 2>/dev/null || true; done' EXIT
 
   gnome-extensions install --force "$extension" || fail "gnome-extensions did not install $extension"
   install_probe
@@ -52,20 +63,22 @@ if [ "${1:-}" = --inside ]; then
   within 30 screen_still || fail "the screen did not settle"
   shot before.miff
 
-  # A paced server on loopback, and the app's download from it.
+  # A server on loopback that sends a twentieth of its rate at a time, the rate 128 kB/s and 64 kB/s more each
+  # second, and the app's download from it (Python, which every root has).
   python3 -c '
 import socket, sys, time
 server = socket.socket(); server.bind(("127.0.0.1", 0)); server.listen(1)
 print(server.getsockname()[1], flush=True)
-client, _ = server.accept(); client.recv(4096)
-client.sendall(b"HTTP/1.0 200 OK\r\n\r\n")
-start = time.monotonic(); sent = 0
+client, _ = server.accept()
+start = time.monotonic()
 while time.monotonic() - start < 600:
-    client.sendall(b"\0" * 13107); sent += 1
-    time.sleep(max(0, start + sent / 20 - time.monotonic()))' >server.port 2>server.log &
+    client.sendall(b"\0" * int((131072 + 65536 * int(time.monotonic() - start)) / 20))
+    time.sleep(0.05)' >server.port 2>server.log &
   within 10 test -s server.port || fail "the paced server did not start"
-  sh -c 'echo $$ > "$0/cgroup.procs" && exec curl -s -o /dev/null "http://127.0.0.1:$1/"' "$scope" \
-    "$(head -1 server.port)" 2>curl.log &
+  sh -c 'echo $$ > "$0/cgroup.procs" && exec python3 -c "
+import socket, sys
+connection = socket.create_connection((\"127.0.0.1\", int(sys.argv[1])))
+while connection.recv(1 << 16): pass" "$1"' "$scope" "$(head -1 server.port)" 2>download.log &
   download_pid=$!
   indicator_shown() { box=$(changed_box before.miff "$panel_region"); [ -n "$box" ]; }
   within 20 indicator_shown || fail "no indicator appeared in the top bar for the download ($panel_region)"
@@ -73,7 +86,8 @@ while time.monotonic() - start < 600:
   echo "indicator drawn for a download no program told of"
   shot active.miff
 
-  open_menu_by_probe
+  # One row, without a bar or Stop: GNOME 48 draws it 194 pixels wide, and its dark grey close to the wallpaper's.
+  open_menu_by_probe 150
   spoken='"kind":"row","name":"Backup Tool \(measured\), [^"]*kB/s, [0-9]+ s"'
   grep -qE "$spoken" <<<"$(describe)" || fail "the menu does not say $spoken: $(describe)"
   green=$(convert menu.miff -crop "$menu_region" +repage -fuzz 8% -fill black +opaque "#00ff00" -fill white \
@@ -81,6 +95,17 @@ while time.monotonic() - start < 600:
   [ "$green" -ge 100 ] || fail "the row has no icon of its app ($green green pixels)"
   echo "the menu: Backup Tool (measured) with its rate and its app's icon"
   [ -z "$shots" ] || convert menu.miff -crop "$shot_region" +repage "$shots/extension-gnome-traffic.png"
+  # The open menu follows the session's ActivitiesChanged: the row's rate, read as a screen reader reads it.
+  rates=()
+  rate_moved() {
+    local rate last=""
+    rate=$(describe | grep -oE '"name":"Backup Tool \(measured\), [^"]*' | grep -oE '[0-9.,]+ [kM]B/s' | tail -1)
+    [ ${#rates[@]} -eq 0 ] || last=${rates[$((${#rates[@]} - 1))]}
+    [ -n "$rate" ] && [ "$rate" != "$last" ] && rates+=("$rate")
+    [ ${#rates[@]} -ge 4 ]
+  }
+  within 30 rate_moved || fail "the row's rate did not change three times: ${rates[*]}"
+  echo "the row's rate changed $((${#rates[@]} - 1)) times while the download ran: ${rates[*]}"
   probe_says CloseMenu >/dev/null || fail "the probe did not close the menu"
 
   kill -TERM "$download_pid"

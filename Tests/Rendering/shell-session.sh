@@ -95,9 +95,10 @@ probe_says() { gdbus call --session --dest org.example.NetworkActivityProbe --ob
 describe() { probe_says Describe | sed -e "s/^('//" -e "s/',)$//"; }
 shell_ready() { overview_closed && drawn_at 640 400; }
 
-# Opens the extension's menu through the probe, and waits until it is drawn (at least 200x30, against active.miff,
-# the screen with the indicator shown) and still: its picture is menu.miff.
+# Opens the extension's menu through the probe, and waits until it is drawn (at least WIDTH, 200 unless given, by 30
+# pixels, against active.miff, the screen with the indicator shown) and still: its picture is menu.miff.
 open_menu_by_probe() {
+  local min_width=${1:-200}
   probe_says OpenMenu >/dev/null || fail "the probe did not open the menu"
   menu_open() { describe | grep -q '"open":true'; }
   within 10 menu_open || fail "the menu did not open: $(describe)"
@@ -106,7 +107,7 @@ open_menu_by_probe() {
     menu=$(changed_box active.miff "$menu_region")
     [ -n "$menu" ] || return 1
     read -r menu_w menu_h _ _ <<<"$menu"
-    [ "$menu_h" -ge 30 ] && [ "$menu_w" -ge 200 ]
+    [ "$menu_h" -ge 30 ] && [ "$menu_w" -ge "$min_width" ]
   }
   within 15 menu_shown || fail "the menu was not drawn: $(changed_box active.miff "$menu_region")"
   within 30 screen_still || fail "the screen did not settle with the menu open"
