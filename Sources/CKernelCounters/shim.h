@@ -75,8 +75,8 @@ static inline int ckc_prog_test_run(int program, const void *data, uint32_t size
     return ckc_bpf(BPF_PROG_TEST_RUN, &attr) == 0 ? (int)attr.test.retval : -1;
 }
 
-// A program's id, as bpftool and the kernel's logs name it.
-static inline uint32_t ckc_program_id(int program) {
+// What the kernel tells of a program (BPF_OBJ_GET_INFO_BY_FD); zeros when it tells nothing.
+static inline struct bpf_prog_info ckc_program_info(int program) {
     struct bpf_prog_info info;
     memset(&info, 0, sizeof(info));
     union bpf_attr attr;
@@ -84,7 +84,8 @@ static inline uint32_t ckc_program_id(int program) {
     attr.info.bpf_fd = (uint32_t)program;
     attr.info.info_len = sizeof(info);
     attr.info.info = (uint64_t)(uintptr_t)&info;
-    return ckc_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) == 0 ? info.id : 0;
+    if (ckc_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) != 0) memset(&info, 0, sizeof(info));
+    return info;
 }
 
 // The ring buffer's positions, shared with the kernel's producers on other CPUs (linux/bpf.h's ring buffer
@@ -97,20 +98,5 @@ static inline void ckc_store_release_64(uint64_t *position, uint64_t value) {
 static const uint32_t CKC_RINGBUF_BUSY = BPF_RINGBUF_BUSY_BIT;
 static const uint32_t CKC_RINGBUF_DISCARD = BPF_RINGBUF_DISCARD_BIT;
 static const uint32_t CKC_RINGBUF_HEADER_SIZE = BPF_RINGBUF_HDR_SZ;
-
-// How often the kernel ran a program and for how long in all (with kernel.bpf_stats_enabled).
-static inline void ckc_program_run_statistics(int program, uint64_t *runs, uint64_t *nanoseconds) {
-    struct bpf_prog_info info;
-    memset(&info, 0, sizeof(info));
-    union bpf_attr attr;
-    memset(&attr, 0, sizeof(attr));
-    attr.info.bpf_fd = (uint32_t)program;
-    attr.info.info_len = sizeof(info);
-    attr.info.info = (uint64_t)(uintptr_t)&info;
-    if (ckc_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) == 0) {
-        *runs = info.run_cnt;
-        *nanoseconds = info.run_time_ns;
-    }
-}
 
 #endif

@@ -41,8 +41,7 @@ enum CountingProgram {
 
     static func instructions(_ way: Way, counters: Int32, wakeUps: Int32, threshold: UInt64,
                              countsLoopback: Bool) -> [bpf_insn] {
-        typealias R = BPFProgramBuilder.Register
-        let key = -Int16(CounterLayout.keySize), zeroCounts = key - Int16(CounterLayout.valueSize)
+        let key = -Int16(CounterLayout.keySize)
         var program = BPFProgramBuilder()
         program.move(.r6, .r1)  // r6: the packet
         if !countsLoopback {
@@ -50,33 +49,7 @@ enum CountingProgram {
             program.jump(if: .r2, .equal, loopbackIndex, to: "pass")
         }
         program.load(.word, .r7, from: .r6, Packet.length)  // r7: its length
-
-        // The key, on the stack: the socket's cgroup v2 id and its owner's uid.
-        program.move(.r1, .r6)
-        program.call(BPF_FUNC_skb_cgroup_id)
-        program.store(.doubleWord, .r0, to: .frame, key + CounterLayout.cgroupID)
-        program.move(.r1, .r6)
-        program.call(BPF_FUNC_get_socket_uid)
-        program.store(.word, .r0, to: .frame, key + CounterLayout.user)
-        program.store(.word, 0, to: .frame, key + CounterLayout.user + 4)
-
-        // Its counts; an app seen for the first time gets zeros (another CPU may have made them first).
-        lookUp(&program, counters: counters, key: key)
-        program.jump(if: .r0, .notEqual, 0, to: "count")
-        for offset in stride(from: Int16(0), to: Int16(CounterLayout.valueSize), by: 8) {
-            program.store(.doubleWord, 0, to: .frame, zeroCounts + offset)
-        }
-        program.loadMap(.r1, descriptor: counters)
-        program.move(.r2, .frame)
-        program.add(.r2, Int32(key))
-        program.move(.r3, .frame)
-        program.add(.r3, Int32(zeroCounts))
-        program.move(.r4, Int32(BPF_NOEXIST))
-        program.call(BPF_FUNC_map_update_elem)
-        lookUp(&program, counters: counters, key: key)
-        program.jump(if: .r0, .equal, 0, to: "pass")
-
-        program.label("count")
+        lookUpOrMakeCounts(&program, counters: counters, key: key)
         program.move(.r8, .r0)  // r8: the app's counts
         program.atomicAdd(.r7, to: .r8, way.countOffset)
         // Followed by the service: nothing more to do, which keeps a busy app's packets cheap.
@@ -148,10 +121,22 @@ enum CountingProgram {
     /// new app's entry made as ours makes it) and one atomic add a packet, as systemd counts a unit's bytes
     /// (`IPAccounting=`). Nothing wakes anyone, and loopback counts.
     static func referenceInstructions(_ way: Way, counters: Int32) -> [bpf_insn] {
-        let key = -Int16(CounterLayout.keySize), zeroCounts = key - Int16(CounterLayout.valueSize)
         var program = BPFProgramBuilder()
         program.move(.r6, .r1)
         program.load(.word, .r7, from: .r6, Packet.length)
+        lookUpOrMakeCounts(&program, counters: counters, key: -Int16(CounterLayout.keySize))
+        program.atomicAdd(.r7, to: .r0, way.countOffset)
+        program.label("pass")
+        program.move(.r0, 1)
+        program.exit()
+        return program.finished()
+    }
+
+    /// `r0 = the counts of the packet in r6's app`, an app seen for the first time given zeros (another CPU may
+    /// have made them first); to `pass` if the map has no room. The key, the socket's cgroup v2 id and its owner's
+    /// uid, stays on the stack at `key`.
+    private static func lookUpOrMakeCounts(_ program: inout BPFProgramBuilder, counters: Int32, key: Int16) {
+        let zeroCounts = key - Int16(CounterLayout.valueSize)
         program.move(.r1, .r6)
         program.call(BPF_FUNC_skb_cgroup_id)
         program.store(.doubleWord, .r0, to: .frame, key + CounterLayout.cgroupID)
@@ -174,11 +159,6 @@ enum CountingProgram {
         lookUp(&program, counters: counters, key: key)
         program.jump(if: .r0, .equal, 0, to: "pass")
         program.label("count")
-        program.atomicAdd(.r7, to: .r0, way.countOffset)
-        program.label("pass")
-        program.move(.r0, 1)
-        program.exit()
-        return program.finished()
     }
 
     /// `r0 = lookup(counters, key on the stack)`

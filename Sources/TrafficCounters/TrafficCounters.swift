@@ -106,7 +106,7 @@ public final class TrafficCounters {
             }
             let program = try load(instructions, named: way.name, attachType: way.attachType)
             programs[way] = program
-            programIDs.append(ckc_program_id(program))
+            programIDs.append(ckc_program_info(program).id)
             guard root >= 0 else { continue }
             let link = ckc_link_create(program, root, way.attachType.rawValue)
             guard link >= 0 else {
@@ -191,10 +191,8 @@ public final class TrafficCounters {
     /// How often the kernel ran the counting programs, and for how long in all, since it was asked to keep count
     /// (`sysctl kernel.bpf_stats_enabled=1`): what the benchmark divides.
     public func runStatistics() -> (runs: UInt64, nanoseconds: UInt64) {
-        programs.values.reduce((0, 0)) { sum, program in
-            var runs: UInt64 = 0, nanoseconds: UInt64 = 0
-            ckc_program_run_statistics(program, &runs, &nanoseconds)
-            return (sum.0 + runs, sum.1 + nanoseconds)
+        programs.values.map(ckc_program_info).reduce((0, 0)) { sum, info in
+            (sum.runs + info.run_cnt, sum.nanoseconds + info.run_time_ns)
         }
     }
 

@@ -15,10 +15,10 @@ struct TrafficCommand: ParsableCommand {
         discussion: """
             Runs the release build's netactivityd as the system service (on a private bus) with --traffic. Idle: \
             its CPU ticks and its loop's wake-ups over --idle seconds while no app moves the threshold (nothing \
-            else of this benchmark moves anything; other programs of the machine might). Per packet: --rounds \
-            pairs of --seconds-long TCP transfers on loopback at full speed, one without the service, one with it \
-            and --traffic-loopback (so the transfer is counted and followed), back to back, each first in turn; the \
-            median of the pairs' ratios. \
+            else of this benchmark moves anything; other programs of the machine might). Throughput: --rounds \
+            triples of --seconds-long TCP transfers on loopback at full speed, one without programs, one with the \
+            service and --traffic-loopback (so the transfer is counted and followed), one with the smallest \
+            counting program, back to back, each first in turn; the medians of the rounds' ratios. \
             Load: a transfer paced to --rate bytes a second for --busy seconds, from a cgroup named like an app's \
             unit: the service's CPU and wake-ups a second, and whether the app showed. \
             Cost per packet: --rounds transfers of --seconds with the service's programs and as many with the \
@@ -63,35 +63,46 @@ struct TrafficCommand: ParsableCommand {
             results["idle_wakeups"] = Double(try figures.mainThreadContextSwitches - before.1)
         }
 
-        // Per packet: the same transfer without and with the programs, back to back in each round, in turn
-        // first and second, so that the machine's own changes fall on both; the ratio of each round's pair.
-        var without: [Double] = [], with: [Double] = [], ratios: [Double] = []
+        // Throughput: the same transfer without programs, with the service's and with the smallest counting
+        // program (attached the same way), back to back in each round, each first in turn, so that the machine's
+        // own changes fall on all three; the ratios of each round's transfers.
+        guard let tree = CgroupTree.mounted() else { throw BenchFailure("no cgroup v2 tree is mounted") }
+        var without: [Double] = [], with: [Double] = [], ratios: [Double] = [], referenceRatios: [Double] = []
         for round in 0..<rounds {
-            var pair: (without: Double, with: Double) = (0, 0)
-            for withPrograms in round % 2 == 0 ? [false, true] : [true, false] {
-                guard withPrograms else {
-                    pair.without = Double(try LoopbackTransfer.run(seconds: seconds)) / seconds
-                    continue
+            var speeds: [String: Double] = [:]
+            let order = ["without", "service", "reference"]
+            for step in 0..<3 {
+                let variant = order[(round + step) % 3]
+                switch variant {
+                case "without":
+                    speeds[variant] = Double(try LoopbackTransfer.run(seconds: seconds)) / seconds
+                case "reference":
+                    speeds[variant] = try TrafficCost.reference(cgroupRoot: tree.root) {
+                        Double(try LoopbackTransfer.run(seconds: seconds)) / seconds
+                    }.1
+                default:
+                    let bus = try PrivateBus()
+                    let service = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + ["--traffic", "--traffic-loopback"],
+                                                    executable: executable, systemBus: true)
+                    try service.awaitLog("counting apps' traffic")
+                    speeds[variant] = Double(try LoopbackTransfer.run(seconds: seconds)) / seconds
+                    // Gone before the next transfer without it, which its stopping would otherwise slow.
+                    service.send(SIGTERM)
+                    _ = service.exitStatus()
                 }
-                let bus = try PrivateBus()
-                let service = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + ["--traffic", "--traffic-loopback"],
-                                                executable: executable, systemBus: true)
-                try service.awaitLog("counting apps' traffic")
-                pair.with = Double(try LoopbackTransfer.run(seconds: seconds)) / seconds
-                // Gone before the next transfer without it, which its stopping would otherwise slow.
-                service.send(SIGTERM)
-                _ = service.exitStatus()
             }
-            without.append(pair.without)
-            with.append(pair.with)
-            ratios.append(pair.with / pair.without)
+            without.append(speeds["without"]!)
+            with.append(speeds["service"]!)
+            ratios.append(speeds["service"]! / speeds["without"]!)
+            referenceRatios.append(speeds["service"]! / speeds["reference"]!)
         }
         results["full_speed_without_bytes_per_s"] = median(without)
         results["full_speed_with_bytes_per_s"] = median(with)
         results["full_speed_ratio"] = median(ratios)
+        results["full_speed_ratio_to_reference"] = median(referenceRatios)
 
+        if flood > 0 { try measureFlood(executable, into: &results) }
         // Per packet, as the kernel times each run: ours against the smallest counting program.
-        guard let tree = CgroupTree.mounted() else { throw BenchFailure("no cgroup v2 tree is mounted") }
         var ours: [Double] = [], reference: [Double] = []
         try TrafficCost.withStatistics {
             for round in 0..<rounds {
@@ -118,8 +129,6 @@ struct TrafficCommand: ParsableCommand {
         results["per_packet_ns"] = median(ours)
         results["reference_per_packet_ns"] = median(reference)
         results["per_packet_ratio"] = median(ours) / median(reference)
-
-        if flood > 0 { try measureFlood(executable, into: &results) }
 
         // One app at 100 MB/s, from a cgroup named like its unit.
         do {
@@ -150,13 +159,13 @@ struct TrafficCommand: ParsableCommand {
         } else {
             print(String(format: """
                 idle with --traffic (%.0f s): %.0f CPU ticks, %.0f wake-ups
-                loopback at full speed: %.0f MB/s without the programs, %.0f MB/s with them: %.3f×
+                loopback at full speed: %.0f MB/s without the programs, %.0f MB/s with them: %.3f× (%.3f× of the smallest counting program's)
                 one app at %.0f MB/s (%.0f MB/s moved): service CPU %.2f %%, %.1f wake-ups/s, shown: %@
                 per packet: %.1f ns with the service's programs, %.1f ns with the smallest counting program: %.2f×
                 flood of %.0f cgroups (%.0f wake-ups): service CPU %.2f %% of a core over %.1f s, peak %.1f MB; another user's app shown after %.1f s
                 """, idle, results["idle_ticks"] ?? 0, results["idle_wakeups"] ?? 0,
                 (results["full_speed_without_bytes_per_s"] ?? 0) / 1e6, (results["full_speed_with_bytes_per_s"] ?? 0) / 1e6,
-                results["full_speed_ratio"] ?? 0, rate / 1e6, (results["load_bytes_per_s"] ?? 0) / 1e6,
+                results["full_speed_ratio"] ?? 0, results["full_speed_ratio_to_reference"] ?? 0, rate / 1e6, (results["load_bytes_per_s"] ?? 0) / 1e6,
                 results["load_cpu_percent"] ?? 0, results["load_wakeups_per_s"] ?? 0,
                 results["load_app_shown"] == 1 ? "yes" : "no",
                 results["per_packet_ns"] ?? 0, results["reference_per_packet_ns"] ?? 0, results["per_packet_ratio"] ?? 0,
