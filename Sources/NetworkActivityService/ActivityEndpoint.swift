@@ -19,8 +19,10 @@ final class ActivityEndpoint {
     private(set) var object: ServedObject!
     /// Who is behind the callers, asked of the bus.
     let callers: CallerDirectory
-    /// The connections told of changes to work private to their users.
+    /// The connections told of changes to work private to their users, noted only where a source can report
+    /// private work (the system service counting apps' traffic): elsewhere reading costs no question to the bus.
     private var readers = ActivityReaders()
+    var notesReaders = false
     /// The system service's activities as `GetActivities` shows them here, and the rates it measured for this
     /// service's own activities.
     var system = SystemServiceRows()
@@ -133,6 +135,7 @@ final class ActivityEndpoint {
     /// `caller` read the activities or the history: from now on it is told of changes to the private work its
     /// user may see.
     func noteReader(_ caller: String) {
+        guard notesReaders else { return }
         readers.read(caller, user: callers.unixUser(of: caller))
     }
 

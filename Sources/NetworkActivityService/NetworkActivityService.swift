@@ -113,7 +113,10 @@ public final class NetworkActivityService {
             logger.warning("not counting apps' traffic: \(error.message)")
             endpoint.trafficState = .unavailable(error.message)
         }
-        if adapters[.traffic] != nil { endpoint.trafficState = .counting }
+        if adapters[.traffic] != nil {
+            endpoint.trafficState = .counting
+            endpoint.notesReaders = true
+        }
     }
 
     /// The system service's `Traffic`, each time it appears (nil when it left): a session with `--traffic` shows
