@@ -18,8 +18,13 @@ final class WakeUpRing {
     private let consumerPage: UnsafeMutableRawPointer
     private let producerPages: UnsafeMutableRawPointer
 
+    /// The ring's size where pages are `pageSize` bytes: 16 KiB, or one page where pages are larger.
+    static func size(pageSize: Int) -> Int {
+        max(16_384, pageSize)
+    }
+
     init() throws(TrafficCountingUnavailable) {
-        size = max(16_384, pageSize)
+        size = Self.size(pageSize: pageSize)
         descriptor = ckc_map_create(BPF_MAP_TYPE_RINGBUF.rawValue, 0, 0, UInt32(size), "netact_wakeups")
         guard descriptor >= 0 else {
             throw TrafficCountingUnavailable(description: "the kernel refused a BPF ring buffer (\(TrafficCounters.words(errno))); counting needs Linux 5.8 or later, as root")

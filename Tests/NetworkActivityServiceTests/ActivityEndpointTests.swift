@@ -1,4 +1,5 @@
 import DBusKit
+import Glibc
 import TestSupport
 import ProgramSupport
 import NetworkActivity
@@ -18,11 +19,15 @@ struct ActivityEndpointTests {
         let endpoint: ActivityEndpoint
         static let users: [String: UInt32] = [":1.1": 1000, ":1.2": 1000, ":1.3": 1001]
 
-        init(limits: ActivityLimits = ActivityLimits()) {
+        /// - Parameter processID: every caller's process, as the bus tells it.
+        init(limits: ActivityLimits = ActivityLimits(), users: [String: UInt32] = Scene.users,
+             processID: UInt32 = 4200) {
             endpoint = ActivityEndpoint(
                 coordinator: ActivityCoordinator(limits: limits, delays: .none, clock: clock),
                 logger: Logger(label: "test"), ownUser: 1000, send: bus.send,
-                lookUpCredentials: { name in Scene.users[name.rawValue].map { ConnectionCredentials(user: $0, processID: 4200) } })
+                lookUpCredentials: { name in
+                    users[name.rawValue].map { ConnectionCredentials(user: $0, processID: processID) }
+                })
         }
 
         var object: ServedObject { endpoint.object }
@@ -210,5 +215,30 @@ struct ActivityEndpointTests {
             $0.append(Variant(UInt32(0)))
         }.errorName == ErrorName.propertyReadOnly.rawValue)
         #expect(try scene.activeCount == 1)
+    }
+
+    /// Work in the cgroup where a caller runs its activity joins that activity only when the cgroup is the caller's
+    /// own user's (`TrafficVisibility.owner`): a reused process id or another user's app never lends its rate.
+    @Test func workInACallersCgroupJoinsItsActivityOnlyWhenTheCgroupIsTheCallersUsers() throws {
+        // Every caller runs in this test's own cgroup, whoever's it is.
+        let cgroup = try #require(CallerApplication.unifiedCgroup(ofProcess: UInt32(getpid())))
+        let owner = TrafficVisibility.owner(ofCgroup: cgroup)
+        let scene = Scene(users: [":1.1": owner &+ 1, ":1.2": owner], processID: UInt32(getpid()))
+        let strangers = try scene.begin("sync", from: ":1.1")
+        var report = SourceReport(label: ActivityLabel(sanitizing: "app"), owner: cgroup, user: owner, rate: 5_000,
+                                  cgroup: cgroup)
+        let row = try scene.endpoint.report(report, of: "app", from: .traffic)
+        #expect(row.rawValue != strangers)
+        var shown = scene.endpoint.allDetails(readBy: ":1.1")
+        #expect(shown.first { $0.id == strangers }?.rate == nil && shown.contains { $0.id == row.rawValue }, "\(shown)")
+
+        let own = try scene.begin("sync", from: ":1.2")
+        report.rate = 6_000
+        let joined = try scene.endpoint.report(report, of: "app", from: .traffic)
+        #expect(joined.rawValue == own)
+        shown = scene.endpoint.allDetails(readBy: ":1.2")
+        #expect(shown.first { $0.id == own }?.rate == 6_000 && !shown.contains { $0.id == row.rawValue }, "\(shown)")
+        scene.endpoint.endWork("app", from: .traffic, .ended)
+        #expect(scene.endpoint.allDetails(readBy: ":1.2").first { $0.id == own }?.rate == nil)
     }
 }

@@ -36,4 +36,11 @@ import Testing
                                                 countsLoopback: true)
         #expect(without.count == with.count + 2)
     }
+
+    /// The kernel wants a ring buffer of whole pages: 64 KiB pages (some arm64 and ppc64le kernels) get one.
+    @Test func theRingFollowsThePageSize() {
+        #expect(WakeUpRing.size(pageSize: 4_096) == 16_384)
+        #expect(WakeUpRing.size(pageSize: 16_384) == 16_384)
+        #expect(WakeUpRing.size(pageSize: 65_536) == 65_536)
+    }
 }
