@@ -21,6 +21,8 @@ public final class NetworkActivityService {
     private var systemService: SystemServiceFollower?
     /// The sources followed, each through its adapter (`SourceAdapters`).
     private var adapters: [ActivitySource: any SourceAdapter] = [:]
+    /// Those of them that read at the end of the loop's turns.
+    private var readingAdapters: [any SourceAdapter] = []
     /// Turns of the loop that end in a sleep before the system service and the sources are followed: one, when
     /// any is to be.
     private var sleepsBeforeFollowingOthers: Int?
@@ -135,6 +137,7 @@ public final class NetworkActivityService {
         do {
             let followed = try adapter.init(connection: bus, work: endpoint, configuration: configuration, clock: clock)
             adapters[source] = followed
+            if adapter.readsAtEndOfTurn { readingAdapters.append(followed) }
             if let descriptor = followed.wakeUpDescriptor {
                 loop.watch(fileDescriptor: descriptor) { [unowned followed] in followed.wokeUp() }
             }
@@ -250,7 +253,7 @@ public final class NetworkActivityService {
     private func endOfTurn() -> Duration? {
         // Before the endpoint's end of turn, which announces what the sources changed.
         var untilSourcesWant: Duration?
-        for adapter in adapters.values {
+        for adapter in readingAdapters {
             if let wait = adapter.endOfTurn() { untilSourcesWant = min(untilSourcesWant ?? wait, wait) }
         }
         let turn = endpoint.endTurn()

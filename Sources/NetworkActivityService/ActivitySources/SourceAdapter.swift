@@ -28,6 +28,8 @@ protocol SourceAdapter: AnyObject, SendableMetatype {
     var wakeUpDescriptor: Int32? { get }
     func wokeUp()
 
+    /// Whether it wants `endOfTurn` called: only these are, so that a turn costs the others nothing.
+    static var readsAtEndOfTurn: Bool { get }
     /// At the end of the loop's turn: returns how long until the adapter wants the next, nil for never.
     func endOfTurn() -> Duration?
 }
@@ -37,6 +39,7 @@ extension SourceAdapter {
     func busLost() {}
     var wakeUpDescriptor: Int32? { nil }
     func wokeUp() {}
+    static var readsAtEndOfTurn: Bool { false }
     func endOfTurn() -> Duration? { nil }
 }
 

@@ -10,6 +10,7 @@ import TrafficCounters
 /// an app is followed.
 final class TrafficSource: SourceAdapter {
     static let bus = FollowedBus.kernel
+    static let readsAtEndOfTurn = true
     static let readInterval = Duration.seconds(1)
 
     private let counters: TrafficCounters
