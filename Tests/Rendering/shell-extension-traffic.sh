@@ -27,19 +27,21 @@ source "$here/shell-session.sh"
 if [ "${1:-}" = --inside ]; then
   shift
   enter_shell_scene gnome-extension-traffic "$@"
+  # The app's desktop file id is the scene's own (backup-tool-PID), its name Backup Tool.
+  app="backup-tool-$$"
   mkdir -p "$XDG_DATA_HOME/applications" "$XDG_DATA_HOME/icons/hicolor/scalable/apps"
   printf '[Desktop Entry]\nType=Application\nName=Backup Tool\nIcon=netactivity-test-backup\nExec=true\n' \
-    >"$XDG_DATA_HOME/applications/backup-tool.desktop"
+    >"$XDG_DATA_HOME/applications/$app.desktop"
   printf '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="#00ff00"/></svg>\n' \
     >"$XDG_DATA_HOME/icons/hicolor/scalable/apps/netactivity-test-backup.svg"
-  # The app's unit, GNOME's launch of backup-tool.desktop, where systemd puts a desktop's apps for the session's
+  # The app's unit, GNOME's launch of its desktop file, where systemd puts a desktop's apps for the session's
   # user; the folders above it made where missing, and those alone removed after.
   cgroup_root=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
   [ -n "$cgroup_root" ] || fail "no cgroup v2 tree is mounted"
   uid=$(id -u)
   made=()
   folder=$cgroup_root
-  for name in user.slice "user-$uid.slice" "user@$uid.service" app.slice "app-gnome-backup\\x2dtool-$$.scope"; do
+  for name in user.slice "user-$uid.slice" "user@$uid.service" app.slice "app-gnome-${app//-/\\x2d}-77.scope"; do
     folder="$folder/$name"
     if mkdir "$folder" 2>/dev/null; then made=("$folder" "${made[@]}"); fi
     [ -d "$folder" ] || fail "cannot make $folder"
@@ -50,9 +52,11 @@ if [ "${1:-}" = --inside ]; then
 
   gnome-extensions install --force "$extension" || fail "gnome-extensions did not install $extension"
   install_probe
-  "$products/netactivityd" --system --traffic --traffic-loopback --state-dir "$work/system-state" \
+  # This scene's app alone: another copy of the suite, as the same user, may download beside it.
+  "$products/netactivityd" --system --traffic --traffic-loopback --traffic-apps "$app" --state-dir "$work/system-state" \
     --log-level debug 2>system.log &
-  "$products/netactivityd" --traffic --show-delay 0 --hide-delay 0 --min-visible 0 2>netactivityd.log &
+  "$products/netactivityd" --traffic --traffic-apps "$app" --show-delay 0 --hide-delay 0 --min-visible 0 \
+    2>netactivityd.log &
   start_shell "['netactivity-probe@example.org', '$uuid']"
   within 120 shell_ready || fail "GNOME Shell did not come up"
   within 30 name_owned org.example.NetworkActivityProbe || fail "the test's probe extension did not start"
