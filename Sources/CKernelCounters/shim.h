@@ -53,7 +53,8 @@ static inline int ckc_link_create(int program, int cgroup, uint32_t attach_type)
     return ckc_bpf(BPF_LINK_CREATE, &attr);
 }
 
-// BPF_MAP_LOOKUP_ELEM (flags 0) or BPF_MAP_UPDATE_ELEM of one element.
+// BPF_MAP_LOOKUP_ELEM (flags 0), BPF_MAP_UPDATE_ELEM, BPF_MAP_LOOKUP_AND_DELETE_ELEM or BPF_MAP_DELETE_ELEM (no
+// value) of one element; BPF_MAP_GET_NEXT_KEY, whose next key takes the value's place (no key: the first).
 static inline int ckc_map_element(int command, int map, const void *key, void *value, uint64_t flags) {
     union bpf_attr attr;
     memset(&attr, 0, sizeof(attr));

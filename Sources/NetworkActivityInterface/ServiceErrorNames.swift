@@ -11,4 +11,7 @@ extension ErrorName {
     public static let limitExceeded: ErrorName = "org.example.NetworkActivity.Error.LimitExceeded"
     /// A `RequestCancel` of an activity that nobody has said it will stop.
     public static let notCancellable: ErrorName = "org.example.NetworkActivity.Error.NotCancellable"
+    /// `GetUsage` or `ClearUsage` where nothing counts apps' traffic (no `--traffic`; the kernel, the privileges
+    /// or, for a session, the system service do not count).
+    public static let notCountingTraffic: ErrorName = "org.example.NetworkActivity.Error.NotCountingTraffic"
 }

@@ -39,6 +39,13 @@ public enum ServiceMembers {
     /// At most once a second, when entries were added or cleared.
     public static let historyChanged = Signal("HistoryChanged", of: interface)
 
+    // MARK: Data usage
+
+    /// The data each app used, per user, network and day, from the day `since` (`YYYY-MM-DD`; empty: all kept).
+    public static let getUsage = Method(
+        "GetUsage", of: interface, Argument<String>("since"), output: Argument<[UsageRecord]>("usage"))
+    public static let clearUsage = Method("ClearUsage", of: interface, output: Argument<UInt32>("count"))
+
     // MARK: Signals and properties
 
     /// Sent once per change of `Visible`.
@@ -60,7 +67,7 @@ public enum ServiceMembers {
     /// Every member above, for the contract test's count.
     public static let all: [any InterfaceMember] = [
         begin, beginWithTimeout, end, cancel, reset, listActivities, setProgress, setTransfer, setCancellable,
-        requestCancel, getActivities, getHistory, clearHistory, visibilityChanged, activitiesChanged,
+        requestCancel, getActivities, getHistory, clearHistory, getUsage, clearUsage, visibilityChanged, activitiesChanged,
         cancelRequested, historyChanged, visible, activeCount, traffic, trafficReason,
     ]
 }

@@ -32,6 +32,10 @@ final class ActivityEndpoint {
     var trafficState = TrafficState.off("--traffic is not given")
     /// Which apps' traffic a person wants to see.
     var trafficChoice = TrafficChoice()
+    /// The data usage this service keeps (the system service counting traffic), or the way to the system
+    /// service's (a session's).
+    weak var dataUsage: (any DataUsageAnswering)?
+    weak var usageForwarding: (any DataUsageForwarding)?
     /// Each distinct change signal, built once and sent as copies.
     private var changeSignals = SignalCache<ActivityNotification>()
     /// Where changes are saved for the next instance, if anywhere.

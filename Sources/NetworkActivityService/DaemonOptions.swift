@@ -27,6 +27,7 @@ public struct DaemonOptions: ProgramOptions {
     public var launcherApps = LauncherEntries.browsers
     public var history = 100
     public var traffic = TrafficOptions()
+    public var usageDirectory: String?
 
     public init() {}
 
@@ -39,8 +40,21 @@ public struct DaemonOptions: ProgramOptions {
                                    maximumTimeoutSeconds: maxTimeout),
             replace: replace, followsSystemService: !system && !noSystem, state: stateLocation,
             sources: system ? [] : Set(ActivitySource.followedOnBuses).subtracting(noSources),
-            launcherApplications: launcherApps, historyLimit: history, traffic: traffic)
+            launcherApplications: launcherApps, historyLimit: history, traffic: trafficWithUsage)
     }
+
+    /// `--usage-dir`; else `--state-dir`; else systemd's `StateDirectory=` (`$STATE_DIRECTORY`); else
+    /// /var/lib/netactivity: a place that outlives reboots, unlike the activities'.
+    private var trafficWithUsage: TrafficOptions {
+        var traffic = traffic
+        traffic.usageDirectory = usageDirectory ?? stateDirectory
+            ?? getenv("STATE_DIRECTORY").map { String(cString: $0).split(separator: ":").first.map(String.init) ?? "" }
+            .flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? Self.systemUsageDirectory
+        return traffic
+    }
+
+    static let systemUsageDirectory = "/var/lib/netactivity"
 
     /// `--state-dir`; else the session's runtime directory, or the system's with `--system`. A bus given by
     /// `--address` is neither: two services on two such buses must not share one file.
@@ -128,6 +142,12 @@ extension DaemonOptions {
         .flag("--traffic-loopback", help: "Count traffic on the loopback device (lo) too.") {
             $0.traffic.countsLoopback = true
         },
+        .value("--usage-days", "DAYS", takes: "a whole number of days from 1 to 3660",
+               help: "Days of the data each app used to keep, today's included (default 90).",
+               parse: { Int($0).flatMap { (1...3660).contains($0) ? $0 : nil } }) { $0.traffic.usageDays = $1 },
+        .value("--usage-dir", "DIR", takes: "a directory",
+               help: "Keep the data each app used here (default $STATE_DIRECTORY, /var/lib/netactivity).",
+               parse: { $0.isEmpty ? nil : $0 }) { $0.usageDirectory = $1 },
         .value("--traffic-apps", "IDS", takes: "application ids, separated by commas",
                help: "Show the traffic of these apps only (desktop file ids, commands or unit names).",
                parse: parseApplicationIDs) { $0.traffic.choice.only = $1 },

@@ -102,6 +102,7 @@ public final class NetworkActivityService {
                     connection: system, logger: logger, startsService: configuration.traffic.isOn,
                     onTraffic: { [unowned self] state in trafficOfSystemService(state) }
                 ) { [unowned endpoint] records in endpoint.followSystemActivities(records) }
+                endpoint.usageForwarding = systemService
             } catch {
                 logger.warning("following no system service: \(error.message)")
             }
@@ -115,9 +116,10 @@ public final class NetworkActivityService {
             logger.warning("not counting apps' traffic: \(error.message)")
             endpoint.trafficState = .unavailable(error.message)
         }
-        if adapters[.traffic] != nil {
+        if let traffic = adapters[.traffic] as? TrafficSource {
             endpoint.trafficState = .counting
             endpoint.notesReaders = true
+            endpoint.dataUsage = traffic
         }
     }
 
@@ -198,6 +200,8 @@ public final class NetworkActivityService {
     /// When another instance has taken over, it shows them: nothing is announced, so no widget blinks.
     private func shutDown() {
         endpoint.saveChanges()
+        // What the kernel counted since the last take, which its map forgets with this process.
+        (adapters[.traffic] as? TrafficSource)?.takeUsageNow()
         if !isReplaced {
             endpoint.shutDown()
             try? connection.releaseName(ServiceNames.busName)

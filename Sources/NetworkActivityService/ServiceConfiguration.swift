@@ -37,6 +37,10 @@ public struct TrafficOptions: Sendable, Equatable {
     /// Whether packets on `lo` count: only for tests and for a machine whose "network" is local.
     public var countsLoopback = false
     public var choice = TrafficChoice()
+    /// Where the system service keeps the data each app used (`usage`); nil keeps it in memory alone.
+    public var usageDirectory: String?
+    /// Days of data usage kept, today's included.
+    public var usageDays = DataUsage.defaultKeptDays
 }
 
 /// The apps a person wants to see the traffic of: `--traffic-apps` (only these) and `--traffic-ignore` (never

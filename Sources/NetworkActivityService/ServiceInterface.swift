@@ -94,6 +94,12 @@ extension ActivityEndpoint {
             MethodDeclaration(ServiceMembers.clearHistory) { endpoint, call throws(DBusError) in
                 try endpoint.clearHistory(for: call.callerName)
             },
+            MethodDeclaration(ServiceMembers.getUsage, answeringLater: { endpoint, call, since throws(DBusError) in
+                try endpoint.usage(for: call, since: since)
+            }),
+            MethodDeclaration(ServiceMembers.clearUsage, answeringLater: { endpoint, call throws(DBusError) in
+                try endpoint.clearUsage(for: call)
+            }),
         ],
         properties: [
             PropertyDeclaration(ServiceMembers.visible, announcesChanges: true) { $0.coordinator.isVisible },

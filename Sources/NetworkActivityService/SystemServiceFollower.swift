@@ -125,3 +125,33 @@ final class SystemServiceFollower {
         }
     }
 }
+
+/// A session's `GetUsage` and `ClearUsage` are the system service's, asked as the session's user: the system
+/// service answers each user their own apps and the machine's services.
+extension SystemServiceFollower: DataUsageForwarding {
+    func forward(usageSince since: String, answer: @escaping (Result<[UsageRecord], DBusError>) -> Void) -> Bool {
+        guard let destination = try? BusName(owner) else { return false }
+        let call = ServiceMembers.getUsage.call(since, destination: destination, path: ServiceNames.objectPath)
+        call.autoStart = false
+        connection.send(call, timeout: .seconds(10)) { result in
+            answer(result.flatMap { reply in
+                var reply = reply
+                return Result { () throws(DBusError) in try ServiceMembers.getUsage.readReply(&reply) }
+            })
+        }
+        return true
+    }
+
+    func forwardClearUsage(answer: @escaping (Result<UInt32, DBusError>) -> Void) -> Bool {
+        guard let destination = try? BusName(owner) else { return false }
+        let call = ServiceMembers.clearUsage.call(destination: destination, path: ServiceNames.objectPath)
+        call.autoStart = false
+        connection.send(call, timeout: .seconds(10)) { result in
+            answer(result.flatMap { reply in
+                var reply = reply
+                return Result { () throws(DBusError) in try ServiceMembers.clearUsage.readReply(&reply) }
+            })
+        }
+        return true
+    }
+}

@@ -2,9 +2,11 @@
 import CKernelCounters
 
 /// The program the kernel runs on every packet that a socket of the machine receives or sends (one copy for each
-/// way): it adds the packet's length to its app's count, keyed by the socket's cgroup and owner, and wakes the
-/// service when an app first moves `threshold` bytes within a second. It never drops a packet: it returns 1
-/// whatever happens.
+/// way): it adds the packet's length to its app's count on its network, keyed by the socket's cgroup and owner
+/// and the packet's interface and network namespace; it wakes the service when an app first moves `threshold`
+/// bytes within a second on a network, and when it makes an entry (an app moved something on a network since the
+/// service last took its counts), so that the service knows to keep the totals without reading while nothing
+/// moves. It never drops a packet: it returns 1 whatever happens.
 ///
 /// A packet of an app the service follows costs a map lookup, one atomic add and one load; of any other app, a
 /// few loads more, and the clock only when the app has moved `threshold` bytes since its window began (a window
@@ -40,8 +42,8 @@ enum CountingProgram {
     static let loopbackIndex: Int32 = 1
 
     static func instructions(_ way: Way, counters: Int32, wakeUps: Int32, threshold: UInt64,
-                             countsLoopback: Bool) -> [bpf_insn] {
-        let key = -Int16(CounterLayout.keySize)
+                             countsLoopback: Bool, tellsNamespaces: Bool = true) -> [bpf_insn] {
+        let key = -Int16(CounterLayout.recordSize)
         var program = BPFProgramBuilder()
         program.move(.r6, .r1)  // r6: the packet
         if !countsLoopback {
@@ -49,7 +51,8 @@ enum CountingProgram {
             program.jump(if: .r2, .equal, loopbackIndex, to: "pass")
         }
         program.load(.word, .r7, from: .r6, Packet.length)  // r7: its length
-        lookUpOrMakeCounts(&program, counters: counters, key: key)
+        lookUpOrMakeCounts(&program, counters: counters, key: key, tellsNamespaces: tellsNamespaces,
+                           announcingNewTo: wakeUps)
         program.move(.r8, .r0)  // r8: the app's counts
         program.atomicAdd(.r7, to: .r8, way.countOffset)
         // Followed by the service: nothing more to do, which keeps a busy app's packets cheap.
@@ -80,12 +83,7 @@ enum CountingProgram {
         // Marked followed only once the ring took the key: when it is full, the app stays wakeable, and the next
         // packet past the threshold tries again.
         program.label("wake")
-        program.loadMap(.r1, descriptor: wakeUps)
-        program.move(.r2, .frame)
-        program.add(.r2, Int32(key))
-        program.move(.r3, Int32(CounterLayout.keySize))
-        program.move(.r4, 0)
-        program.call(BPF_FUNC_ringbuf_output)
+        output(&program, .pastThreshold, wakeUps: wakeUps, record: key)
         program.jump(if: .r0, .notEqual, 0, to: "pass")
         program.store(.doubleWord, 1, to: .r8, CounterLayout.followed)
 
@@ -101,7 +99,7 @@ enum CountingProgram {
     static func wakeAgainInstructions(counters: Int32) -> [bpf_insn] {
         let key = -Int16(CounterLayout.keySize)
         var program = BPFProgramBuilder()
-        // The key: the packet's first 16 bytes, after the link layer's header.
+        // The key: the packet's first bytes, after the link layer's header.
         program.move(.r2, 0)
         program.move(.r3, .frame)
         program.add(.r3, Int32(key))
@@ -120,11 +118,12 @@ enum CountingProgram {
     /// The smallest counting program, what the benchmark weighs ours against: the same key and map, one lookup (a
     /// new app's entry made as ours makes it) and one atomic add a packet, as systemd counts a unit's bytes
     /// (`IPAccounting=`). Nothing wakes anyone, and loopback counts.
-    static func referenceInstructions(_ way: Way, counters: Int32) -> [bpf_insn] {
+    static func referenceInstructions(_ way: Way, counters: Int32, tellsNamespaces: Bool = true) -> [bpf_insn] {
         var program = BPFProgramBuilder()
         program.move(.r6, .r1)
         program.load(.word, .r7, from: .r6, Packet.length)
-        lookUpOrMakeCounts(&program, counters: counters, key: -Int16(CounterLayout.keySize))
+        lookUpOrMakeCounts(&program, counters: counters, key: -Int16(CounterLayout.recordSize),
+                           tellsNamespaces: tellsNamespaces, announcingNewTo: nil)
         program.atomicAdd(.r7, to: .r0, way.countOffset)
         program.label("pass")
         program.move(.r0, 1)
@@ -132,10 +131,12 @@ enum CountingProgram {
         return program.finished()
     }
 
-    /// `r0 = the counts of the packet in r6's app`, an app seen for the first time given zeros (another CPU may
-    /// have made them first); to `pass` if the map has no room. The key, the socket's cgroup v2 id and its owner's
-    /// uid, stays on the stack at `key`.
-    private static func lookUpOrMakeCounts(_ program: inout BPFProgramBuilder, counters: Int32, key: Int16) {
+    /// `r0 = the counts of the packet in r6's app on its network`, an entry seen for the first time given zeros
+    /// (another CPU may have made it first) and, with `wakeUps`, announced to the service; to `pass` if the map has
+    /// no room. The record (the key: the socket's cgroup v2 id and its owner's uid, the packet's interface and its
+    /// network namespace's cookie; then the record's kind) stays on the stack at `key`.
+    private static func lookUpOrMakeCounts(_ program: inout BPFProgramBuilder, counters: Int32, key: Int16,
+                                           tellsNamespaces: Bool, announcingNewTo wakeUps: Int32?) {
         let zeroCounts = key - Int16(CounterLayout.valueSize)
         program.move(.r1, .r6)
         program.call(BPF_FUNC_skb_cgroup_id)
@@ -143,7 +144,15 @@ enum CountingProgram {
         program.move(.r1, .r6)
         program.call(BPF_FUNC_get_socket_uid)
         program.store(.word, .r0, to: .frame, key + CounterLayout.user)
-        program.store(.word, 0, to: .frame, key + CounterLayout.user + 4)
+        program.load(.word, .r1, from: .r6, Packet.interfaceIndex)
+        program.store(.word, .r1, to: .frame, key + CounterLayout.interfaceIndex)
+        if tellsNamespaces {
+            program.move(.r1, .r6)
+            program.call(BPF_FUNC_get_netns_cookie)
+            program.store(.doubleWord, .r0, to: .frame, key + CounterLayout.namespace)
+        } else {
+            program.store(.doubleWord, 0, to: .frame, key + CounterLayout.namespace)
+        }
         lookUp(&program, counters: counters, key: key)
         program.jump(if: .r0, .notEqual, 0, to: "count")
         for offset in stride(from: Int16(0), to: Int16(CounterLayout.valueSize), by: 8) {
@@ -156,9 +165,27 @@ enum CountingProgram {
         program.add(.r3, Int32(zeroCounts))
         program.move(.r4, Int32(BPF_NOEXIST))
         program.call(BPF_FUNC_map_update_elem)
+        program.move(.r9, .r0)  // r9: 0 when this packet made the entry
         lookUp(&program, counters: counters, key: key)
         program.jump(if: .r0, .equal, 0, to: "pass")
+        if let wakeUps {
+            program.jump(if: .r9, .notEqual, 0, to: "count")
+            program.move(.r8, .r0)
+            output(&program, .newEntry, wakeUps: wakeUps, record: key)
+            program.move(.r0, .r8)
+        }
         program.label("count")
+    }
+
+    /// `r0 = bpf_ringbuf_output(wakeUps, the record at record, of kind)`: 0 when the ring took it.
+    private static func output(_ program: inout BPFProgramBuilder, _ kind: WakeUpKind, wakeUps: Int32, record: Int16) {
+        program.store(.doubleWord, Int32(kind.rawValue), to: .frame, record + CounterLayout.kind)
+        program.loadMap(.r1, descriptor: wakeUps)
+        program.move(.r2, .frame)
+        program.add(.r2, Int32(record))
+        program.move(.r3, Int32(CounterLayout.recordSize))
+        program.move(.r4, 0)
+        program.call(BPF_FUNC_ringbuf_output)
     }
 
     /// `r0 = lookup(counters, key on the stack)`
@@ -170,17 +197,31 @@ enum CountingProgram {
     }
 }
 
-/// The counters map's entries, as the program and the service both read them: a key of 16 bytes (the cgroup's
-/// id, the socket owner's uid, 4 bytes of padding) and a value of five 64-bit numbers, in three cache lines: the
+/// Why the kernel woke the service, the last field of a ring buffer record.
+public enum WakeUpKind: UInt64, Sendable {
+    /// An app first moved the threshold within a second on a network.
+    case pastThreshold = 0
+    /// An app moved something on a network since the service last took its counts: its entry is new.
+    case newEntry = 1
+}
+
+/// The counters map's entries, as the program and the service both read them: a key of 24 bytes (the cgroup's
+/// id, the socket owner's uid, the interface's index, the network namespace's cookie) and a value of five
+/// 64-bit numbers, in three cache lines: the
 /// bytes received are added on the CPU that takes a download's packets and the bytes sent on the app's own, and
 /// what every packet reads stays in a line that neither writes, so that two CPUs do not fight over one line (the
 /// egress program's cost went from about 250 to 200 ns a packet with `kernel.bpf_stats_enabled`, on loopback).
 enum CounterLayout {
-    static let keySize = 16
+    static let keySize = 24
     static let valueSize = 152
     // In the key.
     static let cgroupID: Int16 = 0
     static let user: Int16 = 8
+    static let interfaceIndex: Int16 = 12
+    static let namespace: Int16 = 16
+    /// A ring buffer record: the key, then its `WakeUpKind`.
+    static let kind: Int16 = 24
+    static let recordSize = 32
     // In the value.
     static let received: Int16 = 0
     static let sent: Int16 = 64

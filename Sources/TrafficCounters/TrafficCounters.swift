@@ -5,16 +5,29 @@ import ProgramSupport
 import Glibc
 #endif
 
-/// Whose bytes a count is: the cgroup of the sockets (its cgroup v2 id) and the Unix user that owns them.
+/// Whose bytes a count is, and where they went: the cgroup of the sockets (its cgroup v2 id), the Unix user that
+/// owns them, and the network: the interface's index and its network namespace's cookie (0 where the kernel
+/// cannot tell namespaces apart).
 public struct CounterKey: Sendable, Hashable {
     public var cgroupID: UInt64
     public var user: UInt32
+    public var interfaceIndex: UInt32
+    public var namespace: UInt64
+
+    public init(cgroupID: UInt64, user: UInt32, interfaceIndex: UInt32 = 0, namespace: UInt64 = 0) {
+        self.cgroupID = cgroupID
+        self.user = user
+        self.interfaceIndex = interfaceIndex
+        self.namespace = namespace
+    }
 
     var bytes: [UInt8] {
         var bytes = [UInt8](repeating: 0, count: CounterLayout.keySize)
         bytes.withUnsafeMutableBytes { raw in
             raw.storeBytes(of: cgroupID, toByteOffset: Int(CounterLayout.cgroupID), as: UInt64.self)
             raw.storeBytes(of: user, toByteOffset: Int(CounterLayout.user), as: UInt32.self)
+            raw.storeBytes(of: interfaceIndex, toByteOffset: Int(CounterLayout.interfaceIndex), as: UInt32.self)
+            raw.storeBytes(of: namespace, toByteOffset: Int(CounterLayout.namespace), as: UInt64.self)
         }
         return bytes
     }
@@ -22,7 +35,19 @@ public struct CounterKey: Sendable, Hashable {
     init(bytes raw: UnsafeRawBufferPointer) {
         cgroupID = raw.loadUnaligned(fromByteOffset: Int(CounterLayout.cgroupID), as: UInt64.self)
         user = raw.loadUnaligned(fromByteOffset: Int(CounterLayout.user), as: UInt32.self)
+        interfaceIndex = raw.loadUnaligned(fromByteOffset: Int(CounterLayout.interfaceIndex), as: UInt32.self)
+        namespace = raw.loadUnaligned(fromByteOffset: Int(CounterLayout.namespace), as: UInt64.self)
     }
+}
+
+/// An app's bytes on one network, as `TrafficCounters.takeCounts` found them.
+public struct TakenCounts: Sendable {
+    public var key: CounterKey
+    public var received: UInt64
+    public var sent: UInt64
+    /// Whether the entry stays in the kernel (the service follows the app), its counts growing on; else the
+    /// kernel dropped it as it was read, and a new entry starts from zero.
+    public var stays: Bool
 }
 
 /// Why the kernel does not count: what is missing, in words for the log and `status`.
@@ -61,6 +86,9 @@ public final class TrafficCounters {
     private var wakeAgainProgram: Int32 = -1
     /// The kernel's ids of the two programs (received, sent), as bpftool lists them.
     public private(set) var programIDs: [UInt32] = []
+    /// Whether the keys tell network namespaces apart: kernels before Linux 6.x's `bpf_get_netns_cookie` for
+    /// cgroup packet programs give every namespace's interfaces the cookie 0.
+    public private(set) var tellsNamespaces = true
 
     /// Which programs count.
     public enum Programs: Sendable {
@@ -98,13 +126,24 @@ public final class TrafficCounters {
         wakeAgainProgram = try load(CountingProgram.wakeAgainInstructions(counters: counters), named: "netact_rearm",
                                     attachType: BPF_CGROUP_INET_INGRESS)
         for way in [CountingProgram.Way.received, .sent] {
-            let instructions = switch kind {
-            case .service(let threshold, let countsLoopback):
-                CountingProgram.instructions(way, counters: counters, wakeUps: wakeUps.descriptor,
-                                             threshold: threshold, countsLoopback: countsLoopback)
-            case .reference: CountingProgram.referenceInstructions(way, counters: counters)
+            func instructions(tellingNamespaces: Bool) -> [bpf_insn] {
+                switch kind {
+                case .service(let threshold, let countsLoopback):
+                    CountingProgram.instructions(way, counters: counters, wakeUps: wakeUps.descriptor,
+                                                 threshold: threshold, countsLoopback: countsLoopback,
+                                                 tellsNamespaces: tellingNamespaces)
+                case .reference:
+                    CountingProgram.referenceInstructions(way, counters: counters, tellsNamespaces: tellingNamespaces)
+                }
             }
-            let program = try load(instructions, named: way.name, attachType: way.attachType)
+            let program: Int32
+            if tellsNamespaces, let telling = try? loadProgram(instructions(tellingNamespaces: true), named: way.name,
+                                                                 attachType: way.attachType) {
+                program = telling
+            } else {
+                tellsNamespaces = false
+                program = try load(instructions(tellingNamespaces: false), named: way.name, attachType: way.attachType)
+            }
             programs[way] = program
             programIDs.append(ckc_program_info(program).id)
             guard root >= 0 else { continue }
@@ -120,6 +159,18 @@ public final class TrafficCounters {
 
     deinit {
         closeAll()
+    }
+
+    /// Loads a cgroup_skb program, or throws without closing the others (an older kernel may refuse a helper).
+    private func loadProgram(_ instructions: [bpf_insn], named name: String, attachType: bpf_attach_type)
+        throws(TrafficCountingUnavailable) -> Int32 {
+        let program = instructions.withUnsafeBufferPointer { code in
+            ckc_prog_load(BPF_PROG_TYPE_CGROUP_SKB.rawValue, attachType.rawValue, code.baseAddress,
+                          UInt32(code.count), name, nil, 0)
+        }
+        guard program >= 0 else { throw Self.refusal("a cgroup packet program", errno) }
+        descriptors.append(program)
+        return program
     }
 
     /// Loads a cgroup_skb program; its descriptor is closed with the others.
@@ -162,14 +213,68 @@ public final class TrafficCounters {
     /// Readable when the kernel has woken the service for an app (`takeWakeUps`).
     public var wakeUpDescriptor: Int32 { wakeUps.descriptor }
 
-    /// The apps the kernel woke the service for since the last call.
-    public func takeWakeUps() -> [CounterKey] {
-        var keys: [CounterKey] = []
+    /// The apps the kernel woke the service for since the last call, and why.
+    public func takeWakeUps() -> [(key: CounterKey, kind: WakeUpKind)] {
+        var keys: [(key: CounterKey, kind: WakeUpKind)] = []
         wakeUps.consume { record in
-            guard record.count >= CounterLayout.keySize else { return }
-            keys.append(CounterKey(bytes: record))
+            guard record.count >= CounterLayout.recordSize,
+                  let kind = WakeUpKind(rawValue: record.loadUnaligned(fromByteOffset: Int(CounterLayout.kind),
+                                                                        as: UInt64.self))
+            else { return }
+            keys.append((CounterKey(bytes: record), kind))
         }
         return keys
+    }
+
+    /// Every app's counts on every network, each entry read and dropped in one step (the kernel makes a new one,
+    /// and wakes the service, at the app's next packet there), but for the apps the kernel marks followed, which
+    /// stay and are read. So the kernel holds only what moved since the last call, and nothing is read while
+    /// nothing moves.
+    public func takeCounts() -> [TakenCounts] {
+        var keys: [[UInt8]] = []
+        var key: [UInt8]? = nil
+        var next = [UInt8](repeating: 0, count: CounterLayout.keySize)
+        while true {
+            let found = key.map { ckc_map_element(Int32(BPF_MAP_GET_NEXT_KEY.rawValue), counters, $0, &next, 0) }
+                ?? ckc_map_element(Int32(BPF_MAP_GET_NEXT_KEY.rawValue), counters, nil, &next, 0)
+            guard found == 0, keys.count < Int(Self.capacity) else { break }
+            keys.append(next)
+            key = next
+        }
+        var taken: [TakenCounts] = []
+        var value = [UInt8](repeating: 0, count: CounterLayout.valueSize)
+        for key in keys {
+            guard ckc_map_element(Int32(BPF_MAP_LOOKUP_ELEM.rawValue), counters, key, &value, 0) == 0 else { continue }
+            var stays = Self.field(CounterLayout.followed, of: value) != 0
+            if !stays {
+                if ckc_map_element(Int32(BPF_MAP_LOOKUP_AND_DELETE_ELEM.rawValue), counters, key, &value, 0) != 0 {
+                    // Linux before 5.14 cannot do both at once: what lands between the two is lost.
+                    guard ckc_map_element(Int32(BPF_MAP_LOOKUP_ELEM.rawValue), counters, key, &value, 0) == 0 else { continue }
+                    ckc_map_element(Int32(BPF_MAP_DELETE_ELEM.rawValue), counters, key, nil, 0)
+                }
+                stays = false
+            }
+            let counterKey = key.withUnsafeBytes { CounterKey(bytes: $0) }
+            taken.append(TakenCounts(key: counterKey, received: Self.field(CounterLayout.received, of: value),
+                                     sent: Self.field(CounterLayout.sent, of: value), stays: stays))
+        }
+        return taken
+    }
+
+    private static func field(_ offset: Int16, of value: [UInt8]) -> UInt64 {
+        value.withUnsafeBytes { $0.load(fromByteOffset: Int(offset), as: UInt64.self) }
+    }
+
+    /// The cookie of the network namespace this process runs in (`SO_NETNS_COOKIE`, Linux 5.14): the namespace
+    /// whose interfaces the service can name. Nil where the kernel cannot tell it.
+    public static func ownNamespace() -> UInt64? {
+        let probe = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { return nil }
+        defer { close(probe) }
+        var cookie: UInt64 = 0
+        var size = socklen_t(MemoryLayout<UInt64>.size)
+        // SO_NETNS_COOKIE, which Glibc's module may not name.
+        return getsockopt(probe, SOL_SOCKET, 71, &cookie, &size) == 0 ? cookie : nil
     }
 
     /// An app's counts so far; nil when the kernel has none (it never moved anything, or was made room for).

@@ -149,5 +149,11 @@ public struct TrafficFigures: Sendable, Equatable {
     public var received: UInt64
     public var sent: UInt64
 
+    public init(rate: UInt64, received: UInt64, sent: UInt64) {
+        self.rate = rate
+        self.received = received
+        self.sent = sent
+    }
+
     public var done: UInt64 { received + sent }
 }

@@ -5,10 +5,14 @@ import ProgramSupport
 import TrafficCounters
 
 /// Reports what apps move on the network as activities of the `traffic` source, for the system service: the
-/// kernel's counts (`TrafficCounters`) under the domain's rules (`TrafficWatch`). It costs nothing while no app
-/// moves the threshold: the loop sleeps on the kernel's wake-ups, and counts are read once a second only while
-/// an app is followed.
-final class TrafficSource: SourceAdapter {
+/// kernel's counts (`TrafficCounters`) under the domain's rules (`TrafficWatch`), and keeps the data each app
+/// used (`DataUsageKeeper`). It costs nothing while no app moves: the loop sleeps on the kernel's wake-ups,
+/// counts are read once a second only while an app is followed, and taken for the totals at most once a minute
+/// while anything moves.
+///
+/// The kernel counts an app per network: an app followed on two at once is one activity, of both networks'
+/// figures.
+final class TrafficSource: SourceAdapter, DataUsageAnswering {
     static let bus = FollowedBus.kernel
     static let readsAtEndOfTurn = true
     static let readInterval = Duration.seconds(1)
@@ -22,6 +26,9 @@ final class TrafficSource: SourceAdapter {
     /// The app behind each cgroup followed, found once, nil for one that is not shown.
     private var apps: [UInt64: CgroupApplication?] = [:]
     private var nextRead: MonotonicTime?
+    /// The figures of each followed network of an app, by the app's item, while it shows.
+    private var shown: [String: [CounterKey: TrafficFigures]] = [:]
+    let usage: DataUsageKeeper
 
     /// Attaches the kernel's counting; throws what is missing, in words for people. What the kernel's verifier
     /// said of a refused program, which can name kernel addresses, goes to the journal alone.
@@ -43,7 +50,11 @@ final class TrafficSource: SourceAdapter {
         self.work = work
         self.clock = clock
         watch = TrafficWatch(threshold: options.threshold)
-        work.logger.info("counting apps' traffic at \(tree.root) (programs \(counters.programIDs.map(String.init).joined(separator: " and ")); from \(options.threshold) bytes a second\(options.countsLoopback ? ", loopback included" : ""))")
+        let networks = NetworkNames(connection: connection, ownNamespace: TrafficCounters.ownNamespace(),
+                                    logger: work.logger)
+        usage = DataUsageKeeper(counters: counters, networks: networks, options: options, logger: work.logger,
+                                clock: clock)
+        work.logger.info("counting apps' traffic at \(tree.root) (programs \(counters.programIDs.map(String.init).joined(separator: " and ")); from \(options.threshold) bytes a second\(options.countsLoopback ? ", loopback included" : "")\(counters.tellsNamespaces ? "" : "; this kernel does not tell network namespaces apart"))")
     }
 
     /// What the loop sleeps on: readable when the kernel woke the service for an app.
@@ -51,7 +62,12 @@ final class TrafficSource: SourceAdapter {
 
     func wokeUp() {
         let now = clock.monotonicNow()
-        for key in counters.takeWakeUps() {
+        for (key, kind) in counters.takeWakeUps() {
+            guard kind == .pastThreshold else {
+                usage.entryMade(key, paths: &paths, at: now)
+                continue
+            }
+            usage.moving(at: now)
             guard let counts = counters.counts(of: key) else { continue }
             work.logger.debug("the kernel woke the service for cgroup \(key.cgroupID), user \(key.user)")
             if !watch.wokeUp(for: key, user: key.user, counts: counts, at: now) {
@@ -64,25 +80,45 @@ final class TrafficSource: SourceAdapter {
     /// At the end of the loop's turn: reads the followed apps when a second has passed; returns how long until
     /// the next read, nil when none is followed.
     func endOfTurn() -> Duration? {
-        guard let due = nextRead else { return nil }
         let now = clock.monotonicNow()
-        guard now >= due else { return now.duration(to: due) }
+        let usageTurn = usage.endOfTurn(paths: &paths, at: now)
+        guard let due = nextRead else { return usageTurn }
+        guard now >= due else { return [now.duration(to: due), usageTurn].compactMap { $0 }.min() }
         for key in watch.followedKeys { read(key, at: now) }
         for key in watch.takeReleased() { counters.wakeAgain(for: key) }
         nextRead = watch.isFollowing ? now + Self.readInterval : nil
-        return nextRead.map { now.duration(to: $0) }
+        return [nextRead.map { now.duration(to: $0) }, usageTurn].compactMap { $0 }.min()
+    }
+
+    /// Takes the kernel's counts into the totals now: for a question, and before the service stops.
+    func takeUsageNow() {
+        usage.takeNow(paths: &paths)
+    }
+
+    func clearUsage(for reader: UInt32, serviceUser: UInt32) -> Int {
+        usage.clear(for: reader, serviceUser: serviceUser, paths: &paths)
+    }
+
+    func usageRows(since: UsageDay?, readableBy reader: UInt32, serviceUser: UInt32) -> [UsageRow] {
+        takeUsageNow()
+        return usage.usage.rows(since: since, readableBy: reader, serviceUser: serviceUser)
     }
 
     private func read(_ key: CounterKey, at now: MonotonicTime) {
         let counts = counters.counts(of: key)
         let item = "\(key.cgroupID):\(key.user)"
+        if watch.isFollowing { usage.moving(at: now) }
         let step = watch.sample(key, counts: counts, at: now)
         work.logger.trace("cgroup \(key.cgroupID), user \(key.user): \(counts.map { "\($0.received) bytes received, \($0.sent) sent" } ?? "no count"), \(step)")
         switch step {
         case .waits:
             break
-        case .shows(let figures):
+        case .shows(let networkFigures):
             guard let app = application(of: key.cgroupID, at: now) else { return }
+            shown[item, default: [:]][key] = networkFigures
+            let figures = shown[item, default: [:]].values.reduce(TrafficFigures(rate: 0, received: 0, sent: 0)) {
+                TrafficFigures(rate: $0.rate + $1.rate, received: $0.received + $1.received, sent: $0.sent + $1.sent)
+            }
             // Its cgroup: a caller's activity there (`netactivity run --system -- rsync`) takes the rate instead.
             let report = SourceReport(
                 label: app.label, owner: app.path, application: app.application, user: key.user,
@@ -94,7 +130,11 @@ final class TrafficSource: SourceAdapter {
                 work.logger.debug("\(app.path)'s traffic shows not: \(error)")
             }
         case .letGo:
-            work.endWork(item, from: .traffic, .ended)
+            shown[item]?[key] = nil
+            if shown[item]?.isEmpty ?? true {
+                shown[item] = nil
+                work.endWork(item, from: .traffic, .ended)
+            }
             counters.wakeAgain(for: key)
             if !watch.followedKeys.contains(where: { $0.cgroupID == key.cgroupID }) { apps[key.cgroupID] = nil }
         }

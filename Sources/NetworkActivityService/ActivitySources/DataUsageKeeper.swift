@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: Apache-2.0
+import NetworkActivity
+import ProgramSupport
+import TrafficCounters
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Keeps the data each app used (`DataUsage`) from the kernel's counts, for the system service with `--traffic`:
+/// it takes the counts (`TrafficCounters.takeCounts`) at most once a minute while anything moves, at local
+/// midnight so that each day gets its own bytes, and before it answers a question; it writes the totals to
+/// `usage` in its directory after each take that changed them. While nothing moves it does nothing: the kernel
+/// wakes it (`WakeUpKind.newEntry`) when an app first moves something after a take.
+final class DataUsageKeeper {
+    static let takeInterval = Duration.seconds(60)
+    static let fileName = "usage"
+
+    private(set) var usage: DataUsage
+    private let counters: TrafficCounters
+    private let networks: NetworkNames
+    private let directory: String?
+    private let logger: Logger
+    private let clock: any TimeSource
+    /// The apps behind the cgroups that moved something, named when the kernel told of them (a short-lived app is
+    /// gone by the next take).
+    private var apps: [UInt64: UsageApplication] = [:]
+    /// Cgroups the kernel told of that could not be named yet (the tree was walked within the second).
+    private var unnamed: Set<UInt64> = []
+    /// The counts already added of entries that stay in the kernel (apps it follows), by key.
+    private var added: [CounterKey: UsageBytes] = [:]
+    private var lastTake: MonotonicTime?
+    private var nextTake: MonotonicTime?
+
+    init(counters: TrafficCounters, networks: NetworkNames, options: TrafficOptions, logger: Logger,
+         clock: any TimeSource) {
+        self.counters = counters
+        self.networks = networks
+        directory = options.usageDirectory
+        self.logger = logger
+        self.clock = clock
+        usage = DataUsage(keptDays: options.usageDays)
+        if let directory { usage = Self.read(from: directory, keptDays: options.usageDays, logger: logger) ?? usage }
+    }
+
+    /// The kernel made an entry: an app moved something on a network since the last take. Its cgroup is named
+    /// now, while it is likely still there, and a take is due within a minute of the last.
+    func entryMade(_ key: CounterKey, paths: inout CgroupPaths, at now: MonotonicTime) {
+        name(key.cgroupID, paths: &paths, at: now)
+        scheduleTake(at: now)
+    }
+
+    /// An app is followed, its entry staying in the kernel: it moves, so a take is due.
+    func moving(at now: MonotonicTime) {
+        scheduleTake(at: now)
+    }
+
+    /// At the end of the loop's turn: takes the counts when due, names what waited; returns how long until the
+    /// next time it wants a turn's end, nil for never.
+    func endOfTurn(paths: inout CgroupPaths, at now: MonotonicTime) -> Duration? {
+        if !unnamed.isEmpty {
+            for cgroup in unnamed { name(cgroup, paths: &paths, at: now) }
+        }
+        if let due = nextTake, now >= due { take(paths: &paths, at: now) }
+        let retry = unnamed.isEmpty ? nil : now + CgroupPaths.walkInterval
+        guard let next = [nextTake, retry].compactMap({ $0 }).min() else { return nil }
+        return now.duration(to: max(now, next))
+    }
+
+    /// Takes the kernel's counts now, for a question that must be answered to the second.
+    func takeNow(paths: inout CgroupPaths) {
+        take(paths: &paths, at: clock.monotonicNow())
+    }
+
+    /// Forgets the rows `reader` may clear, and writes the file; returns how many.
+    func clear(for reader: UInt32, serviceUser: UInt32, paths: inout CgroupPaths) -> Int {
+        takeNow(paths: &paths)
+        let cleared = usage.clear(for: reader, serviceUser: serviceUser)
+        if cleared > 0 { save() }
+        return cleared
+    }
+
+    /// Takes what the kernel counted, writes the file and names what it could not before; called at SIGTERM too.
+    private func take(paths: inout CgroupPaths, at now: MonotonicTime) {
+        let wallClock = clock.now().wallClock
+        let today = LocalCalendar.day(atWallClock: wallClock)
+        var changed = usage.dropOldDays(today: today)
+        var staying = false
+        var seen: Set<UInt64> = []
+        for taken in counters.takeCounts() {
+            let counted = UsageBytes(received: taken.received, sent: taken.sent)
+            let before = taken.stays ? added[taken.key] : added.removeValue(forKey: taken.key)
+            if taken.stays {
+                added[taken.key] = counted
+                staying = true
+            }
+            // A new entry under a key that stayed (the kernel dropped and made it again) starts from zero.
+            let base = before.flatMap { $0.received <= counted.received && $0.sent <= counted.sent ? $0 : nil }
+                ?? UsageBytes()
+            let moved = UsageBytes(received: counted.received - base.received, sent: counted.sent - base.sent)
+            guard moved.total > 0 else { continue }
+            seen.insert(taken.key.cgroupID)
+            if apps[taken.key.cgroupID] == nil { name(taken.key.cgroupID, paths: &paths, at: now, lastChance: true) }
+            let app = apps[taken.key.cgroupID] ?? UsageApplication(unknownOf: taken.key.user)
+            let network = networks.network(interfaceIndex: taken.key.interfaceIndex, namespace: taken.key.namespace)
+            usage.add(moved, to: UsageEntry(day: today, user: taken.key.user, privateTo: app.privateTo,
+                                            application: app.application, network: network.name,
+                                            metered: network.metered),
+                      label: app.label)
+            changed = true
+        }
+        // Names are kept only for the cgroups that still move, or are followed.
+        let followed = Set(added.keys.map(\.cgroupID))
+        apps = apps.filter { seen.contains($0.key) || followed.contains($0.key) || unnamed.contains($0.key) }
+        lastTake = now
+        nextTake = nil
+        if changed || staying {
+            // It moved: the next take within a minute, or at midnight if that comes first.
+            let midnight = now + LocalCalendar.untilMidnight(atWallClock: wallClock)
+            nextTake = min(now + Self.takeInterval, midnight)
+        }
+        if changed { save() }
+    }
+
+    /// Due a minute after the last take, or now if that is past, unless a take is due already.
+    private func scheduleTake(at now: MonotonicTime) {
+        guard nextTake == nil else { return }
+        nextTake = lastTake.map { max(now, $0 + Self.takeInterval) } ?? now + Self.takeInterval
+    }
+
+    private func name(_ cgroup: UInt64, paths: inout CgroupPaths, at now: MonotonicTime, lastChance: Bool = false) {
+        guard apps[cgroup] == nil else { return }
+        switch paths.path(of: cgroup, at: now) {
+        case .found(let path):
+            apps[cgroup] = UsageApplication(path: path, tree: paths.tree)
+            unnamed.remove(cgroup)
+        case .notYet where !lastChance:
+            unnamed.insert(cgroup)
+        case .notYet, .gone:
+            unnamed.remove(cgroup)
+        }
+    }
+
+    /// Writes the totals whole (`AtomicFile`): a crash leaves the last file, at most a minute old.
+    func save() {
+        guard let directory else { return }
+        if mkdir(directory, 0o700) != 0, errno != EEXIST {
+            logger.warning("cannot keep the data usage: cannot create \(directory): \(String(cString: strerror(errno)))")
+            return
+        }
+        do {
+            let file = try AtomicFile.replace(directory + "/" + Self.fileName, with: UsageFileFormat.encode(usage))
+            close(file)
+        } catch {
+            logger.warning("cannot keep the data usage in \(directory): \(error)")
+        }
+    }
+
+    private static func read(from directory: String, keptDays: Int, logger: Logger) -> DataUsage? {
+        let path = directory + "/" + fileName
+        let maximum = UsageFileFormat.maximumSize(keptDays: keptDays)
+        guard let bytes = readSmallFile(atPath: path, maxBytes: maximum) else { return nil }
+        guard let usage = UsageFileFormat.decode(bytes, keptDays: keptDays) else {
+            logger.warning("the data usage in \(path) cannot be read; it is kept as \(path).damaged and counted afresh")
+            rename(path, path + ".damaged")
+            return nil
+        }
+        logger.info("keeping the data each app used in \(path) (\(usage.rows.count) rows, \(keptDays) days)")
+        return usage
+    }
+}
+
+/// Who a cgroup's usage is: its app, named as traffic activities are (`CgroupApplication`), and who may read it.
+struct UsageApplication {
+    var application: String
+    var label: String
+    var privateTo: UInt32?
+
+    /// The app that stands for sockets of the cgroup tree's root: the kernel's own, or processes left there.
+    static let machine = "kernel"
+    /// The app that stands for a cgroup gone before it could be named.
+    static let unknown = "unknown"
+
+    init(path: String, tree: CgroupTree) {
+        privateTo = TrafficVisibility.sliceUser(ofCgroup: path)
+        if let app = CgroupApplication(path: path, tree: tree) {
+            application = app.application
+            label = app.label.text
+        } else {
+            application = path == "/" ? Self.machine : Self.unknown
+            label = application
+        }
+    }
+
+    /// A cgroup gone unnamed: private to the sockets' owner, since its slice is not known.
+    init(unknownOf user: UInt32) {
+        application = Self.unknown
+        label = Self.unknown
+        privateTo = user
+    }
+}
+
+/// Local days, as `localtime_r` (and `TZ`) tells them.
+enum LocalCalendar {
+    static func day(atWallClock microseconds: UInt64) -> UsageDay {
+        let fields = localFields(microseconds)
+        return UsageDay(year: Int(fields.tm_year) + 1900, month: Int(fields.tm_mon) + 1, day: Int(fields.tm_mday))
+            ?? UsageDay(daysSinceEpoch: Int(microseconds / 86_400_000_000))
+    }
+
+    /// How long until the next local midnight (a day of 23 or 25 hours is met at its next take).
+    static func untilMidnight(atWallClock microseconds: UInt64) -> Duration {
+        let fields = localFields(microseconds)
+        let elapsed = Int64(fields.tm_hour) * 3_600 + Int64(fields.tm_min) * 60 + Int64(fields.tm_sec)
+        let fraction = Int64(microseconds % 1_000_000)
+        return .microseconds(max(1, (86_400 - elapsed) * 1_000_000 - fraction))
+    }
+
+    private static func localFields(_ microseconds: UInt64) -> tm {
+        var seconds = time_t(microseconds / 1_000_000)
+        var fields = tm()
+        localtime_r(&seconds, &fields)
+        return fields
+    }
+}
