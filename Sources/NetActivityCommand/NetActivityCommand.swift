@@ -14,6 +14,6 @@ struct NetActivityCommand: AsyncParsableCommand {
         version: PackageVersion.current,
         subcommands: [
             RunCommand.self, BeginCommand.self, EndCommand.self, ProgressCommand.self, CancelCommand.self,
-            StatusCommand.self, WatchCommand.self, HistoryCommand.self, ResetCommand.self, ShellInitCommand.self,
+            StatusCommand.self, WatchCommand.self, HistoryCommand.self, UsageCommand.self, ResetCommand.self, ShellInitCommand.self,
         ])
 }

@@ -17,3 +17,17 @@ extension ActivityDetails {
         return .object(members)
     }
 }
+
+extension UsageRecord {
+    /// The record as `netactivity usage --json` gives it: exactly the keys and values of `GetUsage`.
+    public var json: JSONValue {
+        .object(fields.map { key, value in
+            switch value {
+            case .string(let text): (key, .string(text))
+            case .uint32(let number): (key, .unsigned(UInt64(number)))
+            case .uint64(let number): (key, .unsigned(number))
+            case .bool(let flag): (key, .bool(flag))
+            }
+        })
+    }
+}

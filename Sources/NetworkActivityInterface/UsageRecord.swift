@@ -48,22 +48,27 @@ public struct UsageRecord: DBusCodable, Hashable, Sendable {
 
     public var total: UInt64 { received &+ sent }
 
+    /// The record's keys and values, in the order the service writes them: what the bus's `a{sv}` and
+    /// `netactivity usage --json` are both made of.
+    public var fields: [(key: String, value: ActivityDetails.FieldValue)] {
+        [(Key.app, .string(application)), (Key.label, .string(label)), (Key.user, .uint32(user)),
+         (Key.network, .string(network)), (Key.metered, .bool(isMetered)), (Key.received, .uint64(received)),
+         (Key.sent, .uint64(sent)), (Key.day, .string(day))]
+    }
+
     public func encode(to writer: inout MessageWriter) {
         writer.appendArray(elementSignature: "{sv}") { entries in
-            func add(_ key: String, _ signature: String, _ write: (inout MessageWriter) -> Void) {
+            for (key, value) in fields {
                 entries.appendDictEntry { entry in
                     entry.append(key)
-                    entry.appendVariant(signature: signature, write)
+                    switch value {
+                    case .string(let text): entry.appendVariant(signature: "s") { $0.append(text) }
+                    case .uint32(let number): entry.appendVariant(signature: "u") { $0.append(number) }
+                    case .uint64(let number): entry.appendVariant(signature: "t") { $0.append(number) }
+                    case .bool(let flag): entry.appendVariant(signature: "b") { $0.append(flag) }
+                    }
                 }
             }
-            add(Key.app, "s") { $0.append(application) }
-            add(Key.label, "s") { $0.append(label) }
-            add(Key.user, "u") { $0.append(user) }
-            add(Key.network, "s") { $0.append(network) }
-            add(Key.metered, "b") { $0.append(isMetered) }
-            add(Key.received, "t") { $0.append(received) }
-            add(Key.sent, "t") { $0.append(sent) }
-            add(Key.day, "s") { $0.append(day) }
         }
     }
 

@@ -74,6 +74,8 @@ public struct TrafficCountingUnavailable: Error, Sendable, CustomStringConvertib
 public final class TrafficCounters {
     /// Apps the kernel keeps counts of at once; the least recently counted make room for new ones.
     public static let capacity: UInt32 = 16_384
+    /// The loopback device's index in every network namespace.
+    public static let loopbackIndex = UInt32(CountingProgram.loopbackIndex)
 
     /// Where the programs are attached; nil for programs loaded and not attached (`TrafficKernelTests`).
     public let cgroupRoot: String?

@@ -15,11 +15,13 @@ public enum NetworkManagerInterface {
     public static let deviceAdded = Signal("DeviceAdded", of: manager.interface, Argument<ObjectPath>("device"))
     public static let deviceRemoved = Signal("DeviceRemoved", of: manager.interface, Argument<ObjectPath>("device"))
 
-    /// A device's properties that name its network: `Ifindex` (i), `Interface` (s), `Metered` (u, `NMMetered`),
-    /// `ActiveConnection` (o, `/` for none); of an active connection: `Id` (s), the connection's name for people.
+    /// A device's properties that name its network: `Ifindex` (i, since 1.48), `Interface` and `IpInterface`
+    /// (s), `Metered` (u, `NMMetered`), `ActiveConnection` (o, `/` for none); of an active connection: `Id` (s),
+    /// the connection's name for people.
     public enum Property {
         public static let interfaceIndex = "Ifindex"
         public static let interface = "Interface"
+        public static let ipInterface = "IpInterface"
         public static let metered = "Metered"
         public static let activeConnection = "ActiveConnection"
         public static let id = "Id"

@@ -97,7 +97,8 @@ final class DataUsageKeeper {
             let base = before.flatMap { $0.received <= counted.received && $0.sent <= counted.sent ? $0 : nil }
                 ?? UsageBytes()
             let moved = UsageBytes(received: counted.received - base.received, sent: counted.sent - base.sent)
-            guard moved.total > 0 else { continue }
+            // Loopback is no network: with `--traffic-loopback` (tests) it shows as activities, never in the totals.
+            guard moved.total > 0, taken.key.interfaceIndex != TrafficCounters.loopbackIndex else { continue }
             seen.insert(taken.key.cgroupID)
             if apps[taken.key.cgroupID] == nil { name(taken.key.cgroupID, paths: &paths, at: now, lastChance: true) }
             let app = apps[taken.key.cgroupID] ?? UsageApplication(unknownOf: taken.key.user)

@@ -23,6 +23,7 @@ final class NetworkNames {
     private struct Device {
         var index: Int32?
         var interface: String?
+        var ipInterface: String?
         var meteredValue: UInt32 = 0
         var activeConnection = "/"
         var connectionID: String?
@@ -64,11 +65,15 @@ final class NetworkNames {
         guard namespace == 0 || namespace == ownNamespace else {
             return Network(name: "namespace-\(namespace):\(interfaceIndex)", metered: false)
         }
-        if let device = devices.values.first(where: { $0.index == Int32(bitPattern: interfaceIndex) }),
-           let name = device.connectionID ?? device.interface {
+        let interface = Self.interfaceName(interfaceIndex)
+        // NetworkManager tells a device's index since 1.48 (`Ifindex`); before, its interfaces' names.
+        if let device = devices.values.first(where: { device in
+            device.index.map { $0 == Int32(bitPattern: interfaceIndex) }
+                ?? (interface != nil && (device.ipInterface == interface || device.interface == interface))
+        }), let name = device.connectionID ?? device.interface {
             return Network(name: name, metered: NetworkManagerInterface.isMetered(device.meteredValue))
         }
-        return Network(name: Self.interfaceName(interfaceIndex) ?? "interface-\(interfaceIndex)", metered: false)
+        return Network(name: interface ?? "interface-\(interfaceIndex)", metered: false)
     }
 
     /// The name of an interface of the service's namespace (`SIOCGIFNAME`, which any socket may ask).
@@ -123,6 +128,7 @@ final class NetworkNames {
         typealias Names = NetworkManagerInterface.Property
         if let index = try? values[Names.interfaceIndex]?.decode(Int32.self) { device.index = index }
         if let interface = try? values[Names.interface]?.decode(String.self) { device.interface = interface }
+        if let interface = try? values[Names.ipInterface]?.decode(String.self) { device.ipInterface = interface }
         if let metered = try? values[Names.metered]?.decode(UInt32.self) { device.meteredValue = metered }
         let connectionChanged: Bool
         if let active = try? values[Names.activeConnection]?.decode(ObjectPath.self) {
