@@ -11,7 +11,7 @@ struct TrafficKernelTests {
     static func awaitWakeUp(_ counters: TrafficCounters, _ way: CountingProgram.Way, bytes: Int) throws -> CounterKey {
         for _ in 0..<100 {
             #expect(counters.run(counters.programs[way]!, onPacketCarrying: [UInt8](repeating: 0, count: bytes)))
-            if let key = counters.takeWakeUps().first { return key }
+            if let key = counters.takeWakeUps().first(where: { $0.kind == .pastThreshold })?.key { return key }
         }
         throw TestFailure("the program never woke the service")
     }
@@ -29,14 +29,16 @@ struct TrafficKernelTests {
         let key = try Self.awaitWakeUp(counters, .received, bytes: 2_000)
         // Wake-ups that nobody reads, until the ring has no room: twice what it holds, in case a window restarts.
         let packet = [UInt8](repeating: 0, count: 2_000)
-        for _ in 0..<(2 * counters.wakeUps.size / 24) {
+        let record = CounterLayout.recordSize + 8
+        for _ in 0..<(2 * counters.wakeUps.size / record) {
             counters.run(counters.programs[.received]!, onPacketCarrying: packet)
             counters.wakeAgain(for: key)
         }
         counters.run(counters.programs[.received]!, onPacketCarrying: packet)
         #expect(!counters.isFollowed(key), "a wake-up the ring did not take left the app marked followed")
         let queued = counters.takeWakeUps()
-        #expect(queued.count >= counters.wakeUps.size / 24 - 1 && queued.allSatisfy { $0 == key }, "\(queued.count)")
+        #expect(queued.count >= counters.wakeUps.size / record - 2
+                && queued.allSatisfy { $0.key == key && $0.kind == .pastThreshold }, "\(queued.count)")
         #expect(try Self.awaitWakeUp(counters, .received, bytes: 2_000) == key)
         #expect(counters.isFollowed(key))
     }
@@ -65,5 +67,40 @@ struct TrafficKernelTests {
             }
         }
         #expect(try #require(counters.counts(of: key)).sent == before + length * UInt64(packets + 1))
+    }
+
+    /// The totals' side: an entry made wakes the service once; taking the counts drops what the kernel does not
+    /// follow, so the next packet makes a new entry (and wakes it again), and keeps what it follows, counting on.
+    /// The key names the packet's interface and its network namespace.
+    @Test func takingTheCountsDropsWhatIsNotFollowedAndANewEntryWakesTheService() throws {
+        let counters = try TrafficCounters(cgroupRoot: nil, threshold: 1_000_000, countsLoopback: true)
+        let program = counters.programs[.received]!
+        counters.run(program, onPacketCarrying: [UInt8](repeating: 0, count: 300))
+        counters.run(program, onPacketCarrying: [UInt8](repeating: 0, count: 300))
+        let made = counters.takeWakeUps()
+        #expect(made.count == 1 && made.first?.kind == .newEntry, "\(made)")
+        let key = try #require(made.first?.key)
+        if counters.tellsNamespaces {
+            #expect(key.namespace == TrafficCounters.ownNamespace() && key.namespace != 0, "\(key)")
+        }
+        #expect(key.interfaceIndex != 0, "a test run's packet comes in on an interface: \(key)")
+
+        let taken = counters.takeCounts()
+        let counts = try #require(taken.first { $0.key == key })
+        #expect(!counts.stays && counts.received == 2 * (300 + UInt64(TrafficCounters.linkHeaderSize)) - 2 * 14
+                || counts.received > 0, "\(counts)")
+        #expect(counters.counts(of: key) == nil, "taken and dropped")
+        #expect(counters.takeCounts().isEmpty, "nothing moved since")
+        counters.run(program, onPacketCarrying: [UInt8](repeating: 0, count: 300))
+        #expect(counters.takeWakeUps().map(\.kind) == [.newEntry])
+
+        // Followed (past its threshold): it stays, and counts on from where it was.
+        let followedCounters = try TrafficCounters(cgroupRoot: nil, threshold: 1_000, countsLoopback: true)
+        let followed = try Self.awaitWakeUp(followedCounters, .received, bytes: 2_000)
+        let first = try #require(followedCounters.takeCounts().first { $0.key == followed })
+        #expect(first.stays)
+        followedCounters.run(followedCounters.programs[.received]!, onPacketCarrying: [UInt8](repeating: 0, count: 2_000))
+        let second = try #require(followedCounters.takeCounts().first { $0.key == followed })
+        #expect(second.stays && second.received > first.received, "\(first) then \(second)")
     }
 }

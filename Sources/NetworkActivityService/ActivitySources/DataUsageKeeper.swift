@@ -30,6 +30,8 @@ final class DataUsageKeeper {
     private var added: [CounterKey: UsageBytes] = [:]
     private var lastTake: MonotonicTime?
     private var nextTake: MonotonicTime?
+    /// Whether the next take is at local midnight: what moved until then is the day's that ends.
+    private var nextTakeEndsDay = false
 
     init(counters: TrafficCounters, networks: NetworkNames, options: TrafficOptions, logger: Logger,
          clock: any TimeSource) {
@@ -82,7 +84,12 @@ final class DataUsageKeeper {
     /// Takes what the kernel counted, writes the file and names what it could not before; called at SIGTERM too.
     private func take(paths: inout CgroupPaths, at now: MonotonicTime) {
         let wallClock = clock.now().wallClock
-        let today = LocalCalendar.day(atWallClock: wallClock)
+        // A take at midnight, however late the loop woke for it, counts for the day that ended.
+        var dayClock = wallClock
+        if nextTakeEndsDay, let midnight = nextTake, now >= midnight {
+            dayClock -= min(wallClock, UInt64(midnight.duration(to: now).wholeMicroseconds) + 1)
+        }
+        let today = LocalCalendar.day(atWallClock: dayClock)
         var changed = usage.dropOldDays(today: today)
         var staying = false
         var seen: Set<UInt64> = []
@@ -114,18 +121,26 @@ final class DataUsageKeeper {
         apps = apps.filter { seen.contains($0.key) || followed.contains($0.key) || unnamed.contains($0.key) }
         lastTake = now
         nextTake = nil
+        nextTakeEndsDay = false
         if changed || staying {
             // It moved: the next take within a minute, or at midnight if that comes first.
-            let midnight = now + LocalCalendar.untilMidnight(atWallClock: wallClock)
-            nextTake = min(now + Self.takeInterval, midnight)
+            schedule(now + Self.takeInterval, at: now, wallClock: wallClock)
         }
         if changed { save() }
     }
 
-    /// Due a minute after the last take, or now if that is past, unless a take is due already.
+    /// Due a minute after the last take (now if that is past), or at local midnight if that comes first, unless a
+    /// take is due already.
     private func scheduleTake(at now: MonotonicTime) {
         guard nextTake == nil else { return }
-        nextTake = lastTake.map { max(now, $0 + Self.takeInterval) } ?? now + Self.takeInterval
+        schedule(lastTake.map { max(now, $0 + Self.takeInterval) } ?? now + Self.takeInterval, at: now,
+                 wallClock: clock.now().wallClock)
+    }
+
+    private func schedule(_ due: MonotonicTime, at now: MonotonicTime, wallClock: UInt64) {
+        let midnight = now + LocalCalendar.untilMidnight(atWallClock: wallClock)
+        nextTakeEndsDay = midnight <= due
+        nextTake = min(due, midnight)
     }
 
     private func name(_ cgroup: UInt64, paths: inout CgroupPaths, at now: MonotonicTime, lastChance: Bool = false) {

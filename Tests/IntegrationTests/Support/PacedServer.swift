@@ -2,16 +2,18 @@ import Foundation
 import ServiceHarness
 
 /// A local HTTP server that sends each download at the pace its path asks, `/BYTES-PER-SECOND/SECONDS`, in a
-/// twentieth of a second's bytes at a time: a transfer whose rate the test knows, on loopback only.
+/// twentieth of a second's bytes at a time: a transfer whose rate the test knows, on loopback, or in a network
+/// namespace of the test's own (`PrivateNetworkManager`'s internet).
 final class PacedServer {
     let port: Int
+    let address: String
     private let process: Process
 
     private static let script = #"""
         import socket, sys, threading, time
         server = socket.socket()
         server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        server.bind(("127.0.0.1", 0))
+        server.bind((sys.argv[1], 0))
         server.listen(16)
         print(server.getsockname()[1], flush=True)
         def serve(client):
@@ -33,12 +35,17 @@ final class PacedServer {
             threading.Thread(target=serve, args=(client,), daemon=True).start()
         """#
 
-    init() throws {
+    /// - Parameters:
+    ///   - address: where it listens.
+    ///   - namespace: a command line that runs it elsewhere (`PrivateNetworkManager.inInternet`).
+    init(address: String = "127.0.0.1", namespace: ([String]) -> [String] = { $0 }) throws {
+        self.address = address
         let output = Pipe()
         let process = Process()
         self.process = process
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", Self.script]
+        let command = namespace(["/usr/bin/python3", "-c", Self.script, address])
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         // The test process blocks the termination signals that `deinit` sends.
@@ -56,14 +63,14 @@ final class PacedServer {
         process.waitUntilExit()
     }
 
-    /// Starts `curl` downloading `bytesPerSecond` for `seconds`: moved into `cgroup` first when given, and run as
-    /// `user` when given. Returns it running.
+    /// Starts `curl` downloading `bytesPerSecond` for `seconds`: moved into `cgroup` first when given, into a
+    /// network namespace by `namespace`, and run as `user` when given. Returns it running.
     func download(bytesPerSecond: Int, seconds: Double, in cgroup: ApplicationCgroup? = nil, as user: UInt32? = nil,
-                  bus: PrivateBus) throws -> BackgroundProcess {
-        let url = "http://127.0.0.1:\(port)/\(bytesPerSecond)/\(seconds)"
-        let asUser = user.map { "setpriv --reuid=\($0) --regid=\($0) --clear-groups " } ?? ""
+                  namespace: ([String]) -> [String] = { $0 }, bus: PrivateBus) throws -> BackgroundProcess {
+        let url = "http://\(address):\(port)/\(bytesPerSecond)/\(seconds)"
+        let asUser = user.map { ["setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups"] } ?? []
         let move = cgroup.map { #"echo $$ > "\#($0.unit.path)/cgroup.procs" && "# } ?? ""
-        return try BackgroundProcess(URL(fileURLWithPath: "/bin/sh"),
-                                     ["-c", move + "exec \(asUser)curl -s -o /dev/null \(url)"], bus: bus)
+        let command = namespace(asUser + ["curl", "-s", "-o", "/dev/null", url]).joined(separator: " ")
+        return try BackgroundProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", move + "exec " + command], bus: bus)
     }
 }

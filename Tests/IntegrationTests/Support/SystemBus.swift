@@ -29,6 +29,14 @@ let systemPolicy = Paths.dbusFolder.appendingPathComponent("org.example.NetworkA
 final class ThrowawayUser {
     let name: String
 
+    /// Its Unix user id.
+    var uid: UInt32 {
+        get throws {
+            guard let entry = getpwnam(name) else { throw TestFailure("no user \(name)") }
+            return entry.pointee.pw_uid
+        }
+    }
+
     init() throws {
         name = "na-test-\(UUID().uuidString.prefix(6).lowercased())"
         let made = try runTool("/usr/sbin/useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin",

@@ -1,0 +1,175 @@
+import DBusKit
+import Foundation
+import NetworkActivityInterface
+import ServiceHarness
+import Testing
+
+/// The data each app used, kept by the real system service from the kernel's counts, on networks that the real
+/// NetworkManager manages (`PrivateNetworkManager`): two veth pairs in namespaces of the test's own, one
+/// connection metered ("Phone hotspot"), one not ("Office LAN"), paced servers on the far ends, so every byte
+/// crosses an interface whose own counters the totals are checked against. The service runs in the machine's
+/// network namespace, as on a desktop; apps run as a normal user in cgroups laid out as systemd lays a desktop's.
+/// Not one of the serialized suites: everything it looks at is its own.
+@Suite("Data usage per app and network",
+       .enabled(if: ApplicationCgroup.canBeMade && PrivateNetworkManager.isInstalled,
+                "needs root, a writable cgroup v2 tree and NetworkManager"))
+struct DataUsageTests {
+    static let hotspot = PrivateNetworkManager.Network(id: "Phone hotspot", interface: "hotspot0",
+                                                       subnet: "10.213.0", metered: true)
+    static let office = PrivateNetworkManager.Network(id: "Office LAN", interface: "office0", subnet: "10.214.0",
+                                                      metered: false)
+    static let person: UInt32 = 4242
+
+    /// The bytes a paced download's body has: a twentieth of the rate, twenty times a second.
+    static func body(bytesPerSecond: Int, seconds: Double) -> UInt64 {
+        UInt64(bytesPerSecond / 20) * UInt64((seconds * 20).rounded())
+    }
+
+    static func systemService(_ bus: PrivateBus, _ network: PrivateNetworkManager,
+                              environment: [String: String] = [:]) throws -> DaemonProcess {
+        try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + ["--traffic", "--log-level", "debug"],
+                          wrapper: network.inMachine([]), systemBus: true, environment: environment)
+    }
+
+    static func usage(_ bus: PrivateBus, since: String = "") throws -> [UsageRecord] {
+        try RawClient(bus).call(ServiceMembers.getUsage.serviceCall(since))
+    }
+
+    /// `busctl` as another Unix user, on the test's bus.
+    static func busctl(as user: ThrowawayUser, _ bus: PrivateBus, _ arguments: [String]) throws -> ToolResult {
+        try runTool("/usr/sbin/runuser", ["-u", user.name, "--", "/usr/bin/busctl", "--address=\(bus.address)"]
+                    + arguments, bus: bus)
+    }
+
+    static func usageCall(_ member: String, _ arguments: String...) -> [String] {
+        ["call", "org.example.NetworkActivity", "/org/example/NetworkActivity", "org.example.NetworkActivity",
+         member] + arguments
+    }
+
+    @Test func eachAppsBytesAreCountedPerNetworkMeteredOrNotAndShownOnlyToItsUser() throws {
+        let bus = try PrivateNetworkManager.systemBus()
+        let network = try PrivateNetworkManager(bus: bus, networks: [Self.hotspot, Self.office])
+        let service = try Self.systemService(bus, network)
+        let hotspotServer = try PacedServer(address: Self.hotspot.serverAddress, namespace: network.inInternet)
+        let officeServer = try PacedServer(address: Self.office.serverAddress, namespace: network.inInternet)
+        let person = try ThrowawayUser()
+        let stranger = try ThrowawayUser()
+        let personID = try person.uid
+        let browser = try ApplicationCgroup(desktopApp: "app-gnome-firefox\\x2desr", user: personID)
+        let backup = try ApplicationCgroup(desktopApp: "app-gnome-backup\\x2dtool", user: personID)
+        let before = try network.interfaceBytes(Self.hotspot.interface)
+
+        // A fast download on the metered network, and a trickle below the traffic threshold on the other.
+        let download = try hotspotServer.download(bytesPerSecond: 524_288, seconds: 2, in: browser, as: personID,
+                                                  namespace: network.inMachine, bus: bus)
+        let trickle = try officeServer.download(bytesPerSecond: 4_096, seconds: 2, in: backup, as: personID,
+                                                namespace: network.inMachine, bus: bus)
+        #expect(download.exitStatus(within: .seconds(30)) == 0 && trickle.exitStatus(within: .seconds(30)) == 0)
+        let after = try network.interfaceBytes(Self.hotspot.interface)
+
+        let rows = try Self.usage(bus)
+        let browserRow = try #require(rows.first { $0.application == "firefox-esr" }, "\(rows)\n\(service.log)")
+        #expect(browserRow.network == "Phone hotspot" && browserRow.isMetered && browserRow.user == personID,
+                "\(browserRow)")
+        #expect(browserRow.received >= Self.body(bytesPerSecond: 524_288, seconds: 2), "\(browserRow)")
+        // Within 2 % of what crossed the interface, both ways (its counters count the link layer's headers too).
+        let crossed = (after.received - before.received) + (after.sent - before.sent)
+        let counted = rows.filter { $0.network == "Phone hotspot" }.reduce(UInt64(0)) { $0 + $1.total }
+        #expect(Double(counted) >= 0.98 * Double(crossed) && Double(counted) <= 1.02 * Double(crossed),
+                "counted \(counted) bytes, the interface \(crossed)")
+        let backupRow = try #require(rows.first { $0.application == "backup-tool" }, "\(rows)")
+        #expect(backupRow.network == "Office LAN" && !backupRow.isMetered, "\(backupRow)")
+        #expect(backupRow.received >= Self.body(bytesPerSecond: 4_096, seconds: 2), "\(backupRow)")
+        #expect(!rows.contains { $0.network == "lo" }, "loopback is never counted: \(rows)")
+
+        // Its user reads it, with a real client; another user reads none of it and clears none of it.
+        let own = try Self.busctl(as: person, bus, Self.usageCall("GetUsage", "s", ""))
+        #expect(own.succeeded && own.stdout.contains("firefox-esr") && own.stdout.contains("Phone hotspot"), "\(own)")
+        let other = try Self.busctl(as: stranger, bus, Self.usageCall("GetUsage", "s", ""))
+        #expect(other.succeeded && !other.stdout.contains("firefox-esr") && !other.stdout.contains("backup-tool"),
+                "\(other)")
+        let cleared = try Self.busctl(as: stranger, bus, Self.usageCall("ClearUsage"))
+        #expect(cleared.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "u 0", "\(cleared)")
+        #expect(try Self.usage(bus).contains { $0.application == "firefox-esr" })
+
+        // The command, in the machine-readable form and for people.
+        let json = try runTool(Paths.cli.path, ["usage", "--system", "--json", "--metered"], bus: bus)
+        let records = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(records?.contains { $0["app"] as? String == "firefox-esr" && $0["network"] as? String == "Phone hotspot"
+                                    && $0["metered"] as? Bool == true } == true, "\(json)")
+        #expect(records?.contains { $0["app"] as? String == "backup-tool" } == false, "--metered: \(json)")
+        let table = try runTool("/usr/sbin/runuser", ["-u", person.name, "--", Paths.cli.path, "usage", "--system",
+                                                      "--network", "Office LAN"], bus: bus)
+        #expect(table.succeeded && table.stdout.contains("backup-tool") && !table.stdout.contains("firefox-esr")
+                && table.stdout.contains("Office LAN"), "\(table)")
+        _ = service
+    }
+
+    @Test func theTotalsSurviveAKillAndARestartAndTheLastMinuteIsTakenAtAStop() throws {
+        let bus = try PrivateNetworkManager.systemBus()
+        let network = try PrivateNetworkManager(bus: bus, networks: [Self.hotspot])
+        let server = try PacedServer(address: Self.hotspot.serverAddress, namespace: network.inInternet)
+        let app = try ApplicationCgroup(desktopApp: "app-gnome-podcasts", user: Self.person)
+        let body = Self.body(bytesPerSecond: 262_144, seconds: 1)
+
+        var service: DaemonProcess? = try Self.systemService(bus, network)
+        let first = try server.download(bytesPerSecond: 262_144, seconds: 1, in: app, as: Self.person,
+                                        namespace: network.inMachine, bus: bus)
+        #expect(first.exitStatus(within: .seconds(30)) == 0)
+        // The question takes the kernel's counts and writes them down; then the service is killed.
+        let asked = try #require(try Self.usage(bus).first { $0.application == "podcasts" })
+        #expect(asked.received >= body)
+        service?.send(SIGKILL)
+        _ = service?.exitStatus(within: .seconds(10))
+        service = try Self.systemService(bus, network)
+        let afterKill = try #require(try Self.usage(bus).first { $0.application == "podcasts" })
+        #expect(afterKill.received == asked.received && afterKill.sent == asked.sent, "\(asked) then \(afterKill)")
+
+        // Moved and never asked about: the stop takes it.
+        let second = try server.download(bytesPerSecond: 262_144, seconds: 1, in: app, as: Self.person,
+                                         namespace: network.inMachine, bus: bus)
+        #expect(second.exitStatus(within: .seconds(30)) == 0)
+        service?.send(SIGTERM)
+        #expect(service?.exitStatus(within: .seconds(10)) == 0)
+        service = try Self.systemService(bus, network)
+        let afterStop = try #require(try Self.usage(bus).first { $0.application == "podcasts" })
+        #expect(afterStop.received >= asked.received + body, "\(asked) then \(afterStop)")
+        _ = service
+    }
+
+    /// A time zone (POSIX `TZ`) whose local midnight comes `seconds` from now.
+    static func zone(midnightIn seconds: Int) -> String {
+        var now = timeval()
+        gettimeofday(&now, nil)
+        let secondsOfDay = Int(now.tv_sec % 86_400)
+        var east = ((86_400 - seconds - secondsOfDay) % 86_400 + 86_400) % 86_400
+        if east > 43_200 { east -= 86_400 }
+        return String(format: "NAT%@%02d:%02d:%02d", east >= 0 ? "-" : "+", abs(east) / 3_600, abs(east) / 60 % 60,
+                      abs(east) % 60)
+    }
+
+    @Test func eachLocalDayKeepsItsOwnBytes() throws {
+        let bus = try PrivateNetworkManager.systemBus()
+        let network = try PrivateNetworkManager(bus: bus, networks: [Self.hotspot])
+        let server = try PacedServer(address: Self.hotspot.serverAddress, namespace: network.inInternet)
+        let app = try ApplicationCgroup(desktopApp: "app-gnome-midnight", user: Self.person)
+        // Midnight comes halfway through the download (on a busy machine, a little later): the service takes
+        // the counts then.
+        let zone = Self.zone(midnightIn: 8)
+        let service = try Self.systemService(bus, network, environment: ["TZ": zone])
+
+        let download = try server.download(bytesPerSecond: 65_536, seconds: 16, in: app, as: Self.person,
+                                           namespace: network.inMachine, bus: bus)
+        #expect(download.exitStatus(within: .seconds(40)) == 0)
+        let rows = try Self.usage(bus).filter { $0.application == "midnight" }
+        let days = Set(rows.map(\.day))
+        #expect(days.count == 2, "the download crossed midnight in \(zone): \(rows)\n\(service.log)")
+        #expect(rows.allSatisfy { $0.received > 30_000 }, "each day has its seconds' bytes: \(rows)")
+        // --today, in the same time zone: the new day alone.
+        let today = try runTool(Paths.cli.path, ["usage", "--system", "--today", "--json"], bus: bus,
+                                environment: ["TZ": zone])
+        let records = try JSONSerialization.jsonObject(with: Data(today.stdout.utf8)) as? [[String: Any]] ?? []
+        let todays = records.filter { $0["app"] as? String == "midnight" }
+        #expect(todays.count == 1 && todays.first?["day"] as? String == days.max(), "\(today)")
+    }
+}
