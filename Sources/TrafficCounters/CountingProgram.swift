@@ -18,7 +18,7 @@ import CKernelCounters
 /// checks the encoding against it, and `TrafficKernelTests` that the kernel's verifier accepts them.
 ///
 /// Written as instructions, as systemd writes its `IPAccounting=` program (src/core/bpf-firewall.c), rather than
-/// built with clang and loaded with libbpf: it is about 70 instructions, the service stays one static binary with no
+/// built with clang and loaded with libbpf: it is about 100 instructions, the service stays one static binary with no
 /// object file to find and no libbpf or libelf to link, and the build needs no clang. The verifier checks it at
 /// every load, and `TrafficTests` load it into the running kernel.
 enum CountingProgram {
