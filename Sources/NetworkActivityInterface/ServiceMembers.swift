@@ -45,6 +45,9 @@ public enum ServiceMembers {
     public static let getUsage = Method(
         "GetUsage", of: interface, Argument<String>("since"), output: Argument<[UsageRecord]>("usage"))
     public static let clearUsage = Method("ClearUsage", of: interface, output: Argument<UInt32>("count"))
+    /// At most once a minute while anything moves, to the connections that read `GetUsage` and may see a row
+    /// that changed; a session service sends it on to its own bus.
+    public static let usageChanged = Signal("UsageChanged", of: interface)
 
     // MARK: Signals and properties
 
@@ -67,7 +70,7 @@ public enum ServiceMembers {
     /// Every member above, for the contract test's count.
     public static let all: [any InterfaceMember] = [
         begin, beginWithTimeout, end, cancel, reset, listActivities, setProgress, setTransfer, setCancellable,
-        requestCancel, getActivities, getHistory, clearHistory, getUsage, clearUsage, visibilityChanged, activitiesChanged,
+        requestCancel, getActivities, getHistory, clearHistory, getUsage, clearUsage, usageChanged, visibilityChanged, activitiesChanged,
         cancelRequested, historyChanged, visible, activeCount, traffic, trafficReason,
     ]
 }

@@ -33,6 +33,7 @@ extension ActivityEndpoint {
         }
         if let dataUsage {
             let reader = try knownUser(of: call.callerName)
+            usageReaders.read(call.callerName, user: reader)
             return .now(dataUsage.usageRows(since: first, readableBy: reader, serviceUser: ownUser).map(UsageRecord.init))
         }
         guard let usageForwarding, usageForwarding.forward(usageSince: since, answer: { [weak object] result in
@@ -59,6 +60,20 @@ extension ActivityEndpoint {
             }
         }) else { throw notCountingError }
         return .later
+    }
+
+    /// The totals changed: rows everyone may read (`everyone`), or rows private to `users`. Each reader that may
+    /// see one is told, alone; a session, told by the system service, tells its whole bus.
+    func usageChanged(everyone: Bool, users: Set<UInt32>) {
+        let destinations = everyone ? usageReaders.everyone : usageReaders.destinations(seeing: users, serviceUser: ownUser)
+        for destination in destinations {
+            object.emit(object.makeSignal(ServiceMembers.usageChanged, to: destination))
+        }
+    }
+
+    /// The system service's usage changed, for this session's user: every listener on this bus may read it.
+    func systemUsageChanged() {
+        object.emit(object.makeSignal(ServiceMembers.usageChanged))
     }
 
     private var notCountingError: DBusError {

@@ -35,6 +35,8 @@ final class ActivityEndpoint {
     /// The data usage this service keeps (the system service counting traffic), or the way to the system
     /// service's (a session's).
     weak var dataUsage: (any DataUsageAnswering)?
+    /// The connections that read `GetUsage`, told of its changes (`UsageChanged`).
+    var usageReaders = ActivityReaders()
     weak var usageForwarding: (any DataUsageForwarding)?
     /// Each distinct change signal, built once and sent as copies.
     private var changeSignals = SignalCache<ActivityNotification>()
@@ -231,6 +233,7 @@ final class ActivityEndpoint {
         recordFinished()
         callers.forget(name)
         readers.forget(name)
+        usageReaders.forget(name)
         publishNotifications()
         return ended
     }

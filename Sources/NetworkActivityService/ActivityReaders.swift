@@ -21,6 +21,11 @@ struct ActivityReaders {
         users[name] = nil
     }
 
+    /// Every reader, in a stable order: for what everyone may see.
+    var everyone: [BusName] {
+        users.keys.sorted().compactMap { try? BusName($0) }
+    }
+
     /// The readers who may see work private to any of `privateTo`, in a stable order.
     func destinations(seeing privateTo: Set<UInt32>, serviceUser: UInt32) -> [BusName] {
         users.filter { _, reader in

@@ -103,6 +103,7 @@ public final class NetworkActivityService {
                     onTraffic: { [unowned self] state in trafficOfSystemService(state) }
                 ) { [unowned endpoint] records in endpoint.followSystemActivities(records) }
                 endpoint.usageForwarding = systemService
+                systemService?.onUsageChanged = { [unowned endpoint] in endpoint.systemUsageChanged() }
             } catch {
                 logger.warning("following no system service: \(error.message)")
             }
@@ -120,6 +121,9 @@ public final class NetworkActivityService {
             endpoint.trafficState = .counting
             endpoint.notesReaders = true
             endpoint.dataUsage = traffic
+            traffic.usage.onChange = { [unowned endpoint] everyone, users in
+                endpoint.usageChanged(everyone: everyone, users: users)
+            }
         }
     }
 

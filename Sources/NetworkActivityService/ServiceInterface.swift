@@ -111,6 +111,7 @@ extension ActivityEndpoint {
             SignalDeclaration(ServiceMembers.visibilityChanged),
             SignalDeclaration(ServiceMembers.activitiesChanged),
             SignalDeclaration(ServiceMembers.cancelRequested),
+            SignalDeclaration(ServiceMembers.usageChanged),
             SignalDeclaration(ServiceMembers.historyChanged),
         ]
     )

@@ -25,6 +25,9 @@ final class SystemServiceFollower {
     private var owner = ""
     private var isAsking = false
     private var askAgain = false
+    /// Called when the system service says the data usage changed (`UsageChanged`, sent to this connection once
+    /// it has read `GetUsage`).
+    var onUsageChanged: (() -> Void)?
 
     /// Starts following on `connection`, to the system bus.
     init(connection: Connection, logger: Logger, startsService: Bool, onTraffic: @escaping (String?) -> Void,
@@ -39,6 +42,10 @@ final class SystemServiceFollower {
                      ServiceMembers.activitiesChanged.rule(sender: ServiceNames.busName, path: ServiceNames.objectPath),
                      StandardInterface.propertiesChanged.rule(sender: ServiceNames.busName, path: ServiceNames.objectPath)] {
             try connection.subscribe(to: rule) { [unowned self] _ in askForActivities() }
+        }
+        try connection.subscribe(to: ServiceMembers.usageChanged.rule(sender: ServiceNames.busName,
+                                                                     path: ServiceNames.objectPath)) {
+            [unowned self] _ in onUsageChanged?()
         }
         // Whoever owns the name now; from here on, NameOwnerChanged tells.
         ownerChanged(to: (try? connection.nameOwner(of: ServiceNames.busName)) ?? "")

@@ -172,4 +172,31 @@ struct DataUsageTests {
         let todays = records.filter { $0["app"] as? String == "midnight" }
         #expect(todays.count == 1 && todays.first?["day"] as? String == days.max(), "\(today)")
     }
+
+    /// A session service answers its user from the system service's totals, and passes on that they changed.
+    @Test func aSessionAnswersFromTheSystemServiceAndTellsItsBusWhenTheTotalsChange() throws {
+        let system = try PrivateNetworkManager.systemBus()
+        let session = try PrivateBus()
+        let network = try PrivateNetworkManager(bus: system, networks: [Self.hotspot])
+        let systemService = try Self.systemService(system, network)
+        let sessionService = try DaemonProcess(bus: session, arguments: DaemonProcess.noDelays + ["--traffic"],
+                                               environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+        let listener = try SignalListener(session)
+        let server = try PacedServer(address: Self.hotspot.serverAddress, namespace: network.inInternet)
+        let app = try ApplicationCgroup(desktopApp: "app-gnome-session\\x2dapp", user: 0)
+
+        // Asking once makes the session a reader of the system service's totals.
+        let before = try gdbusCall(session, "org.example.NetworkActivity.GetUsage", "''")
+        #expect(before.succeeded, "\(before)\n\(sessionService.log)")
+        let download = try server.download(bytesPerSecond: 131_072, seconds: 1, in: app,
+                                           namespace: network.inMachine, bus: system)
+        #expect(download.exitStatus(within: .seconds(30)) == 0)
+        // A question on the system bus takes the counts; the session hears that they changed, and says so.
+        #expect(try Self.usage(system).contains { $0.application == "session-app" }, "\(systemService.log)")
+        let changed = try listener.next(timeout: .seconds(10)) { $0.member == "UsageChanged" }
+        #expect(changed != nil, "no UsageChanged on the session bus: \(sessionService.log)")
+        let rows = try RawClient(session).call(ServiceMembers.getUsage.serviceCall(""))
+        #expect(rows.contains { $0.application == "session-app" && $0.network == "Phone hotspot" }, "\(rows)")
+        _ = systemService
+    }
 }

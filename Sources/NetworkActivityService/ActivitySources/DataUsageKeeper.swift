@@ -16,6 +16,9 @@ final class DataUsageKeeper {
     static let fileName = "usage"
 
     private(set) var usage: DataUsage
+    /// Told after a take or a clear that changed the totals: whether rows everyone may read changed, and whose
+    /// private rows did.
+    var onChange: ((_ everyone: Bool, _ users: Set<UInt32>) -> Void)?
     private let counters: TrafficCounters
     private let networks: NetworkNames
     private let directory: String?
@@ -77,7 +80,11 @@ final class DataUsageKeeper {
     func clear(for reader: UInt32, serviceUser: UInt32, paths: inout CgroupPaths) -> Int {
         takeNow(paths: &paths)
         let cleared = usage.clear(for: reader, serviceUser: serviceUser)
-        if cleared > 0 { save() }
+        if cleared > 0 {
+            save()
+            let clearsAll = reader == 0 || reader == serviceUser
+            onChange?(clearsAll, clearsAll ? [] : [reader])
+        }
         return cleared
     }
 
@@ -91,6 +98,8 @@ final class DataUsageKeeper {
         }
         let today = LocalCalendar.day(atWallClock: dayClock)
         var changed = usage.dropOldDays(today: today)
+        var everyoneChanged = changed
+        var usersChanged: Set<UInt32> = []
         var staying = false
         var seen: Set<UInt64> = []
         for taken in counters.takeCounts() {
@@ -115,6 +124,7 @@ final class DataUsageKeeper {
                                             metered: network.metered),
                       label: app.label)
             changed = true
+            if let user = app.privateTo { usersChanged.insert(user) } else { everyoneChanged = true }
         }
         // Names are kept only for the cgroups that still move, or are followed.
         let followed = Set(added.keys.map(\.cgroupID))
@@ -126,7 +136,10 @@ final class DataUsageKeeper {
             // It moved: the next take within a minute, or at midnight if that comes first.
             schedule(now + Self.takeInterval, at: now, wallClock: wallClock)
         }
-        if changed { save() }
+        if changed {
+            save()
+            onChange?(everyoneChanged, usersChanged)
+        }
     }
 
     /// Due a minute after the last take (now if that is past), or at local midnight if that comes first, unless a
