@@ -8,7 +8,8 @@ public import NetworkActivityClient
 /// A header ("3 active"), one row per activity with its application, label, how far it is and its age ("Déjà Dup:
 /// backup — 45 % · 3.2 MB/s — 3 min") beside the application's icon, under a cancellable one a row that stops it ("Stop backup", "Stopping backup…" once asked),
 /// a separator, the last few that finished under "Recent" with a row that clears them ("Déjà Dup: backup — 1.2 GB in
-/// 6 min, finished 14:02"), "Show details" (what a click on the icon does) and, where the user may, "End all
+/// 6 min, finished 14:02"), the day's data usage with the five apps that used most ("Used today: 1.2 GB (300 MB
+/// metered)", "Firefox — 1.1 GB") where the system service counts it, "Show details" (what a click on the icon does) and, where the user may, "End all
 /// activities".
 ///
 /// Stop is a row of its own rather than a submenu: every host draws a flat menu the same way, where GNOME's
@@ -35,6 +36,10 @@ public struct TrayMenu: Sendable, Equatable {
         case recent(Int, String)
         /// Forgets the activities that finished (the service's `ClearHistory`).
         case clearRecent
+        /// The day's data usage ("Used today: 1.2 GB (300 MB metered)"); for reading only.
+        case usageHeader(String)
+        /// One of the apps that used most today; for reading only.
+        case usage(Int, String)
         /// Shows the activities in a notification.
         case showDetails
         /// Ends every activity (the service's `Reset`).
@@ -58,7 +63,9 @@ public struct TrayMenu: Sendable, Equatable {
     ///   - recent: the activities that finished, newest first.
     ///   - time: now, in microseconds since the Unix epoch, for the ages.
     ///   - mayEndAll: whether the user may end every activity, someone else's included.
-    public init(activities: [ActivityStatus], recent: [HistoryEntry] = [], at time: UInt64, mayEndAll: Bool) {
+    ///   - usedToday: the day's data usage, where it is counted.
+    public init(activities: [ActivityStatus], recent: [HistoryEntry] = [], usedToday: DataUsedToday? = nil,
+                at time: UInt64, mayEndAll: Bool) {
         var rows: [Row] = [.header(activities.isEmpty ? ActivitySummary.idleText
                                                : ActivitySummary.activeCount(activities.count))]
         for activity in activities.prefix(Self.listedActivities) {
@@ -81,6 +88,11 @@ public struct TrayMenu: Sendable, Equatable {
                 rows.append(.recent(index, entry.menuLine))
             }
             rows.append(.clearRecent)
+            rows.append(.separator)
+        }
+        if let usedToday, !usedToday.isEmpty {
+            rows.append(.usageHeader(usedToday.headline))
+            for (index, app) in usedToday.apps.enumerated() { rows.append(.usage(index, DataUsedToday.line(app))) }
             rows.append(.separator)
         }
         rows.append(.showDetails)

@@ -17,9 +17,12 @@ public struct TrayMenuItems: Sendable {
     }
 
     private enum RowID: Int32 {
-        case header = 1, separator, showDetails, endAll, more, recentHeader, recentSeparator, clearRecent
+        case header = 1, separator, showDetails, endAll, more, recentHeader, recentSeparator, clearRecent, usageHeader,
+             usageSeparator
         /// The activities that finished, one row each.
         case firstRecent = 50
+        /// The apps that used most today, one row each.
+        case firstUsage = 60
         /// Activities are numbered from here, two rows each: the activity, and the row under it that stops it.
         case firstActivity = 100
     }
@@ -35,7 +38,7 @@ public struct TrayMenuItems: Sendable {
         var listed = Set<ActivityID>()
         for case .activity(let id, _, _) in menu.rows { listed.insert(id) }
         rowNumbers = rowNumbers.filter { listed.contains($0.key) }
-        var separators = [RowID.separator, .recentSeparator]
+        var separators = [RowID.separator, .recentSeparator, .usageSeparator]
         return menu.rows.map { row in
             switch row {
             case .header(let text): Self.reading(.header, text)
@@ -51,6 +54,10 @@ public struct TrayMenuItems: Sendable {
                 MenuItem(id: RowID.firstRecent.rawValue + Int32(index), label: MenuItem.literalLabel(text),
                          isEnabled: false)
             case .clearRecent: MenuItem(id: RowID.clearRecent.rawValue, label: TrayMenu.clearRecentLabel)
+            case .usageHeader(let text): Self.reading(.usageHeader, text)
+            case .usage(let index, let text):
+                MenuItem(id: RowID.firstUsage.rawValue + Int32(index), label: MenuItem.literalLabel(text),
+                         isEnabled: false)
             case .showDetails: MenuItem(id: RowID.showDetails.rawValue, label: TrayMenu.showDetailsLabel)
             case .endAll: MenuItem(id: RowID.endAll.rawValue, label: TrayMenu.endAllLabel)
             }

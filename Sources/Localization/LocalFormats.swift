@@ -36,6 +36,11 @@ public enum LocalFormats {
         return format(microseconds, "\(date) \(clockFormat)")
     }
 
+    /// The local day, as data usage names days: "2026-11-28" in every language (a machine format).
+    public static func day(_ microseconds: UInt64) -> String {
+        format(microseconds, "%Y-%m-%d")
+    }
+
     /// The locale's time of day (`T_FMT`) to the minute.
     private static var clockFormat: String {
         withoutSeconds(langinfo(T_FMT) ?? "%H:%M:%S")

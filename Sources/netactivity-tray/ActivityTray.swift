@@ -28,6 +28,8 @@ final class ActivityTray {
     private let notices: TrayNotices
     /// The last few that finished, for the menu's "Recent".
     private var recent: RecentActivities!
+    /// The day's data usage, for the menu's "Used today", and the warning on metered connections.
+    private var usedToday: UsedToday!
     /// Where it shows the activities besides the icon, each as it was asked to: Recent, Plasma's jobs, docks and
     /// progress notifications.
     private var outputs: [any TrayOutput] = []
@@ -47,7 +49,7 @@ final class ActivityTray {
 
     init(connection: Connection, idleMode: IdleMode, notifyAfter: Duration?,
          showsPlasmaJobs: Bool = true, showsDockProgress: Bool = false, dockStateFile: String? = nil,
-         showsProgressNotifications: Bool = false,
+         showsProgressNotifications: Bool = false, meteredWarning: UInt64 = 0, warningsFile: String? = nil,
          clock: any TimeSource = SystemClock(), logger: Logger) throws(DBusError) {
         self.idleMode = idleMode
         self.connection = connection
@@ -65,6 +67,10 @@ final class ActivityTray {
         recent = try RecentActivities(connection: connection, logger: logger) { [unowned self] in
             item.updateMenu(menuRows())
         }
+        usedToday = try UsedToday(connection: connection, notifier: notifier, meteredWarning: meteredWarning,
+                                  warningsFile: warningsFile, clock: clock, logger: logger) { [unowned self] in
+            item.updateMenu(menuRows())
+        }
         item.updateMenu(menuRows())
         try connection.followOwner(of: ServiceNames.shellIndicatorName) { [unowned self] owner in
             standDown(!owner.isEmpty)
@@ -72,6 +78,7 @@ final class ActivityTray {
         isStandingDown = !((try? connection.nameOwner(of: ServiceNames.shellIndicatorName)) ?? "").isEmpty
         if isStandingDown { logger.info("GNOME Shell's netactivity extension shows the indicator; staying out of the tray") }
         outputs.append(recent)
+        outputs.append(usedToday)
         if showsPlasmaJobs {
             outputs.append(try PlasmaJobViews(connection: connection, logger: logger) { [unowned self] id in
                 requestCancel(id)
@@ -180,7 +187,8 @@ final class ActivityTray {
     /// The menu's items now, the activities' ages counted from now.
     private func menuRows() -> [MenuItem] {
         menuItems.items(of: TrayMenu(activities: state.isVisible ? state.activities : [], recent: recent.entries,
-                                     at: clock.now().wallClock, mayEndAll: userMayEndAll()))
+                                     usedToday: usedToday.today, at: clock.now().wallClock,
+                                     mayEndAll: userMayEndAll()))
     }
 
     private func menuEvent(_ id: Int32, _ event: String) {

@@ -39,9 +39,11 @@ enum TrayCommand {
         let tray = try ActivityTray(connection: connection, idleMode: options.idle,
                                     notifyAfter: options.notifyAfter.map { .seconds($0) },
                                     showsPlasmaJobs: options.showsPlasmaJobs,
-                                    showsDockProgress: options.showsDockProgress, dockStateFile: dockStateFile(),
+                                    showsDockProgress: options.showsDockProgress,
+                                    dockStateFile: stateFile("tray-dock-progress"),
                                     showsProgressNotifications: options.showsProgressNotifications,
-                                    logger: logger)
+                                    meteredWarning: options.meteredWarning,
+                                    warningsFile: stateFile("tray-metered-warnings"), logger: logger)
         let follower = try IndicatorFollower(on: connection) { tray.show($0) }
         loop.endOfTurn = {
             follower.flush()
@@ -51,14 +53,14 @@ enum TrayCommand {
         tray.stop()
     }
 
-    /// Where the apps shown on docks are kept while the tray runs, for the next run after a crash: beside the
-    /// service's state in the session's runtime directory; nil without one.
-    private static func dockStateFile() -> String? {
+    /// Where the tray keeps what its next run needs (the apps shown on docks, for a run after a crash; the metered
+    /// warnings shown today): beside the service's state in the session's runtime directory; nil without one.
+    private static func stateFile(_ name: String) -> String? {
         guard let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), runtime.hasPrefix("/") else {
             return nil
         }
         let folder = runtime + "/netactivity"
         mkdir(folder, 0o700)
-        return folder + "/tray-dock-progress"
+        return folder + "/" + name
     }
 }

@@ -11,6 +11,7 @@ struct TrayOptions: ProgramOptions {
     var showsPlasmaJobs = true
     var showsDockProgress = true
     var showsProgressNotifications = false
+    var meteredWarning: UInt64 = 100_000_000
 
     static let commandLine = CommandLineOptions<TrayOptions>(program: "netactivity-tray", options: [
         .value("--idle", "MODE", takes: "hide, passive or show",
@@ -32,6 +33,10 @@ struct TrayOptions: ProgramOptions {
         .flag("--no-dock-progress",
               help: "Do not show each application's progress on its icon in docks and task bars "
                   + "(\(LauncherEntryInterface.interface)), which it otherwise does.") { $0.showsDockProgress = false },
+        .value("--metered-warning", "BYTES", takes: "a whole number of bytes",
+               help: "Warn once a day of an app that has used this many bytes on metered connections today "
+                   + "(default 100000000, 100 MB; 0: never).",
+               parse: { UInt64($0) }) { $0.meteredWarning = $1 },
         .value("--log-level", "LEVEL", takes: "trace, debug, info, notice, warning, error or critical",
                help: "The least important messages to print on standard error: trace, debug, info, notice, "
                    + "warning, error or critical (default notice).",

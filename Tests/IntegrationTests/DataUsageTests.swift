@@ -199,4 +199,53 @@ struct DataUsageTests {
         #expect(rows.contains { $0.application == "session-app" && $0.network == "Phone hotspot" }, "\(rows)")
         _ = systemService
     }
+
+    /// The tray's "Used today", read through dbusmenu as hosts read it, and its warning on a metered connection:
+    /// one notification per app per day, past `--metered-warning`.
+    @Test func theTrayShowsTheDaysUsageAndWarnsOnceOfAnAppOnAMeteredNetwork() throws {
+        let system = try PrivateNetworkManager.systemBus()
+        let session = try PrivateBus()
+        let network = try PrivateNetworkManager(bus: system, networks: [Self.hotspot])
+        let systemService = try Self.systemService(system, network)
+        let sessionService = try DaemonProcess(bus: session, arguments: DaemonProcess.noDelays + ["--traffic"],
+                                               environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+        let watcher = try TrayProcess.watcher(session)
+        let notifications = try FakePeer(session, owning: "org.freedesktop.Notifications",
+                                         answers: ["Notify": { $0.makeReturn(with: UInt32(7)) }])
+        let runtime = try temporaryDirectory("tray-runtime")
+        let tray = try TrayProcess(session, arguments: ["--idle", "show", "--metered-warning", "1000000"],
+                                   environment: ["XDG_RUNTIME_DIR": runtime.path])
+        try watcher.awaitCall("RegisterStatusNotifierItem")
+        let server = try PacedServer(address: Self.hotspot.serverAddress, namespace: network.inInternet)
+        // The tray's own user's app (root's, as the test runs).
+        let app = try ApplicationCgroup(desktopApp: "app-gnome-org.gnome.Podcasts", user: getuid())
+
+        let download = try server.download(bytesPerSecond: 1_048_576, seconds: 2, in: app,
+                                           namespace: network.inMachine, bus: system)
+        #expect(download.exitStatus(within: .seconds(30)) == 0)
+        // A question takes the counts; UsageChanged reaches the tray through the session service.
+        #expect(try Self.usage(system).contains { $0.application == "org.gnome.Podcasts" })
+        let warning = try Integration.NotificationTests.Notify(try notifications.awaitCall("Notify", timeout: .seconds(15)))
+        #expect(warning.body.contains("org.gnome.Podcasts has used 2.") && warning.body.hasSuffix(" MB on Phone hotspot today"),
+                "\(warning.body)")
+        let layout = try runTool("gdbus", ["call", "--session", "--dest", tray.itemName, "--object-path", "/MenuBar",
+                                           "--method", "com.canonical.dbusmenu.GetLayout", "0", "int32 -1", "[]"],
+                                 bus: session, environment: ["LC_ALL": "C.UTF-8"])
+        // The day's total counts the test's server too (in the root cgroup of another namespace): the metered part
+        // is the app's.
+        #expect(layout.stdout.contains("'Used today: ") && layout.stdout.contains(" (2.")
+                && layout.stdout.contains(" MB metered)'") && layout.stdout.contains("'org.gnome.Podcasts — 2."),
+                "\(layout)")
+
+        // More on the same day: no second warning, even from a tray started again.
+        let more = try server.download(bytesPerSecond: 1_048_576, seconds: 1, in: app,
+                                       namespace: network.inMachine, bus: system)
+        #expect(more.exitStatus(within: .seconds(30)) == 0)
+        let calls = notifications.calls.count
+        _ = try Self.usage(system)
+        try notifications.settle()
+        _ = try RawClient(session).call(ServiceMembers.getUsage.serviceCall(""))
+        #expect(notifications.calls.count == calls, "one warning per app and day")
+        _ = (systemService, sessionService)
+    }
 }
