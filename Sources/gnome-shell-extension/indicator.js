@@ -4,7 +4,8 @@
 // makes it a legacy `imports` module for GNOME 43-44 (as it is) or an ES module for GNOME 45 and later (with an
 // `export` line added), and puts the service's interface XML in place of INTERFACE_XML_FROM_THE_BUILD. A thin
 // client of the service's D-Bus interface: it reads `GetActivities` once, then follows `ActivitiesChanged` and
-// `VisibilityChanged`; idle it has no timer and polls nothing.
+// `VisibilityChanged`, and the day's data usage (`GetUsage`) at `UsageChanged` and when the menu opens; idle it has
+// no timer and polls nothing.
 //
 // The Shell disables every extension when the screen locks and enables it again at unlock, many times a day, and
 // at a logout may destroy the top bar before it disables anything: `start` keeps what it connects in one list and
@@ -87,6 +88,25 @@ function elapsed(seconds) {
     return minutes % 60 === 0 ? fill(_('%d h'), hours) : fill(_('%d h %d min'), hours, minutes % 60);
 }
 
+/// The day's data usage from `GetUsage`'s records (`a{sv}` each): its total, its metered part and the five apps
+/// that used most with their shares (Swift's `DataUsedToday`).
+function usedToday(records, day) {
+    const rows = records.map(record => Object.fromEntries(Object.entries(record).map(([key, value]) =>
+        [key, value.deepUnpack()]))).filter(row => row.day === day);
+    const bytes = row => (row.received ?? 0) + (row.sent ?? 0);
+    const total = rows.reduce((sum, row) => sum + bytes(row), 0);
+    const metered = rows.filter(row => row.metered).reduce((sum, row) => sum + bytes(row), 0);
+    const perApp = new Map();
+    for (const row of rows) {
+        const app = perApp.get(row.app) ?? {app: row.app, label: row.label, bytes: 0};
+        app.bytes += bytes(row);
+        perApp.set(row.app, app);
+    }
+    const apps = [...perApp.values()].sort((a, b) => b.bytes - a.bytes || (a.app < b.app ? -1 : 1)).slice(0, 5)
+        .map(app => ({...app, share: total > 0 ? app.bytes / total : 0}));
+    return {total, metered, apps};
+}
+
 /// One record of `GetActivities`, `(u a{sv})`, as a plain object.
 function activityOf([id, record]) {
     const value = key => record[key]?.deepUnpack();
@@ -114,6 +134,8 @@ var start = function (shell) {
     let released = false;
     let activities = new Map();
     let stopping = new Set();
+    // The day's data usage, where the system service counts it (`GetUsage`); null where it does not.
+    let usage = null;
 
     function release() {
         if (released)
@@ -137,8 +159,10 @@ var start = function (shell) {
     undo.push(() => button.disconnect(destroyID));
     // The rows, and their ages, are made when the menu opens: no timer runs, and a closed menu costs nothing.
     const openID = button.menu.connect('open-state-changed', (_menu, open) => {
-        if (open)
+        if (open) {
             render();
+            readUsage(serviceOwner);
+        }
     });
     undo.push(() => button.menu.disconnect(openID));
 
@@ -161,6 +185,36 @@ var start = function (shell) {
             button.menu.addMenuItem(row(activity, now));
         if (list.length === 0)
             button.menu.addMenuItem(new PopupMenu.PopupMenuItem(_('No network activity'), {reactive: false}));
+        if (usage && usage.total > 0) {
+            button.menu.addMenuItem(new PopupMenu.PopupSeparatorMenuItem());
+            const headline = usage.metered > 0
+                ? fill(_('Used today: %s (%s metered)'), byteAmount(usage.total), byteAmount(usage.metered))
+                : fill(_('Used today: %s'), byteAmount(usage.total));
+            button.menu.addMenuItem(new PopupMenu.PopupMenuItem(headline, {reactive: false}));
+            for (const app of usage.apps)
+                button.menu.addMenuItem(usageRow(app));
+        }
+    }
+
+    /// One of the apps that used most today: its icon, its name and bytes, and a bar of its share of the day.
+    function usageRow(usedByApp) {
+        const item = new PopupMenu.PopupBaseMenuItem({reactive: false, can_focus: false});
+        const app = Shell.AppSystem.get_default().lookup_app(`${usedByApp.app}.desktop`);
+        const name = app?.get_name() ?? usedByApp.label ?? usedByApp.app;
+        item.add_child(app ? app.create_icon_texture(24) : new St.Icon({icon_name: ICON_NAME, icon_size: 24}));
+        const lines = new St.BoxLayout({...column, x_expand: true, style_class: 'netactivity-row'});
+        const text = fill(_('%s — %s'), name, byteAmount(usedByApp.bytes));
+        lines.add_child(new St.Label({text}));
+        // The Shell's level bar, as the progress's, in its sliders' colours.
+        const bar = new BarLevel({style_class: 'slider netactivity-share', x_expand: false,
+            x_align: Clutter.ActorAlign.START, reactive: false, can_focus: false});
+        bar.value = usedByApp.share;
+        const percent = Math.round(usedByApp.share * 100);
+        bar.accessible_name = fill(_('%s: %d %% of today'), name, percent);
+        lines.add_child(bar);
+        item.add_child(lines);
+        item.accessible_name = fill(_('%s, %d %% of today'), text, percent);
+        return item;
     }
 
     function row(activity, now) {
@@ -244,7 +298,25 @@ var start = function (shell) {
         });
     }
 
+    /// Reads the day's usage: when the service appears, says it changed (`UsageChanged`) and the menu opens.
+    function readUsage(owner) {
+        if (owner === null)
+            return;
+        const day = GLib.DateTime.new_now_local().format('%Y-%m-%d');
+        call('GetUsage', new GLib.Variant('(s)', [day]), (reply, error) => {
+            if (owner !== serviceOwner)
+                return;
+            // Where nothing counts apps' traffic, the service says so: nothing to show.
+            const read = error ? null : usedToday(reply[0], day);
+            if (JSON.stringify(read) === JSON.stringify(usage))
+                return;
+            usage = read;
+            render();
+        });
+    }
+
     function readAll(owner) {
+        readUsage(owner);
         call('GetActivities', null, (reply, error) => {
             if (error || owner !== serviceOwner) {
                 if (error)
@@ -274,6 +346,7 @@ var start = function (shell) {
         serviceOwner = owner;
         activities = new Map();
         stopping = new Set();
+        usage = null;
         button.visible = false;
         render();
         if (owner !== null)
@@ -291,6 +364,7 @@ var start = function (shell) {
     subscribe('VisibilityChanged', ([visible]) => {
         button.visible = visible;
     });
+    subscribe('UsageChanged', () => readUsage(serviceOwner));
     subscribe('ActivitiesChanged', ([changed, ended]) => {
         for (const record of changed) {
             const activity = activityOf(record);

@@ -102,7 +102,8 @@ extension Integration {
         /// An app's traffic that the kernel measured, in the extension (`shell-extension-traffic.sh`, root): a download
         /// in the cgroup where systemd puts GNOME's launch of the session user's app shows the indicator, and a menu
         /// row "Backup Tool (measured)" with its rate and the app's icon, whose rate changes three times as the
-        /// download speeds up, and the indicator leaves when the download ends.
+        /// download speeds up; the day's usage ("Used today", the app's row and a bar of its share); and the
+        /// indicator leaves when the download ends.
         @Test(.enabled(if: ApplicationCgroup.canBeMade, "counting traffic needs root and a writable cgroup v2 tree"))
         func theShellExtensionShowsAnAppsMeasuredTraffic() throws {
             let builds = try ShellExtensionTests.build()
@@ -113,6 +114,10 @@ extension Integration {
                                       timeout: .seconds(180))
             #expect(result.succeeded && result.stdout.contains("PASS gnome-extension-traffic"), "\(result)")
             #expect(result.stdout.contains("the row's rate changed 3 times while the download ran"), "\(result)")
+            #expect(result.stdout.contains("the menu: Used today, Backup Tool's row and a bar of its share"),
+                    "\(result)")
+            let usage = try Data(contentsOf: shots.appendingPathComponent("extension-gnome-usage.png"))
+            #expect(usage.count > 1_000, "the picture of Used today")
             #expect(result.stdout.contains("the indicator left after the download"), "\(result)")
         }
 

@@ -9,6 +9,9 @@
 #     reader hears the row "Backup Tool (measured), …, N kB/s, …";
 #   - the row's rate changes at least three times while the download runs (the session's signals carry its user's
 #     own app);
+#   - the day's data usage (loopback counted, as --traffic-loopback says): once a question took the kernel's counts,
+#     the menu has "Used today" with the app's row ("Backup Tool — N kB, P % of today") and a bar of its share,
+#     filled in the Shell's accent colour;
 #   - the indicator leaves once the download ends;
 #   - the Shell's log has no line of the extension.
 # Needs root, as the counting does.
@@ -17,7 +20,7 @@
 #   SESSION    x11 or wayland (headless, with a virtual monitor)
 #   PRODUCTS   the folder with netactivityd and netactivity
 #   EXTENSION  a build's zip (packaging/build-shell-extension.sh)
-#   SHOTS      a folder for the picture of the open menu, extension-gnome-traffic.png
+#   SHOTS      a folder for the pictures of the open menu, extension-gnome-traffic.png and extension-gnome-usage.png
 # Prints "PASS gnome-extension-traffic" and exits 0 when everything was seen, exits 1 naming what was not.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -110,6 +113,25 @@ while connection.recv(1 << 16): pass" "$1"' "$scope" "$(head -1 server.port)" 2>
   }
   within 30 rate_moved || fail "the row's rate did not change three times: ${rates[*]}"
   echo "the row's rate changed $((${#rates[@]} - 1)) times while the download ran: ${rates[*]}"
+  probe_says CloseMenu >/dev/null || fail "the probe did not close the menu"
+
+  # The day's data: a question takes the kernel's counts, and the session passes the system service's
+  # UsageChanged on to the extension, which reads the day's usage again.
+  netactivity usage --system >usage.txt 2>&1 || fail "netactivity usage failed: $(cat usage.txt)"
+  grep -q "Backup Tool" usage.txt || fail "netactivity usage has no Backup Tool: $(cat usage.txt)"
+  open_menu_by_probe 150
+  usage_row='"kind":"row","name":"Backup Tool — [0-9.,]+ [kM]B, [0-9]+ % of today"'
+  usage_shown() { grep -qE "$usage_row" <<<"$(describe)"; }
+  within 20 usage_shown || fail "the menu has no row $usage_row: $(describe)"
+  share_bar='"kind":"bar","name":"Backup Tool: [0-9]+ % of today","value":0\.[0-9]+'
+  grep -qE "$share_bar" <<<"$(describe)" || fail "the menu has no bar $share_bar: $(describe)"
+  within 30 screen_still || fail "the screen did not settle with the day's usage in the menu"
+  shot menu.miff
+  accent=$(convert menu.miff -crop "$menu_region" +repage -fuzz 12% -fill black +opaque "#3584e4" -fill white \
+    -opaque "#3584e4" -colorspace gray -format "%[fx:round(mean*w*h)]" info:)
+  [ "$accent" -ge 60 ] || fail "the share's bar has no fill in the accent colour ($accent pixels)"
+  echo "the menu: Used today, Backup Tool's row and a bar of its share ($accent accent pixels)"
+  [ -z "$shots" ] || convert menu.miff -crop "$shot_region" +repage "$shots/extension-gnome-usage.png"
   probe_says CloseMenu >/dev/null || fail "the probe did not close the menu"
 
   kill -TERM "$download_pid"

@@ -22,6 +22,8 @@ final class DataUsageKeeper {
     private let counters: TrafficCounters
     private let networks: NetworkNames
     private let directory: String?
+    /// `--traffic-loopback`: loopback counts in the totals too (for tests, and a machine whose network is local).
+    private let countsLoopback: Bool
     private let logger: Logger
     private let clock: any TimeSource
     /// The apps behind the cgroups that moved something, named when the kernel told of them (a short-lived app is
@@ -41,6 +43,7 @@ final class DataUsageKeeper {
         self.counters = counters
         self.networks = networks
         directory = options.usageDirectory
+        countsLoopback = options.countsLoopback
         self.logger = logger
         self.clock = clock
         usage = DataUsage(keptDays: options.usageDays)
@@ -113,8 +116,9 @@ final class DataUsageKeeper {
             let base = before.flatMap { $0.received <= counted.received && $0.sent <= counted.sent ? $0 : nil }
                 ?? UsageBytes()
             let moved = UsageBytes(received: counted.received - base.received, sent: counted.sent - base.sent)
-            // Loopback is no network: with `--traffic-loopback` (tests) it shows as activities, never in the totals.
-            guard moved.total > 0, taken.key.interfaceIndex != TrafficCounters.loopbackIndex else { continue }
+            // Loopback is no network, unless `--traffic-loopback` says it is.
+            guard moved.total > 0, countsLoopback || taken.key.interfaceIndex != TrafficCounters.loopbackIndex
+            else { continue }
             seen.insert(taken.key.cgroupID)
             if apps[taken.key.cgroupID] == nil { name(taken.key.cgroupID, paths: &paths, at: now, lastChance: true) }
             let app = apps[taken.key.cgroupID] ?? UsageApplication(unknownOf: taken.key.user)
