@@ -18,6 +18,8 @@ let package = Package(
                  targets: ["ServiceHarness", "DBusKit", "NetworkActivityInterface", "ProgramSupport"]),
         // For the benchmark too: the kernel's counting, whose smallest program it weighs the service's against.
         .library(name: "TrafficCounters", targets: ["TrafficCounters"]),
+        // And the domain, whose usage file the benchmark fills with 90 days of 200 apps.
+        .library(name: "NetworkActivity", targets: ["NetworkActivity"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

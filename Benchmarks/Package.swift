@@ -21,6 +21,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ServiceHarness", package: netactivity),
                 .product(name: "TrafficCounters", package: netactivity),
+                .product(name: "NetworkActivity", package: netactivity),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

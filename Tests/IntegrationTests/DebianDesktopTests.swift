@@ -106,7 +106,8 @@ extension Integration {
         }
 
         /// GNOME 48 shows an app's measured traffic as this machine's GNOME 43 does (`shell-extension-traffic.sh`):
-        /// the session user's app, laid out as systemd lays it out, appears, its rate changes three times, and goes.
+        /// the session user's app, laid out as systemd lays it out, appears, its rate changes three times, the day's
+        /// usage shows with a bar of the app's share, and the app goes.
         @Test(.enabled(if: getuid() == 0, "counting traffic needs root"))
         func gnome48ShowsAnAppsMeasuredTraffic() throws {
             let work = try Self.scratch("gnome48-traffic")
@@ -117,6 +118,8 @@ extension Integration {
             #expect(result.succeeded && result.stdout.contains("PASS gnome-extension-traffic"), "\(result)")
             #expect(result.stdout.contains("GNOME Shell 48 up (x11)"), "\(result)")
             #expect(result.stdout.contains("the row's rate changed 3 times while the download ran"), "\(result)")
+            #expect(result.stdout.contains("the menu: Used today, Backup Tool's row and a bar of its share"),
+                    "\(result)")
         }
 
         /// GNOME 48 in German: the extension's indicator and menu drawn, and what a screen reader says of them German

@@ -10,6 +10,6 @@ struct BenchCommand: AsyncParsableCommand {
         version: PackageVersion.current,
         subcommands: [MeasureCommand.self, StressCommand.self, MemoryCommand.self, FuzzCommand.self,
                       StressClientCommand.self, HoldCommand.self,
-                      ClientsCommand.self, SourcesCommand.self, TrafficCommand.self],
+                      ClientsCommand.self, SourcesCommand.self, TrafficCommand.self, UsageCommand.self],
         defaultSubcommand: MeasureCommand.self)
 }

@@ -5,9 +5,10 @@ import Synchronization
 /// A TCP transfer on loopback between two threads of this process: as fast as the kernel moves it, or paced to a
 /// rate. What the traffic counters' programs see of each packet is what they would see of a download's.
 enum LoopbackTransfer {
-    /// Moves bytes for `seconds`, at most `bytesPerSecond` when given, calling `whilePaced` at least every 100 ms
-    /// while it waits to send more; returns the bytes received.
-    static func run(seconds: Double, bytesPerSecond: Double? = nil, whilePaced: () -> Void = {}) throws -> UInt64 {
+    /// Moves bytes for `seconds`, at most `bytesPerSecond` when given, `chunkSize` bytes at a time, calling
+    /// `whilePaced` at least every 100 ms while it waits to send more; returns the bytes received.
+    static func run(seconds: Double, bytesPerSecond: Double? = nil, chunkSize: Int = 1 << 16,
+                    whilePaced: () -> Void = {}) throws -> UInt64 {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw BenchFailure("socket: errno \(errno)") }
         defer { close(listener) }
@@ -37,7 +38,7 @@ enum LoopbackTransfer {
             }
         }
         reader.start()
-        let chunk = [UInt8](repeating: 0, count: 1 << 16)
+        let chunk = [UInt8](repeating: 0, count: chunkSize)
         let started = Date()
         var sent = 0.0
         while Date().timeIntervalSince(started) < seconds {

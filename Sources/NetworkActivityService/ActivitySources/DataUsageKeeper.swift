@@ -105,7 +105,9 @@ final class DataUsageKeeper {
         var usersChanged: Set<UInt32> = []
         var staying = false
         var seen: Set<UInt64> = []
-        for taken in counters.takeCounts() {
+        let entries = counters.takeCounts()
+        logger.debug("took the kernel's counts: \(entries.count) entries")
+        for taken in entries {
             let counted = UsageBytes(received: taken.received, sent: taken.sent)
             let before = taken.stays ? added[taken.key] : added.removeValue(forKey: taken.key)
             if taken.stays {

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+import ArgumentParser
+import Foundation
+import NetworkActivity
+import NetworkActivityInterface
+import ServiceHarness
+
+/// What keeping the data each app used costs (docs/performance.md, "Data usage"): the usage file at 90 days of 200
+/// apps on 3 networks, `netactivity usage --month` against a service holding them, and the service's wake-ups idle
+/// and while one app trickles below the traffic threshold. Needs root, as the counting does.
+struct UsageCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "usage",
+        abstract: "Measures the data usage's file, its answers, and the service's wake-ups idle and under a trickle.",
+        discussion: """
+            Writes the usage file of --days days of --apps apps on 3 networks (the domain's own encoder), and starts \
+            the release build's netactivityd as the system service (on a private bus, --traffic) with it: its size, \
+            the service's memory holding it, and the median of --runs timings of `netactivity usage --system \
+            --month` (the program's whole run: start, the call, the table). Then, with the kernel's counting: the \
+            service's loop wake-ups over --idle seconds while nothing of the benchmark moves anything, and over \
+            --trickle seconds while one app moves --trickle-rate bytes a second on loopback (--traffic-loopback), \
+            below the threshold: wake-ups a minute and how often it took the kernel's counts.
+            """)
+
+    @Option(help: ArgumentHelp("The netactivityd to measure (default: the release build's).", valueName: "path"))
+    var daemon: String?
+    @Option(help: "Days in the usage file.") var days = 90
+    @Option(help: "Apps a day in the usage file, each on 3 networks.") var apps = 200
+    @Option(help: "Timed runs of netactivity usage --month.") var runs = 15
+    @Option(help: "Seconds over which the idle service is watched.") var idle = 60.0
+    @Option(help: "Seconds of the trickle.") var trickle = 180.0
+    @Option(help: "Bytes a second of the trickle.") var trickleRate = 2_048.0
+    @Flag(help: "Print the figures as JSON.") var json = false
+
+    func validate() throws {
+        guard days >= 1, apps >= 1, runs >= 1, idle > 0, trickle > 0, trickleRate > 0 else {
+            throw ValidationError("every figure takes a value above 0")
+        }
+        guard geteuid() == 0 else { throw ValidationError("counting traffic needs root") }
+    }
+
+    func run() throws {
+        let executable = try DaemonExecutable.find(daemon)
+        var results: [String: Double] = [:]
+
+        // The file: every app on three networks every day, with labels as long as an app's name.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("netactivity-usage-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var usage = DataUsage(keptDays: days)
+        let today = UsageDay(daysSinceEpoch: Int(Date().timeIntervalSince1970 / 86_400))
+        for back in 0..<days {
+            for app in 0..<apps {
+                for (network, metered) in [("Home Wi-Fi", false), ("Phone hotspot", true), ("enp3s0", false)] {
+                    usage.add(UsageBytes(received: UInt64.random(in: 0...5_000_000_000), sent: UInt64.random(in: 0...50_000_000)),
+                              to: UsageEntry(day: today.adding(days: -back), user: 1000, privateTo: 1000,
+                                             application: "org.example.Application\(app)", network: network,
+                                             metered: metered),
+                              label: "Example Application \(app)")
+                }
+            }
+        }
+        let bytes = UsageFileFormat.encode(usage)
+        try Data(bytes).write(to: folder.appendingPathComponent("usage"))
+        results["file_bytes"] = Double(bytes.count)
+        results["file_rows"] = Double(usage.rows.count)
+
+        do {
+            let bus = try PrivateBus()
+            let service = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays
+                                                + ["--traffic", "--usage-dir", folder.path, "--usage-days", String(days)],
+                                            executable: executable, systemBus: true)
+            try service.awaitLog("counting apps' traffic")
+            results["service_rss_kib"] = Double(try service.figures.residentKiB)
+            var timings: [Double] = []
+            for _ in 0..<runs {
+                let started = ContinuousClock.now
+                let command = Process()
+                command.executableURL = MeasuredPrograms.program("netactivity")
+                command.arguments = ["usage", "--system", "--month"]
+                command.environment = ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "PATH": "/usr/bin:/bin"]
+                command.standardOutput = FileHandle.nullDevice
+                try command.run()
+                command.waitUntilExit()
+                guard command.terminationStatus == 0 else { throw BenchFailure("netactivity usage failed") }
+                timings.append(Double((ContinuousClock.now - started).components.attoseconds) / 1e15
+                               + Double((ContinuousClock.now - started).components.seconds) * 1e3)
+            }
+            results["usage_month_ms"] = median(timings)
+            results["service_rss_after_kib"] = Double(try service.figures.residentKiB)
+        }
+
+        // Idle, then a trickle below the threshold: the loop's wake-ups, and the takes the log names.
+        do {
+            let bus = try PrivateBus()
+            let service = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays
+                                                + ["--traffic", "--traffic-loopback", "--log-level", "debug",
+                                                   "--usage-dir", folder.path],
+                                            executable: executable, systemBus: true)
+            try service.awaitLog("counting apps' traffic")
+            let figures = service.figures
+            Thread.sleep(forTimeInterval: 1)
+            var before = try figures.mainThreadContextSwitches
+            Thread.sleep(forTimeInterval: idle)
+            results["idle_wakeups"] = Double(try figures.mainThreadContextSwitches - before)
+            let takesBefore = takes(in: service.log)
+            before = try figures.mainThreadContextSwitches
+            let started = Date()
+            _ = try LoopbackTransfer.run(seconds: trickle, bytesPerSecond: trickleRate, chunkSize: 512)
+            let elapsed = Date().timeIntervalSince(started)
+            results["trickle_wakeups_per_minute"] = Double(try figures.mainThreadContextSwitches - before) / elapsed * 60
+            results["trickle_takes_per_minute"] = Double(takes(in: service.log) - takesBefore) / elapsed * 60
+            results["trickle_followed"] = service.log.contains("woke the service for") ? 1 : 0
+        }
+
+        if json {
+            print(String(decoding: try JSONSerialization.data(withJSONObject: results, options: [.sortedKeys]),
+                         as: UTF8.self))
+        } else {
+            print(String(format: """
+                usage file, %d days of %d apps on 3 networks (%.0f rows): %.0f bytes (%.2f MB)
+                service holding it: %.1f MB resident (%.1f MB after the questions)
+                netactivity usage --system --month: %.1f ms (median of %d)
+                idle with --traffic (%.0f s): %.0f wake-ups
+                a trickle of %.0f B/s for %.0f s: %.2f wake-ups a minute, %.2f takes of the counts a minute, past the threshold: %@
+                """, days, apps, results["file_rows"] ?? 0, results["file_bytes"] ?? 0, (results["file_bytes"] ?? 0) / 1e6,
+                (results["service_rss_kib"] ?? 0) / 1024, (results["service_rss_after_kib"] ?? 0) / 1024,
+                results["usage_month_ms"] ?? 0, runs, idle, results["idle_wakeups"] ?? 0, trickleRate, trickle,
+                results["trickle_wakeups_per_minute"] ?? 0, results["trickle_takes_per_minute"] ?? 0,
+                results["trickle_followed"] == 1 ? "yes" : "no"))
+        }
+    }
+
+    private func takes(in log: String) -> Int {
+        log.split(separator: "\n").filter { $0.contains("took the kernel's counts") }.count
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        values.sorted()[values.count / 2]
+    }
+}
