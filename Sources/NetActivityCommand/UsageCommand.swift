@@ -69,7 +69,8 @@ struct UsageCommand: AsyncParsableCommand {
         }
         let first = since ?? UsageReport.firstDay(week: week, month: month)
         let rows = try await reportingFailure { () async throws(NetworkActivityError) in
-            try await client.usage(since: first)
+            // The table sums each app's days: the service sends one row per app and network, not per day.
+            try await client.usage(since: first, daily: json)
         }.filter { row in
             (network.map { row.network == $0 } ?? true) && (!metered || row.isMetered)
         }

@@ -29,10 +29,11 @@ public struct AppDataUsage: Sendable, Hashable {
 
 extension NetworkActivityClient {
     /// The data each app used from the day `since` (`YYYY-MM-DD` in local time; nil: every day kept), most bytes
-    /// first (`GetUsage`): this program's user's apps and the machine's services (root: everyone's). Throws
-    /// `NotCountingTraffic` where the system service does not count apps' traffic.
-    public func usage(since: String? = nil) async throws(NetworkActivityError) -> [AppDataUsage] {
-        try await call(ServiceMembers.getUsage.serviceCall(since ?? "")).map(AppDataUsage.init)
+    /// first (`GetUsage`): one row per day with `daily`, else each app's bytes on a network summed over the days.
+    /// This program's user's apps and the machine's services (root: everyone's). Throws `NotCountingTraffic` where
+    /// the system service does not count apps' traffic.
+    public func usage(since: String? = nil, daily: Bool = true) async throws(NetworkActivityError) -> [AppDataUsage] {
+        try await call(ServiceMembers.getUsage.serviceCall(since ?? "", daily)).map(AppDataUsage.init)
     }
 
     /// Forgets the data usage of this program's user's apps (root: every row) (`ClearUsage`); returns how many

@@ -41,9 +41,11 @@ public enum ServiceMembers {
 
     // MARK: Data usage
 
-    /// The data each app used, per user, network and day, from the day `since` (`YYYY-MM-DD`; empty: all kept).
+    /// The data each app used, per user and network, from the day `since` (`YYYY-MM-DD`; empty: all kept): per
+    /// day with `daily`, else summed over the days.
     public static let getUsage = Method(
-        "GetUsage", of: interface, Argument<String>("since"), output: Argument<[UsageRecord]>("usage"))
+        "GetUsage", of: interface, Argument<String>("since"), Argument<Bool>("daily"),
+        output: Argument<[UsageRecord]>("usage"))
     public static let clearUsage = Method("ClearUsage", of: interface, output: Argument<UInt32>("count"))
     /// At most once a minute while anything moves, to the connections that read `GetUsage` and may see a row
     /// that changed; a session service sends it on to its own bus.

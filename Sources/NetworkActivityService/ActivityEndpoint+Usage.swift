@@ -6,8 +6,9 @@ import NetworkActivityInterface
 /// Where `GetUsage` and `ClearUsage` are answered: the system service's own totals (`TrafficSource`), or, in a
 /// session, the system service, asked for the session's user.
 protocol DataUsageAnswering: AnyObject {
-    /// The rows of `since` and later that `reader` may read, the kernel's counts taken first.
-    func usageRows(since: UsageDay?, readableBy reader: UInt32, serviceUser: UInt32) -> [UsageRow]
+    /// The rows of `since` and later that `reader` may read, per day or summed over the days, the kernel's counts
+    /// taken first.
+    func usageRows(since: UsageDay?, daily: Bool, readableBy reader: UInt32, serviceUser: UInt32) -> [UsageRow]
     /// Forgets the rows `reader` may clear; returns how many.
     func clearUsage(for reader: UInt32, serviceUser: UInt32) -> Int
 }
@@ -15,13 +16,13 @@ protocol DataUsageAnswering: AnyObject {
 /// A session's way to the system service's usage: it sends the call on and answers with the reply.
 protocol DataUsageForwarding: AnyObject {
     /// Asks the system service; `answer` is called on the loop with its reply.
-    func forward(usageSince since: String, answer: @escaping (Result<[UsageRecord], DBusError>) -> Void) -> Bool
+    func forward(usageSince since: String, daily: Bool, answer: @escaping (Result<[UsageRecord], DBusError>) -> Void) -> Bool
     func forwardClearUsage(answer: @escaping (Result<UInt32, DBusError>) -> Void) -> Bool
 }
 
 extension ActivityEndpoint {
     /// `GetUsage`: the caller's user's rows and the machine's services', from the day `since`.
-    func usage(for call: Message, since: String) throws(DBusError) -> MethodAnswer<[UsageRecord]> {
+    func usage(for call: Message, since: String, daily: Bool) throws(DBusError) -> MethodAnswer<[UsageRecord]> {
         let first: UsageDay?
         if since.isEmpty {
             first = nil
@@ -34,9 +35,10 @@ extension ActivityEndpoint {
         if let dataUsage {
             let reader = try knownUser(of: call.callerName)
             usageReaders.read(call.callerName, user: reader)
-            return .now(dataUsage.usageRows(since: first, readableBy: reader, serviceUser: ownUser).map(UsageRecord.init))
+            return .now(dataUsage.usageRows(since: first, daily: daily, readableBy: reader, serviceUser: ownUser)
+                .map(UsageRecord.init))
         }
-        guard let usageForwarding, usageForwarding.forward(usageSince: since, answer: { [weak object] result in
+        guard let usageForwarding, usageForwarding.forward(usageSince: since, daily: daily, answer: { [weak object] result in
             switch result {
             case .success(let records): object?.answer(call, with: records)
             case .failure(let error): object?.answer(call, failing: error)

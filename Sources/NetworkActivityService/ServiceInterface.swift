@@ -94,8 +94,8 @@ extension ActivityEndpoint {
             MethodDeclaration(ServiceMembers.clearHistory) { endpoint, call throws(DBusError) in
                 try endpoint.clearHistory(for: call.callerName)
             },
-            MethodDeclaration(ServiceMembers.getUsage, answeringLater: { endpoint, call, since throws(DBusError) in
-                try endpoint.usage(for: call, since: since)
+            MethodDeclaration(ServiceMembers.getUsage, answeringLater: { endpoint, call, since, daily throws(DBusError) in
+                try endpoint.usage(for: call, since: since, daily: daily)
             }),
             MethodDeclaration(ServiceMembers.clearUsage, answeringLater: { endpoint, call throws(DBusError) in
                 try endpoint.clearUsage(for: call)

@@ -136,9 +136,10 @@ final class SystemServiceFollower {
 /// A session's `GetUsage` and `ClearUsage` are the system service's, asked as the session's user: the system
 /// service answers each user their own apps and the machine's services.
 extension SystemServiceFollower: DataUsageForwarding {
-    func forward(usageSince since: String, answer: @escaping (Result<[UsageRecord], DBusError>) -> Void) -> Bool {
+    func forward(usageSince since: String, daily: Bool,
+                 answer: @escaping (Result<[UsageRecord], DBusError>) -> Void) -> Bool {
         guard let destination = try? BusName(owner) else { return false }
-        let call = ServiceMembers.getUsage.call(since, destination: destination, path: ServiceNames.objectPath)
+        let call = ServiceMembers.getUsage.call(since, daily, destination: destination, path: ServiceNames.objectPath)
         call.autoStart = false
         connection.send(call, timeout: .seconds(10)) { result in
             answer(result.flatMap { reply in

@@ -41,7 +41,10 @@ enum CountingProgram {
     /// Linux gives the loopback device the index 1 in every network namespace (`LOOPBACK_IFINDEX`).
     static let loopbackIndex: Int32 = 1
 
-    static func instructions(_ way: Way, counters: Int32, wakeUps: Int32, threshold: UInt64,
+    /// - Parameter announcing: the array map whose one value is the ring buffer's flags for a new entry's record
+    ///   (`TrafficCounters.announcesNewEntries`): 0 wakes the service, `BPF_RB_NO_WAKEUP` leaves the record for
+    ///   its next read, while a read is due anyway.
+    static func instructions(_ way: Way, counters: Int32, wakeUps: Int32, announcing: Int32, threshold: UInt64,
                              countsLoopback: Bool, tellsNamespaces: Bool = true) -> [bpf_insn] {
         let key = -Int16(CounterLayout.recordSize)
         var program = BPFProgramBuilder()
@@ -52,7 +55,7 @@ enum CountingProgram {
         }
         program.load(.word, .r7, from: .r6, Packet.length)  // r7: its length
         lookUpOrMakeCounts(&program, counters: counters, key: key, tellsNamespaces: tellsNamespaces,
-                           announcingNewTo: wakeUps)
+                           announcingNewTo: (wakeUps, announcing))
         program.move(.r8, .r0)  // r8: the app's counts
         program.atomicAdd(.r7, to: .r8, way.countOffset)
         // Followed by the service: nothing more to do, which keeps a busy app's packets cheap.
@@ -81,9 +84,10 @@ enum CountingProgram {
         program.jump(to: "pass")
 
         // Marked followed only once the ring took the key: when it is full, the app stays wakeable, and the next
-        // packet past the threshold tries again.
+        // packet past the threshold tries again. Always a wake-up, even behind records left for a later read.
         program.label("wake")
-        output(&program, .pastThreshold, wakeUps: wakeUps, record: key)
+        program.move(.r9, Int32(BPF_RB_FORCE_WAKEUP))
+        output(&program, .pastThreshold, wakeUps: wakeUps, record: key, flags: .r9)
         program.jump(if: .r0, .notEqual, 0, to: "pass")
         program.store(.doubleWord, 1, to: .r8, CounterLayout.followed)
 
@@ -132,11 +136,11 @@ enum CountingProgram {
     }
 
     /// `r0 = the counts of the packet in r6's app on its network`, an entry seen for the first time given zeros
-    /// (another CPU may have made it first) and, with `wakeUps`, announced to the service; to `pass` if the map has
-    /// no room. The record (the key: the socket's cgroup v2 id and its owner's uid, the packet's interface and its
+    /// (another CPU may have made it first) and, with `wakeUps`, announced to the service with the flags the
+    /// `announcing` map holds; to `pass` if the map has no room. The record (the key: the socket's cgroup v2 id and its owner's uid, the packet's interface and its
     /// network namespace's cookie; then the record's kind) stays on the stack at `key`.
     private static func lookUpOrMakeCounts(_ program: inout BPFProgramBuilder, counters: Int32, key: Int16,
-                                           tellsNamespaces: Bool, announcingNewTo wakeUps: Int32?) {
+                                           tellsNamespaces: Bool, announcingNewTo maps: (wakeUps: Int32, flags: Int32)?) {
         let zeroCounts = key - Int16(CounterLayout.valueSize)
         program.move(.r1, .r6)
         program.call(BPF_FUNC_skb_cgroup_id)
@@ -168,23 +172,34 @@ enum CountingProgram {
         program.move(.r9, .r0)  // r9: 0 when this packet made the entry
         lookUp(&program, counters: counters, key: key)
         program.jump(if: .r0, .equal, 0, to: "pass")
-        if let wakeUps {
+        if let maps {
             program.jump(if: .r9, .notEqual, 0, to: "count")
             program.move(.r8, .r0)
-            output(&program, .newEntry, wakeUps: wakeUps, record: key)
+            // r9: the flags, the array's one value (key 0, in the record's kind until the kind is written).
+            program.store(.word, 0, to: .frame, key + CounterLayout.kind)
+            program.loadMap(.r1, descriptor: maps.flags)
+            program.move(.r2, .frame)
+            program.add(.r2, Int32(key + CounterLayout.kind))
+            program.call(BPF_FUNC_map_lookup_elem)
+            program.move(.r9, 0)
+            program.jump(if: .r0, .equal, 0, to: "announce")
+            program.load(.doubleWord, .r9, from: .r0, 0)
+            program.label("announce")
+            output(&program, .newEntry, wakeUps: maps.wakeUps, record: key, flags: .r9)
             program.move(.r0, .r8)
         }
         program.label("count")
     }
 
-    /// `r0 = bpf_ringbuf_output(wakeUps, the record at record, of kind)`: 0 when the ring took it.
-    private static func output(_ program: inout BPFProgramBuilder, _ kind: WakeUpKind, wakeUps: Int32, record: Int16) {
+    /// `r0 = bpf_ringbuf_output(wakeUps, the record at record, of kind, flags)`: 0 when the ring took it.
+    private static func output(_ program: inout BPFProgramBuilder, _ kind: WakeUpKind, wakeUps: Int32, record: Int16,
+                               flags: BPFProgramBuilder.Register) {
         program.store(.doubleWord, Int32(kind.rawValue), to: .frame, record + CounterLayout.kind)
         program.loadMap(.r1, descriptor: wakeUps)
         program.move(.r2, .frame)
         program.add(.r2, Int32(record))
         program.move(.r3, Int32(CounterLayout.recordSize))
-        program.move(.r4, 0)
+        program.move(.r4, flags)
         program.call(BPF_FUNC_ringbuf_output)
     }
 

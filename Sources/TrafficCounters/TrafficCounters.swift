@@ -80,6 +80,8 @@ public final class TrafficCounters {
     /// Where the programs are attached; nil for programs loaded and not attached (`TrafficKernelTests`).
     public let cgroupRoot: String?
     private let counters: Int32
+    /// One value: the ring buffer's flags for a new entry's record (`announcesNewEntries`).
+    private let announcing: Int32
     let wakeUps: WakeUpRing
     private var descriptors: [Int32] = []
     /// The counting programs, by the way they count.
@@ -111,13 +113,20 @@ public final class TrafficCounters {
         counters = ckc_map_create(BPF_MAP_TYPE_LRU_HASH.rawValue, UInt32(CounterLayout.keySize),
                                   UInt32(CounterLayout.valueSize), Self.capacity, "netact_counts")
         guard counters >= 0 else { throw Self.refusal("a BPF map", errno) }
+        announcing = ckc_map_create(BPF_MAP_TYPE_ARRAY.rawValue, 4, 8, 1, "netact_announce")
+        guard announcing >= 0 else {
+            let error = errno
+            close(counters)
+            throw Self.refusal("a BPF map", error)
+        }
         do {
             wakeUps = try WakeUpRing()
         } catch {
             close(counters)
+            close(announcing)
             throw error
         }
-        descriptors = [counters]
+        descriptors = [counters, announcing]
         let root = cgroupRoot.map { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? -1
         if let cgroupRoot, root < 0 {
             let error = errno
@@ -132,8 +141,8 @@ public final class TrafficCounters {
                 switch kind {
                 case .service(let threshold, let countsLoopback):
                     CountingProgram.instructions(way, counters: counters, wakeUps: wakeUps.descriptor,
-                                                 threshold: threshold, countsLoopback: countsLoopback,
-                                                 tellsNamespaces: tellingNamespaces)
+                                                 announcing: announcing, threshold: threshold,
+                                                 countsLoopback: countsLoopback, tellsNamespaces: tellingNamespaces)
                 case .reference:
                     CountingProgram.referenceInstructions(way, counters: counters, tellsNamespaces: tellingNamespaces)
                 }
@@ -226,6 +235,14 @@ public final class TrafficCounters {
             keys.append((CounterKey(bytes: record), kind))
         }
         return keys
+    }
+
+    /// Whether a new entry's record wakes the service (the default), or waits in the ring for its next read: while
+    /// a read of every count is due anyway, a trickle costs no wake-up for each new entry.
+    public func announcesNewEntries(wakingTheService wakes: Bool) {
+        var key: UInt32 = 0
+        var flags = UInt64(wakes ? 0 : BPF_RB_NO_WAKEUP)
+        ckc_map_element(Int32(BPF_MAP_UPDATE_ELEM.rawValue), announcing, &key, &flags, 0)
     }
 
     /// Every app's counts on every network, each entry read and dropped in one step (the kernel makes a new one,

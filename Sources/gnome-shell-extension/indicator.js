@@ -303,7 +303,7 @@ var start = function (shell) {
         if (owner === null)
             return;
         const day = GLib.DateTime.new_now_local().format('%Y-%m-%d');
-        call('GetUsage', new GLib.Variant('(s)', [day]), (reply, error) => {
+        call('GetUsage', new GLib.Variant('(sb)', [day, true]), (reply, error) => {
             if (owner !== serviceOwner)
                 return;
             // Where nothing counts apps' traffic, the service says so: nothing to show.

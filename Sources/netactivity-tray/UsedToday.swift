@@ -53,7 +53,7 @@ final class UsedToday {
         }
         isReading = true
         let day = LocalFormats.day(clock.now().wallClock)
-        connection.send(ServiceMembers.getUsage.serviceCall(day).withoutAutoStart()) { [unowned self] result in
+        connection.send(ServiceMembers.getUsage.serviceCall(day, true).withoutAutoStart()) { [unowned self] result in
             isReading = false
             switch result {
             case .success(let records):

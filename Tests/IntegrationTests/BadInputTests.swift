@@ -55,6 +55,22 @@ extension Integration {
             try expectUnchanged()
         }
 
+        /// A service that counts no traffic says so for the data usage; a `since` that is not a day is refused first.
+        @Test func dataUsageWithoutCountingIsNotCountingTrafficAndABadDayInvalidArgs() throws {
+            let notCounting = try expectDbusSendError("org.example.NetworkActivity.Error.NotCountingTraffic",
+                                                      ServiceMembers.getUsage.name, "string:2026-11-28", "boolean:true")
+            #expect(notCounting.contains("--traffic is not given"), "\(notCounting)")
+            _ = try expectDbusSendError("org.example.NetworkActivity.Error.NotCountingTraffic",
+                                        ServiceMembers.clearUsage.name)
+            for day in ["yesterday", "2026-02-30", "2026-1-5", "20261128"] {
+                let refused = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs",
+                                                      ServiceMembers.getUsage.name, "string:\(day)",
+                                                      "boolean:false")
+                #expect(refused.contains("YYYY-MM-DD"), "\(refused)")
+            }
+            try expectUnchanged()
+        }
+
         @Test func endingAnUnknownIdIsUnknownActivityAndLogged() throws {
             _ = try expectDbusSendError("org.example.NetworkActivity.Error.UnknownActivity", ServiceMembers.end.name, "uint32:4242")
             _ = try expectDbusSendError("org.example.NetworkActivity.Error.UnknownActivity", ServiceMembers.end.name, "uint32:0")

@@ -32,7 +32,7 @@ struct DataUsageTests {
     }
 
     static func usage(_ bus: PrivateBus, since: String = "") throws -> [UsageRecord] {
-        try RawClient(bus).call(ServiceMembers.getUsage.serviceCall(since))
+        try RawClient(bus).call(ServiceMembers.getUsage.serviceCall(since, true))
     }
 
     /// `busctl` as another Unix user, on the test's bus.
@@ -83,12 +83,12 @@ struct DataUsageTests {
         #expect(!rows.contains { $0.network == "lo" }, "loopback is never counted: \(rows)")
 
         // Its user reads it, with a real client; another user reads none of it and clears none of it.
-        let own = try Self.busctl(as: person, bus, Self.usageCall("GetUsage", "s", ""))
+        let own = try Self.busctl(as: person, bus, Self.usageCall(ServiceMembers.getUsage.name.rawValue, "sb", "", "true"))
         #expect(own.succeeded && own.stdout.contains("firefox-esr") && own.stdout.contains("Phone hotspot"), "\(own)")
-        let other = try Self.busctl(as: stranger, bus, Self.usageCall("GetUsage", "s", ""))
+        let other = try Self.busctl(as: stranger, bus, Self.usageCall(ServiceMembers.getUsage.name.rawValue, "sb", "", "true"))
         #expect(other.succeeded && !other.stdout.contains("firefox-esr") && !other.stdout.contains("backup-tool"),
                 "\(other)")
-        let cleared = try Self.busctl(as: stranger, bus, Self.usageCall("ClearUsage"))
+        let cleared = try Self.busctl(as: stranger, bus, Self.usageCall(ServiceMembers.clearUsage.name.rawValue))
         #expect(cleared.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "u 0", "\(cleared)")
         #expect(try Self.usage(bus).contains { $0.application == "firefox-esr" })
 
@@ -186,7 +186,7 @@ struct DataUsageTests {
         let app = try ApplicationCgroup(desktopApp: "app-gnome-session\\x2dapp", user: 0)
 
         // Asking once makes the session a reader of the system service's totals.
-        let before = try gdbusCall(session, "org.example.NetworkActivity.GetUsage", "''")
+        let before = try gdbusCall(session, "\(ServiceNames.interface).\(ServiceMembers.getUsage.name)", "''", "true")
         #expect(before.succeeded, "\(before)\n\(sessionService.log)")
         let download = try server.download(bytesPerSecond: 131_072, seconds: 1, in: app,
                                            namespace: network.inMachine, bus: system)
@@ -195,7 +195,7 @@ struct DataUsageTests {
         #expect(try Self.usage(system).contains { $0.application == "session-app" }, "\(systemService.log)")
         let changed = try listener.next(timeout: .seconds(10)) { $0.member == "UsageChanged" }
         #expect(changed != nil, "no UsageChanged on the session bus: \(sessionService.log)")
-        let rows = try RawClient(session).call(ServiceMembers.getUsage.serviceCall(""))
+        let rows = try RawClient(session).call(ServiceMembers.getUsage.serviceCall("", true))
         #expect(rows.contains { $0.application == "session-app" && $0.network == "Phone hotspot" }, "\(rows)")
         _ = systemService
     }
@@ -244,7 +244,7 @@ struct DataUsageTests {
         let calls = notifications.calls.count
         _ = try Self.usage(system)
         try notifications.settle()
-        _ = try RawClient(session).call(ServiceMembers.getUsage.serviceCall(""))
+        _ = try RawClient(session).call(ServiceMembers.getUsage.serviceCall("", true))
         #expect(notifications.calls.count == calls, "one warning per app and day")
         _ = (systemService, sessionService)
     }

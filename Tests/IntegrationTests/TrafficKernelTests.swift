@@ -93,6 +93,11 @@ struct TrafficKernelTests {
         #expect(counters.takeCounts().isEmpty, "nothing moved since")
         counters.run(program, onPacketCarrying: [UInt8](repeating: 0, count: 300))
         #expect(counters.takeWakeUps().map(\.kind) == [.newEntry])
+        // While a read is due anyway, a new entry's record waits in the ring without waking anyone: still there.
+        counters.announcesNewEntries(wakingTheService: false)
+        _ = counters.takeCounts()
+        counters.run(program, onPacketCarrying: [UInt8](repeating: 0, count: 300))
+        #expect(counters.takeWakeUps().map(\.kind) == [.newEntry])
 
         // Followed (past its threshold): it stays, and counts on from where it was.
         let followedCounters = try TrafficCounters(cgroupRoot: nil, threshold: 1_000, countsLoopback: true)

@@ -7,7 +7,7 @@ import Testing
 /// shows as a change to a line a person can read, and the listing is what `docs/netactivityd.md` explains.
 /// (`TrafficKernelTests` loads the same programs into the running kernel, whose verifier must accept them.)
 @Suite struct CountingProgramTests {
-    static let maps: [Int32: String] = [100: "netact_counts", 200: "netact_wakeups"]
+    static let maps: [Int32: String] = [100: "netact_counts", 200: "netact_wakeups", 300: "netact_announce"]
 
     static func listing(_ name: String) throws -> [String] {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -19,7 +19,7 @@ import Testing
     @Test(arguments: [(CountingProgram.Way.received, "counting-program-received"),
                       (.sent, "counting-program-sent")])
     func theCountingProgramsAreTheirListings(way: CountingProgram.Way, listing: String) throws {
-        let instructions = CountingProgram.instructions(way, counters: 100, wakeUps: 200, threshold: 32_768,
+        let instructions = CountingProgram.instructions(way, counters: 100, wakeUps: 200, announcing: 300, threshold: 32_768,
                                                         countsLoopback: false)
         #expect(BPFListing.lines(of: instructions, maps: Self.maps) == (try Self.listing(listing)))
     }
@@ -30,9 +30,9 @@ import Testing
     }
 
     @Test func withLoopbackCountedTheProgramLeavesOutOnlyTheInterfaceCheck() {
-        let without = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, threshold: 32_768,
+        let without = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, announcing: 300, threshold: 32_768,
                                                    countsLoopback: false)
-        let with = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, threshold: 32_768,
+        let with = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, announcing: 300, threshold: 32_768,
                                                 countsLoopback: true)
         #expect(without.count == with.count + 2)
     }

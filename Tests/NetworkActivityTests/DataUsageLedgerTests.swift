@@ -35,6 +35,23 @@ struct DataUsageLedgerTests {
         #expect(rows.last?.bytes == UsageBytes(received: 150, sent: 15) && rows.last?.label == "Firefox ESR")
     }
 
+    /// A month's table needs one row per app and network, not one per day: the service sums the days.
+    @Test func withoutDailyEachAppsDaysAreSummedInARowOfTheFirstDay() {
+        var usage = DataUsage()
+        for back in 0..<3 {
+            usage.add(UsageBytes(received: 10, sent: 1), to: Self.entry("app", day: Self.day.adding(days: -back)),
+                      label: "App")
+        }
+        usage.add(UsageBytes(received: 5), to: Self.entry("app", network: "eth0", metered: false), label: "App")
+        let since = Self.day.adding(days: -1)
+        let summed = usage.rows(since: since, daily: false, readableBy: 1000, serviceUser: 999)
+        #expect(summed.map(\.bytes) == [UsageBytes(received: 20, sent: 2), UsageBytes(received: 5)])
+        #expect(summed.allSatisfy { $0.entry.day == since })
+        #expect(usage.rows(since: since, daily: true, readableBy: 1000, serviceUser: 999).count == 3)
+        let all = usage.rows(since: nil, daily: false, readableBy: 1000, serviceUser: 999)
+        #expect(all.first?.bytes == UsageBytes(received: 30, sent: 3) && all.first?.entry.day == Self.day.adding(days: -2))
+    }
+
     @Test func aUserReadsTheirOwnAppsAndTheMachinesNeverAnothersAndClearsOnlyTheirOwn() {
         var usage = DataUsage()
         usage.add(UsageBytes(received: 1), to: Self.entry("mine"), label: "mine")

@@ -101,12 +101,19 @@ public struct DataUsage: Sendable, Equatable {
 
     /// The rows of `since` and later (all kept when nil) that a connection of `reader` may read, most bytes
     /// first: its own apps' and the machine's services', and everyone's for root and the service's own user.
-    public func rows(since: UsageDay?, readableBy reader: UInt32?, serviceUser: UInt32) -> [UsageRow] {
-        rows.compactMap { entry, bytes in
-            guard since.map({ entry.day >= $0 }) ?? true,
-                  AccessRules.maySee(privateTo: entry.privateTo, reader: reader, serviceUser: serviceUser)
-            else { return nil }
-            return UsageRow(entry: entry, label: labels[entry.application] ?? entry.application, bytes: bytes)
+    /// Without `daily`, each app's bytes on a network are summed over the days, in one row of the first day.
+    public func rows(since: UsageDay?, daily: Bool = true, readableBy reader: UInt32?, serviceUser: UInt32)
+        -> [UsageRow] {
+        let first = since ?? rowsPerDay.keys.min() ?? UsageDay(daysSinceEpoch: 0)
+        var readable: [UsageEntry: UsageBytes] = [:]
+        for (entry, bytes) in rows where entry.day >= first
+            && AccessRules.maySee(privateTo: entry.privateTo, reader: reader, serviceUser: serviceUser) {
+            var key = entry
+            if !daily { key.day = first }
+            readable[key, default: UsageBytes()] += bytes
+        }
+        return readable.map { entry, bytes in
+            UsageRow(entry: entry, label: labels[entry.application] ?? entry.application, bytes: bytes)
         }.sorted(by: Self.order)
     }
 

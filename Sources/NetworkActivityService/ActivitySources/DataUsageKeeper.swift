@@ -10,7 +10,8 @@ import Glibc
 /// it takes the counts (`TrafficCounters.takeCounts`) at most once a minute while anything moves, at local
 /// midnight so that each day gets its own bytes, and before it answers a question; it writes the totals to
 /// `usage` in its directory after each take that changed them. While nothing moves it does nothing: the kernel
-/// wakes it (`WakeUpKind.newEntry`) when an app first moves something after a take.
+/// wakes it (`WakeUpKind.newEntry`) when an app first moves something after a take. While a take is due, the
+/// kernel's records of new entries wait in the ring for it, so a trickle costs one wake-up a minute.
 final class DataUsageKeeper {
     static let takeInterval = Duration.seconds(60)
     static let fileName = "usage"
@@ -37,6 +38,8 @@ final class DataUsageKeeper {
     private var nextTake: MonotonicTime?
     /// Whether the next take is at local midnight: what moved until then is the day's that ends.
     private var nextTakeEndsDay = false
+    /// Whether the kernel wakes the service for a new entry: not while a take is due anyway.
+    private var newEntriesWake = true
 
     init(counters: TrafficCounters, networks: NetworkNames, options: TrafficOptions, logger: Logger,
          clock: any TimeSource) {
@@ -60,6 +63,11 @@ final class DataUsageKeeper {
     /// An app is followed, its entry staying in the kernel: it moves, so a take is due.
     func moving(at now: MonotonicTime) {
         scheduleTake(at: now)
+    }
+
+    /// Whether a take is due now: the kernel's records that waited in the ring are to be read first.
+    func isTakeDue(at now: MonotonicTime) -> Bool {
+        nextTake.map { now >= $0 } ?? false
     }
 
     /// At the end of the loop's turn: takes the counts when due, names what waited; returns how long until the
@@ -141,6 +149,9 @@ final class DataUsageKeeper {
         if changed || staying {
             // It moved: the next take within a minute, or at midnight if that comes first.
             schedule(now + Self.takeInterval, at: now, wallClock: wallClock)
+        } else {
+            // Nothing moves: the next entry the kernel makes is to wake the service.
+            setNewEntriesWake(true)
         }
         if changed {
             save()
@@ -160,6 +171,14 @@ final class DataUsageKeeper {
         let midnight = now + LocalCalendar.untilMidnight(atWallClock: wallClock)
         nextTakeEndsDay = midnight <= due
         nextTake = min(due, midnight)
+        // A take is due: new entries wait in the ring for it, rather than wake the service each.
+        setNewEntriesWake(false)
+    }
+
+    private func setNewEntriesWake(_ wakes: Bool) {
+        guard wakes != newEntriesWake else { return }
+        newEntriesWake = wakes
+        counters.announcesNewEntries(wakingTheService: wakes)
     }
 
     private func name(_ cgroup: UInt64, paths: inout CgroupPaths, at now: MonotonicTime, lastChance: Bool = false) {

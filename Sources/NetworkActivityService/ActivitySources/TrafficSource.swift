@@ -81,6 +81,8 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering {
     /// the next read, nil when none is followed.
     func endOfTurn() -> Duration? {
         let now = clock.monotonicNow()
+        // The records that waited in the ring for the take: the apps they name are named first.
+        if usage.isTakeDue(at: now) { wokeUp() }
         let usageTurn = usage.endOfTurn(paths: &paths, at: now)
         guard let due = nextRead else { return usageTurn }
         guard now >= due else { return [now.duration(to: due), usageTurn].compactMap { $0 }.min() }
@@ -92,16 +94,18 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering {
 
     /// Takes the kernel's counts into the totals now: for a question, and before the service stops.
     func takeUsageNow() {
+        wokeUp()
         usage.takeNow(paths: &paths)
     }
 
     func clearUsage(for reader: UInt32, serviceUser: UInt32) -> Int {
-        usage.clear(for: reader, serviceUser: serviceUser, paths: &paths)
+        wokeUp()
+        return usage.clear(for: reader, serviceUser: serviceUser, paths: &paths)
     }
 
-    func usageRows(since: UsageDay?, readableBy reader: UInt32, serviceUser: UInt32) -> [UsageRow] {
+    func usageRows(since: UsageDay?, daily: Bool, readableBy reader: UInt32, serviceUser: UInt32) -> [UsageRow] {
         takeUsageNow()
-        return usage.usage.rows(since: since, readableBy: reader, serviceUser: serviceUser)
+        return usage.usage.rows(since: since, daily: daily, readableBy: reader, serviceUser: serviceUser)
     }
 
     private func read(_ key: CounterKey, at now: MonotonicTime) {
