@@ -19,6 +19,13 @@ public final class SignalListener {
         try connection.call(ServiceMembers.getActivities.serviceCall(), timeout: .seconds(10))
     }
 
+    /// Reads the data usage once (`GetUsage`): from then on the service tells this connection, alone, when rows
+    /// it may see change (`UsageChanged`).
+    @discardableResult
+    public func readUsage() throws -> [UsageRecord] {
+        try connection.call(ServiceMembers.getUsage.serviceCall("", true), timeout: .seconds(10))
+    }
+
     /// Waits for the next signal that `matches`, up to `timeout`; signals before it stay in the history.
     public func next(timeout: Duration = .seconds(10), _ matches: (Message) -> Bool) throws -> Message? {
         let deadline = ContinuousClock.now + timeout

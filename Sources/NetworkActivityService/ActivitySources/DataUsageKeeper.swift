@@ -40,6 +40,9 @@ final class DataUsageKeeper {
     private var nextTakeEndsDay = false
     /// Whether the kernel wakes the service for a new entry: not while a take is due anyway.
     private var newEntriesWake = true
+    /// Whether the totals changed since the file was last written: a question's take leaves the writing to the
+    /// next take, within a minute, so that the answer waits for no file.
+    private var unsaved = false
 
     init(counters: TrafficCounters, networks: NetworkNames, options: TrafficOptions, logger: Logger,
          clock: any TimeSource) {
@@ -76,31 +79,34 @@ final class DataUsageKeeper {
         if !unnamed.isEmpty {
             for cgroup in unnamed { name(cgroup, paths: &paths, at: now) }
         }
-        if let due = nextTake, now >= due { take(paths: &paths, at: now) }
+        if let due = nextTake, now >= due { take(paths: &paths, at: now, saving: true) }
         let retry = unnamed.isEmpty ? nil : now + CgroupPaths.walkInterval
         guard let next = [nextTake, retry].compactMap({ $0 }).min() else { return nil }
         return now.duration(to: max(now, next))
     }
 
-    /// Takes the kernel's counts now, for a question that must be answered to the second.
-    func takeNow(paths: inout CgroupPaths) {
-        take(paths: &paths, at: clock.monotonicNow())
+    /// Takes the kernel's counts now: for a question that must be answered to the second (the file is written
+    /// at the next take), or before the service stops (`saving`).
+    func takeNow(paths: inout CgroupPaths, saving: Bool) {
+        take(paths: &paths, at: clock.monotonicNow(), saving: saving)
     }
 
     /// Forgets the rows `reader` may clear, and writes the file; returns how many.
     func clear(for reader: UInt32, serviceUser: UInt32, paths: inout CgroupPaths) -> Int {
-        takeNow(paths: &paths)
+        takeNow(paths: &paths, saving: false)
         let cleared = usage.clear(for: reader, serviceUser: serviceUser)
-        if cleared > 0 {
+        if cleared > 0 || unsaved {
             save()
+        }
+        if cleared > 0 {
             let clearsAll = reader == 0 || reader == serviceUser
             onChange?(clearsAll, clearsAll ? [] : [reader])
         }
         return cleared
     }
 
-    /// Takes what the kernel counted, writes the file and names what it could not before; called at SIGTERM too.
-    private func take(paths: inout CgroupPaths, at now: MonotonicTime) {
+    /// Takes what the kernel counted, names what it could not before, and writes the file when `saving`.
+    private func take(paths: inout CgroupPaths, at now: MonotonicTime, saving: Bool) {
         let wallClock = clock.now().wallClock
         // A take at midnight, however late the loop woke for it, counts for the day that ended.
         var dayClock = wallClock
@@ -146,16 +152,16 @@ final class DataUsageKeeper {
         lastTake = now
         nextTake = nil
         nextTakeEndsDay = false
-        if changed || staying {
-            // It moved: the next take within a minute, or at midnight if that comes first.
+        if changed { unsaved = true }
+        // Written before anyone is told: whoever hears UsageChanged after a take may rely on the file.
+        if saving, unsaved { save() }
+        if changed { onChange?(everyoneChanged, usersChanged) }
+        if changed || staying || unsaved {
+            // It moved, or is not written yet: the next take within a minute, or at midnight if that comes first.
             schedule(now + Self.takeInterval, at: now, wallClock: wallClock)
         } else {
             // Nothing moves: the next entry the kernel makes is to wake the service.
             setNewEntriesWake(true)
-        }
-        if changed {
-            save()
-            onChange?(everyoneChanged, usersChanged)
         }
     }
 
@@ -195,7 +201,8 @@ final class DataUsageKeeper {
     }
 
     /// Writes the totals whole (`AtomicFile`): a crash leaves the last file, at most a minute old.
-    func save() {
+    private func save() {
+        unsaved = false
         guard let directory else { return }
         if mkdir(directory, 0o700) != 0, errno != EEXIST {
             logger.warning("cannot keep the data usage: cannot create \(directory): \(String(cString: strerror(errno)))")

@@ -92,10 +92,10 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering {
         return [nextRead.map { now.duration(to: $0) }, usageTurn].compactMap { $0 }.min()
     }
 
-    /// Takes the kernel's counts into the totals now: for a question, and before the service stops.
+    /// Takes the kernel's counts into the totals now, and writes them: before the service stops.
     func takeUsageNow() {
         wokeUp()
-        usage.takeNow(paths: &paths)
+        usage.takeNow(paths: &paths, saving: true)
     }
 
     func clearUsage(for reader: UInt32, serviceUser: UInt32) -> Int {
@@ -104,7 +104,8 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering {
     }
 
     func usageRows(since: UsageDay?, daily: Bool, readableBy reader: UInt32, serviceUser: UInt32) -> [UsageRow] {
-        takeUsageNow()
+        wokeUp()
+        usage.takeNow(paths: &paths, saving: false)
         return usage.usage.rows(since: since, daily: daily, readableBy: reader, serviceUser: serviceUser)
     }
 
