@@ -82,6 +82,7 @@ enum BPFListing {
             BPF_FUNC_ktime_get_ns: "bpf_ktime_get_ns", BPF_FUNC_get_socket_uid: "bpf_get_socket_uid",
             BPF_FUNC_skb_cgroup_id: "bpf_skb_cgroup_id", BPF_FUNC_ringbuf_output: "bpf_ringbuf_output",
             BPF_FUNC_skb_load_bytes: "bpf_skb_load_bytes", BPF_FUNC_get_netns_cookie: "bpf_get_netns_cookie",
+            BPF_FUNC_ringbuf_query: "bpf_ringbuf_query",
         ]
         return names[bpf_func_id(rawValue: UInt32(id))] ?? "helper"
     }

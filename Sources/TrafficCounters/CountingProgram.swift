@@ -44,8 +44,10 @@ enum CountingProgram {
     /// - Parameter announcing: the array map whose one value is the ring buffer's flags for a new entry's record
     ///   (`TrafficCounters.announcesNewEntries`): 0 wakes the service, `BPF_RB_NO_WAKEUP` leaves the record for
     ///   its next read, while a read is due anyway.
-    static func instructions(_ way: Way, counters: Int32, wakeUps: Int32, announcing: Int32, threshold: UInt64,
-                             countsLoopback: Bool, tellsNamespaces: Bool = true) -> [bpf_insn] {
+    ///   A record left for later wakes the service all the same once the ring holds `ringSize / 2` bytes unread,
+    ///   so that the service learns of thousands of new entries, and reads them before the map has to evict any.
+    static func instructions(_ way: Way, counters: Int32, wakeUps: Int32, announcing: Int32, ringSize: Int,
+                             threshold: UInt64, countsLoopback: Bool, tellsNamespaces: Bool = true) -> [bpf_insn] {
         let key = -Int16(CounterLayout.recordSize)
         var program = BPFProgramBuilder()
         program.move(.r6, .r1)  // r6: the packet
@@ -55,7 +57,7 @@ enum CountingProgram {
         }
         program.load(.word, .r7, from: .r6, Packet.length)  // r7: its length
         lookUpOrMakeCounts(&program, counters: counters, key: key, tellsNamespaces: tellsNamespaces,
-                           announcingNewTo: (wakeUps, announcing))
+                           announcingNewTo: (wakeUps, announcing, Int32(ringSize / 2)))
         program.move(.r8, .r0)  // r8: the app's counts
         program.atomicAdd(.r7, to: .r8, way.countOffset)
         // Followed by the service: nothing more to do, which keeps a busy app's packets cheap.
@@ -140,7 +142,8 @@ enum CountingProgram {
     /// `announcing` map holds; to `pass` if the map has no room. The record (the key: the socket's cgroup v2 id and its owner's uid, the packet's interface and its
     /// network namespace's cookie; then the record's kind) stays on the stack at `key`.
     private static func lookUpOrMakeCounts(_ program: inout BPFProgramBuilder, counters: Int32, key: Int16,
-                                           tellsNamespaces: Bool, announcingNewTo maps: (wakeUps: Int32, flags: Int32)?) {
+                                           tellsNamespaces: Bool,
+                                           announcingNewTo maps: (wakeUps: Int32, flags: Int32, halfRing: Int32)?) {
         let zeroCounts = key - Int16(CounterLayout.valueSize)
         program.move(.r1, .r6)
         program.call(BPF_FUNC_skb_cgroup_id)
@@ -184,6 +187,13 @@ enum CountingProgram {
             program.move(.r9, 0)
             program.jump(if: .r0, .equal, 0, to: "announce")
             program.load(.doubleWord, .r9, from: .r0, 0)
+            // Left for later, but the ring half full of records nobody read: wake the service after all.
+            program.jump(if: .r9, .equal, 0, to: "announce")
+            program.loadMap(.r1, descriptor: maps.wakeUps)
+            program.move(.r2, Int32(BPF_RB_AVAIL_DATA))
+            program.call(BPF_FUNC_ringbuf_query)
+            program.jump(if: .r0, .below, maps.halfRing, to: "announce")
+            program.move(.r9, Int32(BPF_RB_FORCE_WAKEUP))
             program.label("announce")
             output(&program, .newEntry, wakeUps: maps.wakeUps, record: key, flags: .r9)
             program.move(.r0, .r8)

@@ -141,7 +141,7 @@ public final class TrafficCounters {
                 switch kind {
                 case .service(let threshold, let countsLoopback):
                     CountingProgram.instructions(way, counters: counters, wakeUps: wakeUps.descriptor,
-                                                 announcing: announcing, threshold: threshold,
+                                                 announcing: announcing, ringSize: wakeUps.size, threshold: threshold,
                                                  countsLoopback: countsLoopback, tellsNamespaces: tellingNamespaces)
                 case .reference:
                     CountingProgram.referenceInstructions(way, counters: counters, tellsNamespaces: tellingNamespaces)

@@ -19,7 +19,7 @@ import Testing
     @Test(arguments: [(CountingProgram.Way.received, "counting-program-received"),
                       (.sent, "counting-program-sent")])
     func theCountingProgramsAreTheirListings(way: CountingProgram.Way, listing: String) throws {
-        let instructions = CountingProgram.instructions(way, counters: 100, wakeUps: 200, announcing: 300, threshold: 32_768,
+        let instructions = CountingProgram.instructions(way, counters: 100, wakeUps: 200, announcing: 300, ringSize: 16_384, threshold: 32_768,
                                                         countsLoopback: false)
         #expect(BPFListing.lines(of: instructions, maps: Self.maps) == (try Self.listing(listing)))
     }
@@ -30,9 +30,9 @@ import Testing
     }
 
     @Test func withLoopbackCountedTheProgramLeavesOutOnlyTheInterfaceCheck() {
-        let without = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, announcing: 300, threshold: 32_768,
+        let without = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, announcing: 300, ringSize: 16_384, threshold: 32_768,
                                                    countsLoopback: false)
-        let with = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, announcing: 300, threshold: 32_768,
+        let with = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, announcing: 300, ringSize: 16_384, threshold: 32_768,
                                                 countsLoopback: true)
         #expect(without.count == with.count + 2)
     }

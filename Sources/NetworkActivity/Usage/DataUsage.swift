@@ -57,45 +57,73 @@ public struct UsageRow: Hashable, Sendable {
 /// Bounded: a day holds at most `maximumRowsPerDay` rows; the bytes of apps past that are added to a row of the
 /// app `otherApps`, so that a user who starts apps by the thousand costs the file nothing more, and no byte is
 /// lost from a day's total.
+///
+/// Kept by day, apps and networks by number: a month's answer reads that month's rows alone, and hashes numbers,
+/// not names (90 days of 200 apps on 3 networks: `netactivity usage --month` went from 52 to MONTH_AFTER ms).
 public struct DataUsage: Sendable, Equatable {
     public static let maximumRowsPerDay = 2_000
     /// The app that stands for the apps past a day's bound.
     public static let otherApps = "other-apps"
     public static let defaultKeptDays = 90
 
+    /// One row of a day, its app and network by number (`names`); `everyone` for no `privateTo`.
+    private struct RowKey: Hashable, Sendable {
+        var user: UInt32
+        var privateTo: UInt32
+        var application: Int32
+        var network: Int32
+        var metered: Bool
+    }
+
+    private static let everyone = UInt32.max
+
     public let keptDays: Int
-    public private(set) var rows: [UsageEntry: UsageBytes] = [:]
+    private var days: [UsageDay: [RowKey: UsageBytes]] = [:]
+    /// The apps' and networks' names, by number, and the numbers by name.
+    private var names: [String] = []
+    private var numbers: [String: Int32] = [:]
     /// Each app's label, the last one seen.
     public private(set) var labels: [String: String] = [:]
-    private var rowsPerDay: [UsageDay: Int] = [:]
 
     public init(keptDays: Int = Self.defaultKeptDays) {
         self.keptDays = max(1, keptDays)
     }
 
+    /// Every row, by its entry: for the file and for tests.
+    public var rows: [UsageEntry: UsageBytes] {
+        var rows: [UsageEntry: UsageBytes] = [:]
+        for (day, dayRows) in days {
+            for (key, bytes) in dayRows { rows[entry(of: key, on: day)] = bytes }
+        }
+        return rows
+    }
+
+    public static func == (lhs: DataUsage, rhs: DataUsage) -> Bool {
+        lhs.keptDays == rhs.keptDays && lhs.labels == rhs.labels && lhs.rows == rhs.rows
+    }
+
     /// Adds bytes that an app moved on a network on the entry's day.
     public mutating func add(_ bytes: UsageBytes, to entry: UsageEntry, label: String) {
         guard bytes.total > 0 else { return }
-        var entry = entry
-        if rows[entry] == nil {
-            if rowsPerDay[entry.day, default: 0] >= Self.maximumRowsPerDay {
-                entry.application = Self.otherApps
-            }
-            if rows[entry] == nil { rowsPerDay[entry.day, default: 0] += 1 }
+        var key = RowKey(user: entry.user, privateTo: entry.privateTo ?? Self.everyone,
+                         application: number(of: entry.application), network: number(of: entry.network),
+                         metered: entry.metered)
+        var dayRows = days.removeValue(forKey: entry.day) ?? [:]
+        if dayRows[key] == nil, dayRows.count >= Self.maximumRowsPerDay {
+            key.application = number(of: Self.otherApps)
         }
-        if entry.application != Self.otherApps { labels[entry.application] = label }
-        rows[entry, default: UsageBytes()] += bytes
+        if names[Int(key.application)] != Self.otherApps { labels[entry.application] = label }
+        dayRows[key, default: UsageBytes()] += bytes
+        days[entry.day] = dayRows
     }
 
     /// Forgets the days before the last `keptDays` up to `today`; returns whether any was forgotten.
     @discardableResult
     public mutating func dropOldDays(today: UsageDay) -> Bool {
         let oldest = today.adding(days: -(keptDays - 1))
-        guard rowsPerDay.keys.contains(where: { $0 < oldest }) else { return false }
-        rows = rows.filter { $0.key.day >= oldest }
-        rowsPerDay = rowsPerDay.filter { $0.key >= oldest }
-        let applications = Set(rows.keys.map(\.application))
-        labels = labels.filter { applications.contains($0.key) }
+        guard days.keys.contains(where: { $0 < oldest }) else { return false }
+        days = days.filter { $0.key >= oldest }
+        forgetUnusedLabels()
         return true
     }
 
@@ -104,16 +132,22 @@ public struct DataUsage: Sendable, Equatable {
     /// Without `daily`, each app's bytes on a network are summed over the days, in one row of the first day.
     public func rows(since: UsageDay?, daily: Bool = true, readableBy reader: UInt32?, serviceUser: UInt32)
         -> [UsageRow] {
-        let first = since ?? rowsPerDay.keys.min() ?? UsageDay(daysSinceEpoch: 0)
-        var readable: [UsageEntry: UsageBytes] = [:]
-        for (entry, bytes) in rows where entry.day >= first
-            && AccessRules.maySee(privateTo: entry.privateTo, reader: reader, serviceUser: serviceUser) {
-            var key = entry
-            if !daily { key.day = first }
-            readable[key, default: UsageBytes()] += bytes
+        let first = since ?? days.keys.min() ?? UsageDay(daysSinceEpoch: 0)
+        var readable: [UsageDay: [RowKey: UsageBytes]] = [:]
+        for (day, dayRows) in days where day >= first {
+            var answer = readable[daily ? day : first] ?? [:]
+            for (key, bytes) in dayRows where AccessRules.maySee(
+                privateTo: key.privateTo == Self.everyone ? nil : key.privateTo, reader: reader,
+                serviceUser: serviceUser) {
+                answer[key, default: UsageBytes()] += bytes
+            }
+            readable[daily ? day : first] = answer
         }
-        return readable.map { entry, bytes in
-            UsageRow(entry: entry, label: labels[entry.application] ?? entry.application, bytes: bytes)
+        return readable.flatMap { day, dayRows in
+            dayRows.map { key, bytes in
+                let entry = entry(of: key, on: day)
+                return UsageRow(entry: entry, label: labels[entry.application] ?? entry.application, bytes: bytes)
+            }
         }.sorted(by: Self.order)
     }
 
@@ -121,14 +155,33 @@ public struct DataUsage: Sendable, Equatable {
     /// service's user. Returns how many.
     public mutating func clear(for reader: UInt32, serviceUser: UInt32) -> Int {
         let clearsAll = reader == 0 || reader == serviceUser
-        let before = rows.count
-        rows = rows.filter { entry, _ in !clearsAll && entry.privateTo != reader }
-        guard rows.count != before else { return 0 }
-        rowsPerDay = [:]
-        for entry in rows.keys { rowsPerDay[entry.day, default: 0] += 1 }
-        let applications = Set(rows.keys.map(\.application))
-        labels = labels.filter { applications.contains($0.key) }
-        return before - rows.count
+        var cleared = 0
+        for (day, dayRows) in days {
+            let kept = dayRows.filter { key, _ in !clearsAll && key.privateTo != reader }
+            cleared += dayRows.count - kept.count
+            days[day] = kept.isEmpty ? nil : kept
+        }
+        if cleared > 0 { forgetUnusedLabels() }
+        return cleared
+    }
+
+    private mutating func number(of name: String) -> Int32 {
+        if let known = numbers[name] { return known }
+        let next = Int32(names.count)
+        names.append(name)
+        numbers[name] = next
+        return next
+    }
+
+    private func entry(of key: RowKey, on day: UsageDay) -> UsageEntry {
+        UsageEntry(day: day, user: key.user, privateTo: key.privateTo == Self.everyone ? nil : key.privateTo,
+                   application: names[Int(key.application)], network: names[Int(key.network)], metered: key.metered)
+    }
+
+    private mutating func forgetUnusedLabels() {
+        var used = Set<Int32>()
+        for dayRows in days.values { for key in dayRows.keys { used.insert(key.application) } }
+        labels = labels.filter { numbers[$0.key].map(used.contains) ?? false }
     }
 
     /// Most bytes first; then by day, app and network, so that an answer never changes order by itself.
@@ -143,8 +196,12 @@ public struct DataUsage: Sendable, Equatable {
     /// Rebuilds the totals from rows read back (`UsageFileFormat`).
     init(keptDays: Int, rows: [UsageEntry: UsageBytes], labels: [String: String]) {
         self.init(keptDays: keptDays)
-        self.rows = rows
+        for (entry, bytes) in rows {
+            let key = RowKey(user: entry.user, privateTo: entry.privateTo ?? Self.everyone,
+                             application: number(of: entry.application), network: number(of: entry.network),
+                             metered: entry.metered)
+            days[entry.day, default: [:]][key, default: UsageBytes()] += bytes
+        }
         self.labels = labels
-        for entry in rows.keys { rowsPerDay[entry.day, default: 0] += 1 }
     }
 }

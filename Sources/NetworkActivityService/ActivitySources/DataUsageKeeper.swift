@@ -40,6 +40,9 @@ final class DataUsageKeeper {
     private var nextTakeEndsDay = false
     /// Whether the kernel wakes the service for a new entry: not while a take is due anyway.
     private var newEntriesWake = true
+    /// The entries the kernel made since the last take: past a quarter of its map, the take is now, so that the
+    /// map never has to evict an entry nobody read.
+    private var entriesMade = 0
     /// Whether the totals changed since the file was last written: a question's take leaves the writing to the
     /// next take, within a minute, so that the answer waits for no file.
     private var unsaved = false
@@ -61,6 +64,12 @@ final class DataUsageKeeper {
     func entryMade(_ key: CounterKey, paths: inout CgroupPaths, at now: MonotonicTime) {
         name(key.cgroupID, paths: &paths, at: now)
         scheduleTake(at: now)
+        entriesMade += 1
+        if entriesMade >= Int(TrafficCounters.capacity) / 4, let due = nextTake, due > now {
+            logger.info("\(entriesMade) new apps and networks within a minute: taking the counts now")
+            nextTake = now
+            nextTakeEndsDay = false
+        }
     }
 
     /// An app is followed, its entry staying in the kernel: it moves, so a take is due.
@@ -120,6 +129,7 @@ final class DataUsageKeeper {
         var staying = false
         var seen: Set<UInt64> = []
         let entries = counters.takeCounts()
+        entriesMade = 0
         logger.debug("took the kernel's counts: \(entries.count) entries")
         for taken in entries {
             let counted = UsageBytes(received: taken.received, sent: taken.sent)
