@@ -59,7 +59,7 @@ public struct UsageRow: Hashable, Sendable {
 /// lost from a day's total.
 ///
 /// Kept by day, apps and networks by number: a month's answer reads that month's rows alone, and hashes numbers,
-/// not names (90 days of 200 apps on 3 networks: `netactivity usage --month` went from 52 to MONTH_AFTER ms).
+/// not names (90 days of 200 apps on 3 networks: `netactivity usage --month` went from 52 to 26 ms, the service's memory from 23 to 12 MB).
 public struct DataUsage: Sendable, Equatable {
     public static let maximumRowsPerDay = 2_000
     /// The app that stands for the apps past a day's bound.
