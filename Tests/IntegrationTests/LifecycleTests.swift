@@ -46,7 +46,7 @@ extension Integration {
                 guard line.hasPrefix("| `--") else { return nil }
                 return String(line.dropFirst(3).prefix { $0 != " " && $0 != "`" })
             }
-            #expect(flags.count == 22)
+            #expect(flags.count == 24)
             for flag in flags {
                 #expect(result.stdout.contains("  \(flag)"), "\(flag) is missing from --help")
             }
