@@ -63,7 +63,11 @@ final class ActivityTray {
             menu: [], clock: clock, logger: logger,
             onActivate: { [unowned self] _, _ in notices.showActivities(of: state) },
             onMenuEvent: { [unowned self] id, event in menuEvent(id, event) },
-            onMenuOpening: { [unowned self] in item.updateMenu(menuRows()) })
+            onMenuOpening: { [unowned self] in
+                item.updateMenu(menuRows())
+                // The day's usage as of now: its rows follow when the answer comes.
+                usedToday.read()
+            })
         recent = try RecentActivities(connection: connection, logger: logger) { [unowned self] in
             item.updateMenu(menuRows())
         }

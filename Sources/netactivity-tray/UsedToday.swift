@@ -10,8 +10,8 @@ import Glibc
 #endif
 
 /// The day's data usage, for the tray's menu ("Used today") and the warning on metered connections: read with
-/// `GetUsage` when the service starts and at each `UsageChanged` (at most once a minute while apps move
-/// anything), never by polling. Where nothing counts apps' traffic, the service says so and nothing shows.
+/// `GetUsage` when the service starts, at each `UsageChanged` (at most once a minute while apps move anything)
+/// and when a host is about to show the menu, never by polling. Where nothing counts apps' traffic, the service says so and nothing shows.
 ///
 /// A warning is shown once per app and day; the apps warned of are kept in `warningsFile`, so that a tray that
 /// restarts during the day does not warn again.

@@ -17,9 +17,11 @@ final class DataUsageKeeper {
     static let fileName = "usage"
 
     private(set) var usage: DataUsage
-    /// Told after a take or a clear that changed the totals: whether rows everyone may read changed, and whose
-    /// private rows did.
+    /// Told once the file holds a change to the totals (after a take that writes it, or a clear): whether rows
+    /// everyone may read changed, and whose private rows did. Whoever hears it may rely on the file.
     var onChange: ((_ everyone: Bool, _ users: Set<UInt32>) -> Void)?
+    /// What changed since the file was last written, and is still to be told.
+    private var untold: (everyone: Bool, users: Set<UInt32>) = (false, [])
     private let counters: TrafficCounters
     private let networks: NetworkNames
     private let directory: String?
@@ -104,13 +106,13 @@ final class DataUsageKeeper {
     func clear(for reader: UInt32, serviceUser: UInt32, paths: inout CgroupPaths) -> Int {
         takeNow(paths: &paths, saving: false)
         let cleared = usage.clear(for: reader, serviceUser: serviceUser)
-        if cleared > 0 || unsaved {
-            save()
-        }
         if cleared > 0 {
             let clearsAll = reader == 0 || reader == serviceUser
-            onChange?(clearsAll, clearsAll ? [] : [reader])
+            untold.everyone = untold.everyone || clearsAll
+            if !clearsAll { untold.users.insert(reader) }
+            unsaved = true
         }
+        if unsaved { save() }
         return cleared
     }
 
@@ -162,10 +164,13 @@ final class DataUsageKeeper {
         lastTake = now
         nextTake = nil
         nextTakeEndsDay = false
-        if changed { unsaved = true }
-        // Written before anyone is told: whoever hears UsageChanged after a take may rely on the file.
+        if changed {
+            unsaved = true
+            untold.everyone = untold.everyone || everyoneChanged
+            untold.users.formUnion(usersChanged)
+        }
+        // Told once written (`save`): a question's take leaves both to the next take, within a minute.
         if saving, unsaved { save() }
-        if changed { onChange?(everyoneChanged, usersChanged) }
         if changed || staying || unsaved {
             // It moved, or is not written yet: the next take within a minute, or at midnight if that comes first.
             schedule(now + Self.takeInterval, at: now, wallClock: wallClock)
@@ -213,6 +218,11 @@ final class DataUsageKeeper {
     /// Writes the totals whole (`AtomicFile`): a crash leaves the last file, at most a minute old.
     private func save() {
         unsaved = false
+        defer {
+            let told = untold
+            untold = (false, [])
+            if told.everyone || !told.users.isEmpty { onChange?(told.everyone, told.users) }
+        }
         guard let directory else { return }
         if mkdir(directory, 0o700) != 0, errno != EEXIST {
             logger.warning("cannot keep the data usage: cannot create \(directory): \(String(cString: strerror(errno)))")
