@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
 public import ProgramSupport
 
+extension ActivityDetails.FieldValue {
+    /// The value as the programs' JSON writes it.
+    public var json: JSONValue {
+        switch self {
+        case .string(let text): .string(text)
+        case .uint32(let number): .unsigned(UInt64(number))
+        case .uint64(let number): .unsigned(number)
+        case .bool(let flag): .bool(flag)
+        }
+    }
+}
+
 extension ActivityDetails {
     /// The record as the programs' JSON gives it (`netactivity status --json`, `watch --format json`,
     /// `history --json`): an object with exactly the keys and values `GetActivities` gives, `id` first.
     public var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = [("id", .unsigned(UInt64(id)))]
-        forEachField { key, value in
-            switch value {
-            case .string(let text): members.append((key, .string(text)))
-            case .uint32(let number): members.append((key, .unsigned(UInt64(number))))
-            case .uint64(let number): members.append((key, .unsigned(number)))
-            case .bool(let flag): members.append((key, .bool(flag)))
-            }
-        }
+        forEachField { key, value in members.append((key, value.json)) }
         return .object(members)
     }
 }
@@ -21,13 +26,6 @@ extension ActivityDetails {
 extension UsageRecord {
     /// The record as `netactivity usage --json` gives it: exactly the keys and values of `GetUsage`.
     public var json: JSONValue {
-        .object(fields.map { key, value in
-            switch value {
-            case .string(let text): (key, .string(text))
-            case .uint32(let number): (key, .unsigned(UInt64(number)))
-            case .uint64(let number): (key, .unsigned(number))
-            case .bool(let flag): (key, .bool(flag))
-            }
-        })
+        .object(fields.map { ($0.key, $0.value.json) })
     }
 }

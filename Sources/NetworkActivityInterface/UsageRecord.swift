@@ -58,17 +58,7 @@ public struct UsageRecord: DBusCodable, Hashable, Sendable {
 
     public func encode(to writer: inout MessageWriter) {
         writer.appendArray(elementSignature: "{sv}") { entries in
-            for (key, value) in fields {
-                entries.appendDictEntry { entry in
-                    entry.append(key)
-                    switch value {
-                    case .string(let text): entry.appendVariant(signature: "s") { $0.append(text) }
-                    case .uint32(let number): entry.appendVariant(signature: "u") { $0.append(number) }
-                    case .uint64(let number): entry.appendVariant(signature: "t") { $0.append(number) }
-                    case .bool(let flag): entry.appendVariant(signature: "b") { $0.append(flag) }
-                    }
-                }
-            }
+            for (key, value) in fields { value.append(as: key, to: &entries) }
         }
     }
 
