@@ -57,8 +57,9 @@ if [ $# -gt 0 ]; then
 else
   swift build "${build[@]}" --build-tests
   bundle="$(swift build "${build[@]}" --show-bin-path)/netactivityPackageTests.xctest"
-  # Two groups of suites, each taking about as long, sanitized, as all the others together.
-  TEST_GROUPS="ReliabilityTests|BenchmarkTests|CommandLineTests|TrafficTests|DataUsageTests
+  # Three groups of suites, each taking about as long, sanitized, as all the others together.
+  TEST_GROUPS="ReliabilityTests|BenchmarkTests|CommandLineTests|TrafficTests
+               DataUsageTests
                TrayProtocolTests|CompletionTests|WatchCommandTests|RestartTests|PackageKitTests" \
     bash Tests/run-parts.sh "$bundle" --skip HostRenderingTests "${outside[@]}" || status=$?
   # The desktops on screen run the tray alone on one thread, in hosts that are not ours and that give it their own

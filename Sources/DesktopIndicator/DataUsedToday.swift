@@ -86,7 +86,7 @@ public struct MeteredWarnings: Sendable {
     public mutating func due(_ rows: [AppDataUsage], user: UInt32, day: String) -> [Warning] {
         guard threshold > 0 else { return [] }
         var perApp: [String: (label: String, bytes: UInt64, networks: [String: UInt64])] = [:]
-        for row in rows where row.day == day && row.isMetered && row.user == user {
+        for row in rows where row.day == day && row.isMetered && row.privateTo == user {
             var app = perApp[row.application] ?? (row.label, 0, [:])
             app.bytes += row.total
             app.networks[row.network, default: 0] += row.total

@@ -14,9 +14,10 @@ struct UsageCommand: AsyncParsableCommand {
             The system service counts what every app receives and sends (netactivityd --system --traffic), per \
             network, and keeps 90 days. One line per app, most first: received, sent, the total and its share; \
             then each network's total, metered ones marked. You see your own apps and the machine's services; \
-            root sees everyone's. --json prints one array of the records as the service's GetUsage gives them, one \
-            per app, user, network and day: app, label, user, network, metered, received, sent, day. --clear \
-            forgets your own apps' rows (root: all) and says how many.
+            root sees everyone's with --system. --json prints one array of the records as the service's GetUsage \
+            gives them, one per app, user, network and day: app, label, user, network, metered, received, sent, \
+            day, and private-to (the user whose app it was; absent for the machine's services). --clear forgets \
+            your own apps' rows (root: all) and says how many.
             """)
 
     @OptionGroup var busOptions: BusOptions

@@ -26,6 +26,12 @@ public enum TrafficVisibility {
 
     /// Whether a session of `user` shows an app measured in the cgroup at `path`: its own, or the machine's.
     public static func shows(cgroup path: String, toUser user: UInt32) -> Bool {
-        sliceUser(ofCgroup: path).map { $0 == user } ?? true
+        shows(sliceUser: sliceUser(ofCgroup: path), toUser: user)
+    }
+
+    /// Whether a session of `user` shows what ran in the slice of `sliceUser` (nil: the machine's). Root's
+    /// session too shows only root's and the machine's: another user's apps are read with `--system`.
+    public static func shows(sliceUser: UInt32?, toUser user: UInt32) -> Bool {
+        sliceUser.map { $0 == user } ?? true
     }
 }

@@ -25,6 +25,8 @@ public struct AppDataUsage: Sendable, Hashable {
     public var total: UInt64 { record.total }
     /// The local day, `YYYY-MM-DD`.
     public var day: String { record.day }
+    /// The user in whose slice the app ran; nil for the machine's services.
+    public var privateTo: UInt32? { record.privateTo }
 }
 
 extension NetworkActivityClient {

@@ -16,6 +16,7 @@ public struct UsageRecord: DBusCodable, Hashable, Sendable {
         public static let received = "received"
         public static let sent = "sent"
         public static let day = "day"
+        public static let privateTo = "private-to"
     }
 
     /// The app, named as traffic activities name it (desktop id, command, unit); `kernel` for sockets of the
@@ -33,9 +34,13 @@ public struct UsageRecord: DBusCodable, Hashable, Sendable {
     public var sent: UInt64
     /// The local day, `YYYY-MM-DD`.
     public var day: String
+    /// The user in whose slice the app ran, who alone (with root) may read the row; nil for the machine's
+    /// services, which everyone may read. A session shows its own user's and the machine's
+    /// (`TrafficVisibility.shows(sliceUser:toUser:)`), as it shows their activities.
+    public var privateTo: UInt32?
 
     public init(application: String, label: String, user: UInt32, network: String, isMetered: Bool,
-                received: UInt64, sent: UInt64, day: String) {
+                received: UInt64, sent: UInt64, day: String, privateTo: UInt32?) {
         self.application = application
         self.label = label
         self.user = user
@@ -44,16 +49,18 @@ public struct UsageRecord: DBusCodable, Hashable, Sendable {
         self.received = received
         self.sent = sent
         self.day = day
+        self.privateTo = privateTo
     }
 
     public var total: UInt64 { received &+ sent }
 
     /// The record's keys and values, in the order the service writes them: what the bus's `a{sv}` and
-    /// `netactivity usage --json` are both made of.
+    /// `netactivity usage --json` are both made of. `private-to` is left out for the machine's services.
     public var fields: [(key: String, value: ActivityDetails.FieldValue)] {
         [(Key.app, .string(application)), (Key.label, .string(label)), (Key.user, .uint32(user)),
          (Key.network, .string(network)), (Key.metered, .bool(isMetered)), (Key.received, .uint64(received)),
          (Key.sent, .uint64(sent)), (Key.day, .string(day))]
+            + (privateTo.map { [(Key.privateTo, .uint32($0))] } ?? [])
     }
 
     public func encode(to writer: inout MessageWriter) {
@@ -73,6 +80,6 @@ public struct UsageRecord: DBusCodable, Hashable, Sendable {
                   network: try value(Key.network, String.self) ?? "",
                   isMetered: try value(Key.metered, Bool.self) ?? false,
                   received: try value(Key.received, UInt64.self) ?? 0, sent: try value(Key.sent, UInt64.self) ?? 0,
-                  day: try value(Key.day, String.self) ?? "")
+                  day: try value(Key.day, String.self) ?? "", privateTo: try value(Key.privateTo, UInt32.self))
     }
 }

@@ -38,9 +38,14 @@ extension ActivityEndpoint {
             return .now(dataUsage.usageRows(since: first, daily: daily, readableBy: reader, serviceUser: ownUser)
                 .map(UsageRecord.init))
         }
+        // The session's user's and the machine's, as its activities: root's session too.
+        let sessionUser = ownUser
         guard let usageForwarding, usageForwarding.forward(usageSince: since, daily: daily, answer: { [weak object] result in
             switch result {
-            case .success(let records): object?.answer(call, with: records)
+            case .success(let records):
+                object?.answer(call, with: records.filter {
+                    TrafficVisibility.shows(sliceUser: $0.privateTo, toUser: sessionUser)
+                })
             case .failure(let error): object?.answer(call, failing: error)
             }
         }) else { throw notCountingError }
@@ -88,6 +93,6 @@ extension UsageRecord {
     init(_ row: UsageRow) {
         self.init(application: row.entry.application, label: row.label, user: row.entry.user,
                   network: row.entry.network, isMetered: row.entry.metered, received: row.bytes.received,
-                  sent: row.bytes.sent, day: row.entry.day.description)
+                  sent: row.bytes.sent, day: row.entry.day.description, privateTo: row.entry.privateTo)
     }
 }

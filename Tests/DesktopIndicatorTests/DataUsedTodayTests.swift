@@ -6,9 +6,10 @@ import Testing
 /// "Used today" and the warning on metered connections, from `GetUsage`'s rows, with no bus.
 @Suite struct DataUsedTodayTests {
     static func row(_ app: String, _ bytes: UInt64, network: String = "Phone hotspot", metered: Bool = true,
-                    user: UInt32 = 1000, day: String = "2026-11-28") -> AppDataUsage {
+                    user: UInt32 = 1000, machines: Bool = false, day: String = "2026-11-28") -> AppDataUsage {
         AppDataUsage(UsageRecord(application: app, label: app.capitalized, user: user, network: network,
-                                 isMetered: metered, received: bytes, sent: 0, day: day))
+                                 isMetered: metered, received: bytes, sent: 0, day: day,
+                                 privateTo: machines ? nil : user))
     }
 
     @Test func theDaysTotalItsMeteredPartAndTheFiveAppsThatUsedMost() {
@@ -34,14 +35,20 @@ import Testing
                                  user: 1000, day: "2026-11-28")
         #expect(below.isEmpty, "bytes on unmetered networks do not count")
         let rows = [Self.row("firefox", 60_000_000), Self.row("firefox", 60_000_000, network: "Train Wi-Fi"),
-                    Self.row("theirs", 500_000_000, user: 1001), Self.row("backup", 30_000_000)]
+                    Self.row("theirs", 500_000_000, user: 1001), Self.row("backup", 30_000_000),
+                    Self.row("apt-daily.service", 300_000_000, user: 0, machines: true)]
         let due = warnings.due(rows, user: 1000, day: "2026-11-28")
-        #expect(due.map(\.application) == ["firefox"])
+        #expect(due.map(\.application) == ["firefox"], "the user's own apps only: neither another's nor the machine's")
+        var roots = MeteredWarnings(threshold: 100_000_000)
+        #expect(roots.due(rows, user: 0, day: "2026-11-28").isEmpty, "a service of the machine is nobody's app")
         #expect(due.first?.text == "Firefox has used 120.0 MB on Phone hotspot today"
                 || due.first?.text == "Firefox has used 120.0 MB on Train Wi-Fi today")
         #expect(warnings.due(rows + [Self.row("firefox", 1)], user: 1000, day: "2026-11-28").isEmpty)
         // A new day: warned of again, and yesterday's warnings forgotten.
-        let tomorrow = rows.map { Self.row($0.application, $0.total, network: $0.network, user: $0.user, day: "2026-11-29") }
+        let tomorrow = rows.map {
+            Self.row($0.application, $0.total, network: $0.network, user: $0.user, machines: $0.privateTo == nil,
+                     day: "2026-11-29")
+        }
         #expect(warnings.due(tomorrow, user: 1000, day: "2026-11-29").map(\.application) == ["firefox"])
         #expect(warnings.warned == ["2026-11-29 firefox"])
         var never = MeteredWarnings(threshold: 0)

@@ -96,7 +96,8 @@ struct DataUsageTests {
         let json = try runTool(Paths.cli.path, ["usage", "--system", "--json", "--metered"], bus: bus)
         let records = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
         #expect(records?.contains { $0["app"] as? String == "firefox-esr" && $0["network"] as? String == "Phone hotspot"
-                                    && $0["metered"] as? Bool == true } == true, "\(json)")
+                                    && $0["metered"] as? Bool == true
+                                    && ($0["private-to"] as? NSNumber)?.uint32Value == personID } == true, "\(json)")
         #expect(records?.contains { $0["app"] as? String == "backup-tool" } == false, "--metered: \(json)")
         let table = try runTool("/usr/sbin/runuser", ["-u", person.name, "--", Paths.cli.path, "usage", "--system",
                                                       "--network", "Office LAN"], bus: bus)
