@@ -4,7 +4,7 @@
 # Swift Testing. Arguments go to `swift test`, e.g. `bash Tests/run.sh --filter PanelConfigTests`; the package's
 # test, run that way, makes a release build of its own.
 #
-# A whole run runs the suite in three processes at once (Tests/run-parts.sh: the integration suites are serialized
+# A whole run runs the suite in four processes at once (Tests/run-parts.sh: the integration suites are serialized
 # within a process, and each test sees only what it starts), then the desktops on screen (HostRenderingTests, and
 # DebianDesktopTests from Debian's roots, which are made meanwhile the first time) alone: GNOME's AppIndicator extension, starting while the other tests load both cores, was seen to drop an item
 # whose properties it had not yet read (twice in ten runs; never with the machine to itself).

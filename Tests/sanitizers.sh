@@ -5,6 +5,8 @@
 #
 #   bash Tests/sanitizers.sh address [swift test arguments]    AddressSanitizer, with its leak check
 #   bash Tests/sanitizers.sh thread  [swift test arguments]    ThreadSanitizer
+#   bash Tests/sanitizers.sh address|thread --build-only         the sanitized build alone (.ci/run makes both
+#                                                                while the suite runs)
 #
 # Each sanitized program writes what it finds to a report file of its own in a folder the script makes (not to
 # stderr, where a test that reads a program's output would take it for the program's); the run fails when a test
@@ -13,6 +15,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 kind="${1:-}"
 [ $# -gt 0 ] && shift
+case "$kind" in
+  address) scratch=.build-asan ;;
+  thread) scratch=.build-tsan ;;
+  *)
+    echo "usage: bash Tests/sanitizers.sh address|thread [--build-only | swift test arguments]" >&2
+    exit 2
+    ;;
+esac
+build=(--scratch-path "$scratch" -Xswiftc "-sanitize=$kind")
+if [ "${1:-}" = --build-only ]; then
+  exec swift build "${build[@]}" --build-tests
+fi
 # Every program writes its report here and reads the suppressions from here, those the tests run as another user
 # (nobody, in the waybar host) included: the checkout may be a private folder they cannot enter.
 reports="$(mktemp -d)"
@@ -23,17 +37,11 @@ cp Tests/Sanitizers/leaks.supp Tests/Sanitizers/races.supp "$support/"
 chmod 644 "$support"/*.supp
 case "$kind" in
   address)
-    scratch=.build-asan
     export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1:abort_on_error=0"
     export LSAN_OPTIONS="suppressions=$support/leaks.supp:print_suppressions=0"
     ;;
   thread)
-    scratch=.build-tsan
     export TSAN_OPTIONS="log_path=$reports/tsan:suppressions=$support/races.supp:print_suppressions=0"
-    ;;
-  *)
-    echo "usage: bash Tests/sanitizers.sh address|thread [swift test arguments]" >&2
-    exit 2
     ;;
 esac
 # Read by the tests that measure memory or time, which a sanitized build would make meaningless.
@@ -43,7 +51,6 @@ export SWIFT_BACKTRACE=enable=no
 
 [ "${NETACTIVITY_TOOLS_INSTALLED:-}" = 1 ] || bash Tests/install-tools.sh
 swift build --package-path Benchmarks
-build=(--scratch-path "$scratch" -Xswiftc "-sanitize=$kind")
 # Suites that run only programs that are not ours under a sanitized build: the client examples (cargo, gcc, Qt's
 # generators), the package (lintian, dpkg), the manual pages (man), the README's example (swiftc) and the shell
 # hook (the shells, with a stand-in netactivity), the GNOME Shell extension (JavaScript, in gjs and the Shell), and

@@ -13,9 +13,7 @@ final class RecentActivities {
     private let onChange: () -> Void
     /// Newest first.
     private(set) var entries: [HistoryEntry] = []
-    /// Set while a read is on its way; a change meanwhile reads again once it answers.
-    private var isReading = false
-    private var isReadAgain = false
+    private var reads = ReadsInTurn()
     private var isServiceRunning = false
 
     init(connection: Connection, logger: Logger, onChange: @escaping () -> Void) throws(DBusError) {
@@ -30,14 +28,9 @@ final class RecentActivities {
 
     /// The service started (again), or said its history changed: reads the newest entries.
     func read() {
-        guard !isReading else {
-            isReadAgain = true
-            return
-        }
-        isReading = true
+        guard reads.start() else { return }
         connection.send(ServiceCall.history(limit: UInt32(TrayMenu.listedRecent)).withoutAutoStart()) {
             [unowned self] result in
-            isReading = false
             switch result {
             case .success(let read):
                 if read != entries {
@@ -47,10 +40,7 @@ final class RecentActivities {
             case .failure(let error):
                 logger.debug("could not read the history: \(error)")
             }
-            if isReadAgain {
-                isReadAgain = false
-                read()
-            }
+            if reads.finished() { read() }
         }
     }
 

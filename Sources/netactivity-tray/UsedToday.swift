@@ -24,8 +24,7 @@ final class UsedToday {
     private var warnings: MeteredWarnings
     private let onChange: () -> Void
     private(set) var today = DataUsedToday([], day: "")
-    private var isReading = false
-    private var isReadAgain = false
+    private var reads = ReadsInTurn()
     private var isServiceRunning = false
 
     init(connection: Connection, notifier: DesktopNotifier, meteredWarning: UInt64, warningsFile: String?,
@@ -47,14 +46,9 @@ final class UsedToday {
 
     /// The service started (again), or said the usage changed: reads the day's rows.
     func read() {
-        guard !isReading else {
-            isReadAgain = true
-            return
-        }
-        isReading = true
+        guard reads.start() else { return }
         let day = LocalFormats.day(clock.now().wallClock)
         connection.send(ServiceMembers.getUsage.serviceCall(day, true).withoutAutoStart()) { [unowned self] result in
-            isReading = false
             switch result {
             case .success(let records):
                 let rows = records.map(AppDataUsage.init)
@@ -67,10 +61,7 @@ final class UsedToday {
             case .failure(let error):
                 logger.debug("no data usage: \(error)")
             }
-            if isReadAgain {
-                isReadAgain = false
-                read()
-            }
+            if reads.finished() { read() }
         }
     }
 
