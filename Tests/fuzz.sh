@@ -4,6 +4,7 @@
 # input that did it is. docs/reliability.md has the targets and their long runs.
 #
 #   bash Tests/fuzz.sh [--seconds N] [--jobs J] [TARGET...]   (60 s each, one at a time, every target, by default)
+#   bash Tests/fuzz.sh --build-only [TARGET...]                  the builds alone (.ci/run makes them early)
 #
 # New inputs go to .build-fuzz/corpus/TARGET (or $FUZZ_WORK/TARGET), never into the repository's corpus: add one
 # there by hand when it is a regression test, that is, after it crashed a target and the fault is fixed.
@@ -12,11 +13,13 @@ cd "$(dirname "$0")/.."
 
 seconds=60
 jobs=1
+build_only=false
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
+    --build-only) build_only=true; shift ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -36,6 +39,7 @@ for target in "${targets[@]}"; do
   fi
   rm -f "$log"
 done
+"$build_only" && exit 0
 
 # Runs one target for its time; its summary and, on failure, where its input is.
 fuzz() {
