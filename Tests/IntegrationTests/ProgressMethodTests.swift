@@ -112,11 +112,15 @@ extension Integration {
             try receiver?.setCancellable(lease)
             receiver = nil  // its connection closes: it leaves the bus
 
-            // Every change is announced within 100 ms; a loaded machine gets a generous deadline.
+            // Every change is announced within 100 ms; a loaded machine gets a generous deadline. The lease was
+            // not cancellable when it began either: the widget has followed once what it shows is what is.
             let expected = [first: 70 as UInt32?, lease: nil]
             let deadline = ContinuousClock.now + .seconds(10)
-            while shown.mapValues(\.percent) != expected || shown[lease]?.isCancellable != false
-                    || shown[lease] == nil, ContinuousClock.now < deadline {
+            func followed() throws -> Bool {
+                try shown.mapValues(\.percent) == expected && shown[lease]?.isCancellable == false
+                    && Set(shown.values) == Set(try reader.details())
+            }
+            while try !followed(), ContinuousClock.now < deadline {
                 guard let signal = try widget.next(timeout: ContinuousClock.now.duration(to: deadline), {
                     ServiceMembers.activitiesChanged.matches($0)
                 }) else { break }
