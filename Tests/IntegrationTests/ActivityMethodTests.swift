@@ -53,7 +53,7 @@ extension Integration {
             #expect(holderName.hasPrefix(":"))
             #expect(try survivor.list().filter { $0.owner == holderName }.map(\.label) == ["download", "upload"])
             kill(holder.processIdentifier, SIGKILL)
-            holder.waitUntilExit()
+            waitForExit(holder)
             // The count goes 3 -> 1: awaited as the coalesced ActiveCount, whatever the turn it lands in.
             let changed = try listener.next { message in
                 message.member == StandardInterface.propertiesChanged.name.rawValue

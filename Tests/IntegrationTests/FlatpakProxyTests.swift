@@ -36,7 +36,7 @@ extension Integration {
 
             func kill() {
                 Foundation.kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                waitForExit(process)
             }
 
             deinit { if process.isRunning { kill() } }

@@ -85,7 +85,7 @@ public final class PrivateBus {
     public func kill() {
         guard process.isRunning else { return }
         Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        waitForExit(process)
     }
 
     /// A private bus has nothing to save; and started from a test runner, dbus-daemon inherits a signal mask

@@ -35,7 +35,7 @@ enum DaemonExecutable {
         process.standardOutput = output
         guard (try? process.run()) != nil else { return false }
         let help = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        waitForExit(process)
         return String(decoding: help, as: UTF8.self).contains(flag)
     }
 }

@@ -210,7 +210,7 @@ struct TrafficCommand: ParsableCommand {
                 }
             })
         }
-        flooding.waitUntilExit()
+        waitForExit(flooding)
         // The apps that woke the service are let go within 3 s of their last byte.
         Thread.sleep(forTimeInterval: 4)
         let elapsed = Date().timeIntervalSince(started)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import ServiceHarness
 import TrafficCounters
 
 /// What the counting programs cost per packet, as the kernel times them (`kernel.bpf_stats_enabled`): the service's
@@ -27,7 +28,7 @@ enum TrafficCost {
             process.standardOutput = output
             try process.run()
             let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            waitForExit(process)
             guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                 throw BenchFailure("bpftool said nothing of program \(id)")
             }

@@ -117,7 +117,7 @@ final class BackgroundProcess {
         if process.isRunning {
             kill(-process.processIdentifier, SIGTERM)
             if !waitForExit(process, timeout: .seconds(10)) { kill(-process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            waitForExit(process)
         }
     }
 }

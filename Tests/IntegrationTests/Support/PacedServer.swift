@@ -60,7 +60,7 @@ final class PacedServer {
 
     deinit {
         process.terminate()
-        process.waitUntilExit()
+        waitForExit(process)
     }
 
     /// Starts `curl` downloading `bytesPerSecond` for `seconds`: moved into `cgroup` first when given, into a
