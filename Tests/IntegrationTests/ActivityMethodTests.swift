@@ -47,9 +47,10 @@ extension Integration {
                 """, bus.address]
             let output = Pipe()
             holder.standardOutput = output
-            try holder.run()
+            try holder.runHandingOverFiles()
             let holderName = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
+            try? output.fileHandleForReading.close()
             #expect(holderName.hasPrefix(":"))
             #expect(try survivor.list().filter { $0.owner == holderName }.map(\.label) == ["download", "upload"])
             kill(holder.processIdentifier, SIGKILL)

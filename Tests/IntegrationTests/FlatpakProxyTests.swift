@@ -22,7 +22,7 @@ extension Integration {
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/xdg-dbus-proxy")
                 process.arguments = [bus.address, socket.path, "--filter"] + names.map { "--talk=\($0)" }
                 process.standardInput = FileHandle.nullDevice
-                try process.run()
+                try process.runHandingOverFiles()
                 address = "unix:path=\(socket.path)"
                 // It listens once the socket exists.
                 let deadline = ContinuousClock.now + .seconds(10)

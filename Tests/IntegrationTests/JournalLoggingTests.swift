@@ -46,7 +46,7 @@ extension Integration {
                                 "JOURNAL_STREAM": try journalStream(of: log)].merging(SanitizerOptions.environment) { $1 }
             tray.standardError = try FileHandle(forWritingTo: log)
             tray.standardOutput = FileHandle.nullDevice
-            try tray.run()
+            try tray.runHandingOverFiles()
             defer { kill(tray.processIdentifier, SIGKILL); _ = waitForExit(tray, timeout: .seconds(5)) }
 
             let deadline = ContinuousClock.now + .seconds(10)

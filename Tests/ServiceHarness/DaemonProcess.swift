@@ -57,7 +57,7 @@ public final class DaemonProcess {
         process.standardOutput = FileHandle.nullDevice
         let started = ContinuousClock.now
         spawnedAt = started
-        try process.run()
+        try process.runHandingOverFiles()
         processID = UInt32(process.processIdentifier)
         guard awaitName else { return }
         let deadline = started + startTimeout

@@ -64,9 +64,10 @@ public final class PrivateBus {
             "PATH": "/usr/bin:/bin",
             "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory.appendingPathComponent("no-system-bus").path)",
         ].merging(SanitizerOptions.environment) { $1 }.merging(environment) { $1 }
-        try process.run()
+        try process.runHandingOverFiles()
         // dbus-daemon prints its address once it listens, or exits.
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        try? output.fileHandleForReading.close()
         guard let first = line.split(separator: "\n").first, first.hasPrefix("unix:") else {
             process.terminate()
             let log = (try? String(contentsOf: directory.appendingPathComponent("bus.log"), encoding: .utf8)) ?? ""

@@ -33,7 +33,7 @@ final class BackgroundProcess {
         process.standardInput = takesInput ? input : FileHandle.nullDevice
         self.input = takesInput ? input.fileHandleForWriting : nil
         output = pipe.fileHandleForReading
-        try withSignalsUnblocked { try process.run() }
+        try withSignalsUnblocked { try process.runHandingOverFiles() }
         try? pipe.fileHandleForWriting.close()
     }
 
@@ -119,6 +119,8 @@ final class BackgroundProcess {
             if !waitForExit(process, timeout: .seconds(10)) { kill(-process.processIdentifier, SIGKILL) }
             waitForExit(process)
         }
+        try? output.close()
+        try? input?.close()
     }
 }
 

@@ -84,7 +84,7 @@ final class PrivateNetworkManager {
         self.internet = internet
         internet.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
         internet.arguments = ["--net", "sleep", "infinity"]
-        try withSignalsUnblocked { try internet.run() }
+        try withSignalsUnblocked { try internet.runHandingOverFiles() }
         let internetID = internet.processIdentifier
         let pairs = networks.map { network in
             let peer = network.interface + "p"
@@ -120,7 +120,7 @@ final class PrivateNetworkManager {
         machine.arguments = ["--net", "--mount", "/bin/sh", "-c", script]
         machine.standardOutput = try FileHandle(forWritingTo: logFile)
         machine.standardError = machine.standardOutput
-        try withSignalsUnblocked { try machine.run() }
+        try withSignalsUnblocked { try machine.runHandingOverFiles() }
         let deadline = ContinuousClock.now + .seconds(20)
         while true {
             guard let signal = try watcher.nextMessage(timeout: ContinuousClock.now.duration(to: deadline)) else {

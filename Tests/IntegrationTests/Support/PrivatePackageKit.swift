@@ -35,7 +35,7 @@ final class PrivatePackageKit {
         polkit.environment = ["PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": bus.address]
         polkit.standardOutput = FileHandle.nullDevice
         polkit.standardError = try FileHandle(forWritingTo: touch(bus.directory.appendingPathComponent("polkit.log")))
-        try withSignalsUnblocked { try polkit.run() }
+        try withSignalsUnblocked { try polkit.runHandingOverFiles() }
         let repository = folder.appendingPathComponent("repository")
         try Self.buildPackage(into: repository, scratch: folder.appendingPathComponent("build"))
         try Self.speed(unlimited: true, of: repository)
@@ -73,7 +73,7 @@ final class PrivatePackageKit {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: touch(bus.directory.appendingPathComponent(
             "packagekitd-\(UUID().uuidString.prefix(6)).log")))
-        try withSignalsUnblocked { try process.run() }
+        try withSignalsUnblocked { try process.runHandingOverFiles() }
         daemon = process
         try awaitOwner(of: "org.freedesktop.PackageKit")
     }

@@ -46,7 +46,7 @@ final class StartedTool {
         process.standardOutput = try FileHandle(forWritingTo: stdout)
         process.standardError = try FileHandle(forWritingTo: stderr)
         process.standardInput = FileHandle.nullDevice
-        try withSignalsUnblocked { try process.run() }
+        try withSignalsUnblocked { try process.runHandingOverFiles() }
     }
 
     deinit {
