@@ -51,8 +51,6 @@ final class PacedServer {
         // The test process blocks the termination signals that `deinit` sends.
         try withSignalsUnblocked { try process.runHandingOverFiles() }
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        // It says nothing more.
-        try? output.fileHandleForReading.close()
         guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             process.terminate()
             throw TestFailure("the paced server did not say its port: \(line)")
