@@ -4,8 +4,8 @@ extension Process {
     /// Starts it (`run()`), then closes this process's handles of the files given to it as standard input, output
     /// and error: the child has its own copies.
     ///
-    /// On Linux a `Process` is never freed (swift-corelibs-foundation 6.3 keeps it in a cycle of its own objects), nor
-    /// what it holds, so each file handle given to one stayed open in the test process: a process of the suite had
+    /// On Linux a `Process` is never freed (swift-corelibs-foundation 6.3; `Tests/Sanitizers/leaks.supp`), nor what
+    /// it holds, so each file handle given to one stayed open in the test process: a process of the suite had
     /// 2,000 files open by its end, and past about 1,350 `run()` itself reads beyond the end of its listing of
     /// `/proc/self/fd` (swift-corelibs-foundation#5472), which AddressSanitizer reported and which crashed the suite
     /// once. A pipe's far end Foundation closes itself; its near end is its reader's to close.

@@ -34,7 +34,6 @@ final class BackgroundProcess {
         self.input = takesInput ? input.fileHandleForWriting : nil
         output = pipe.fileHandleForReading
         try withSignalsUnblocked { try process.runHandingOverFiles() }
-        try? pipe.fileHandleForWriting.close()
     }
 
     /// Writes a line to its standard input.
