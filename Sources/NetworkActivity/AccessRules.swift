@@ -28,6 +28,14 @@ public enum AccessRules {
         isOfActivitysUser(caller, activity, userOf: userOf) || isAdministrator(userOf(caller), serviceUser: serviceUser)
     }
 
+    /// `Pause` and `Resume` of an app's network: the user in whose slice it runs (`privateTo`), and root; the
+    /// machine's services (in no user's slice) root alone. Not the service's own user: holding back an app's
+    /// packets is more than seeing them.
+    public static func mayPause(privateTo: UInt32?, caller: UInt32?) -> Bool {
+        guard let caller else { return false }
+        return caller == 0 || caller == privateTo
+    }
+
     /// `Reset`, which ends everyone's: root and the service's own user. (The system bus's policy already refuses
     /// it to all but root; this is the second line, for a policy that is missing or wrong.)
     public static func mayReset(callerUser: UInt32?, serviceUser: UInt32) -> Bool {

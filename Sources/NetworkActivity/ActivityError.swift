@@ -19,6 +19,9 @@ public enum ActivityError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidTransfer(done: UInt64, total: UInt64)
     /// Nobody would hear a cancel request: no connection has said it will honour one, or it has left the bus.
     case notCancellable(ActivityID)
+    /// `Pause` or `Resume` of an activity whose network the service cannot hold back: only an app's measured
+    /// traffic can be paused.
+    case notPausable(ActivityID)
 
     public var description: String {
         switch self {
@@ -35,6 +38,7 @@ public enum ActivityError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidTransfer(let done, let total):
             "\(done) bytes done is more than the total of \(total); give done from 0 to total, or a total of 0 when unknown"
         case .notCancellable(let id): "nobody has said that activity \(id) can be stopped"
+        case .notPausable(let id): "activity \(id) is not an app's measured traffic: only that can be paused"
         }
     }
 }

@@ -26,6 +26,7 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         public static let received = "received"
         public static let sent = "sent"
         public static let source = "source"
+        public static let paused = "paused"
         public static let ended = "ended"
         public static let outcome = "outcome"
     }
@@ -80,6 +81,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         public static let expired: Outcome = "expired"
         /// `Reset` ended it.
         public static let reset: Outcome = "reset"
+        /// Its app went away while its network was paused.
+        public static let paused: Outcome = "paused"
     }
 
     public var id: UInt32
@@ -117,6 +120,9 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
     /// The program whose announcements the service followed to make it (`packagekit`, `launcher`, `traffic`); nil for an
     /// activity a caller began.
     public var source: Source?
+    /// Whether the kernel holds the app's packets back (`Pause`): present only on an activity that can be paused,
+    /// an app's measured traffic.
+    public var isPaused: Bool?
     /// For an entry of the history (`GetHistory`): when it ended, in microseconds since the Unix epoch.
     public var endedAt: UInt64?
     /// For an entry of the history: how it ended (`ended`, `stopped`, `left`, `expired`, `reset`).
@@ -126,7 +132,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         id: UInt32, label: String, owner: String, startedAt: UInt64, deadline: UInt64? = nil, user: UInt32,
         processID: UInt32? = nil, application: String? = nil, isSystem: Bool = false, isCancellable: Bool = false, isCancelRequested: Bool = false,
         percent: UInt32? = nil, done: UInt64? = nil, total: UInt64? = nil, rate: UInt64? = nil,
-        received: UInt64? = nil, sent: UInt64? = nil, source: Source? = nil, endedAt: UInt64? = nil, outcome: Outcome? = nil
+        received: UInt64? = nil, sent: UInt64? = nil, source: Source? = nil, isPaused: Bool? = nil,
+        endedAt: UInt64? = nil, outcome: Outcome? = nil
     ) {
         self.id = id
         self.label = label
@@ -146,6 +153,7 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         self.received = received
         self.sent = sent
         self.source = source
+        self.isPaused = isPaused
         self.endedAt = endedAt
         self.outcome = outcome
     }
@@ -171,6 +179,7 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         if let received { body(Key.received, .uint64(received)) }
         if let sent { body(Key.sent, .uint64(sent)) }
         if let source { body(Key.source, .string(source.rawValue)) }
+        if let isPaused { body(Key.paused, .bool(isPaused)) }
         if let endedAt { body(Key.ended, .uint64(endedAt)) }
         if let outcome { body(Key.outcome, .string(outcome.rawValue)) }
     }
@@ -209,6 +218,7 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
             total: try value(Key.total, UInt64.self), rate: try value(Key.rate, UInt64.self),
             received: try value(Key.received, UInt64.self), sent: try value(Key.sent, UInt64.self),
             source: try value(Key.source, String.self).map(Source.init(rawValue:)),
+            isPaused: try value(Key.paused, Bool.self),
             endedAt: try value(Key.ended, UInt64.self),
             outcome: try value(Key.outcome, String.self).map(Outcome.init(rawValue:)))
     }

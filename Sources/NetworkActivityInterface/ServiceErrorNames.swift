@@ -11,6 +11,8 @@ extension ErrorName {
     public static let limitExceeded: ErrorName = "org.example.NetworkActivity.Error.LimitExceeded"
     /// A `RequestCancel` of an activity that nobody has said it will stop.
     public static let notCancellable: ErrorName = "org.example.NetworkActivity.Error.NotCancellable"
+    /// `Pause` or `Resume` of an activity that is not an app's measured traffic.
+    public static let notPausable: ErrorName = "org.example.NetworkActivity.Error.NotPausable"
     /// `GetUsage` or `ClearUsage` where nothing counts apps' traffic (no `--traffic`; the kernel, the privileges
     /// or, for a session, the system service do not count).
     public static let notCountingTraffic: ErrorName = "org.example.NetworkActivity.Error.NotCountingTraffic"

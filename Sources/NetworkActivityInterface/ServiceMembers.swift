@@ -28,6 +28,9 @@ public enum ServiceMembers {
     public static let setCancellable = Method(
         "SetCancellable", of: interface, Argument<UInt32>("id"), Argument<Bool>("cancellable"))
     public static let requestCancel = Method("RequestCancel", of: interface, Argument<UInt32>("id"))
+    /// Holds back an app's network (an activity of the `traffic` source), and lets it through again.
+    public static let pause = Method("Pause", of: interface, Argument<UInt32>("id"))
+    public static let resume = Method("Resume", of: interface, Argument<UInt32>("id"))
     public static let getActivities = Method(
         "GetActivities", of: interface, output: Argument<[ActivityDetails]>("activities"))
 
@@ -72,7 +75,7 @@ public enum ServiceMembers {
     /// Every member above, for the contract test's count.
     public static let all: [any InterfaceMember] = [
         begin, beginWithTimeout, end, cancel, reset, listActivities, setProgress, setTransfer, setCancellable,
-        requestCancel, getActivities, getHistory, clearHistory, getUsage, clearUsage, usageChanged, visibilityChanged, activitiesChanged,
+        requestCancel, pause, resume, getActivities, getHistory, clearHistory, getUsage, clearUsage, usageChanged, visibilityChanged, activitiesChanged,
         cancelRequested, historyChanged, visible, activeCount, traffic, trafficReason,
     ]
 }

@@ -38,6 +38,10 @@ final class ActivityEndpoint {
     /// The connections that read `GetUsage`, told of its changes (`UsageChanged`).
     var usageReaders = ActivityReaders()
     weak var usageForwarding: (any DataUsageForwarding)?
+    /// Where apps' packets are held back (the system service counting traffic), or the way to the system
+    /// service's (a session's).
+    weak var trafficPausing: (any TrafficPausing)?
+    weak var pauseForwarding: (any PauseForwarding)?
     /// Each distinct change signal, built once and sent as copies.
     private var changeSignals = SignalCache<ActivityNotification>()
     /// Where changes are saved for the next instance, if anywhere.

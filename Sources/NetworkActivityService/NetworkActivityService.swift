@@ -103,6 +103,7 @@ public final class NetworkActivityService {
                     onTraffic: { [unowned self] state in trafficOfSystemService(state) }
                 ) { [unowned endpoint] records in endpoint.followSystemActivities(records) }
                 endpoint.usageForwarding = systemService
+                endpoint.pauseForwarding = systemService
                 systemService?.onUsageChanged = { [unowned endpoint] in endpoint.systemUsageChanged() }
             } catch {
                 logger.warning("following no system service: \(error.message)")
@@ -121,6 +122,7 @@ public final class NetworkActivityService {
             endpoint.trafficState = .counting
             endpoint.notesReaders = true
             endpoint.dataUsage = traffic
+            endpoint.trafficPausing = traffic
             traffic.usage.onChange = { [unowned endpoint] everyone, users in
                 endpoint.usageChanged(everyone: everyone, users: users)
             }

@@ -12,6 +12,7 @@ extension ActivityError: DBusErrorConvertible {
         case .callerLimitExceeded, .userLimitExceeded, .totalLimitExceeded, .idsExhausted: DBusError(.limitExceeded, description)
         case .invalidLabel, .invalidTimeout, .invalidPercent, .invalidTransfer: DBusError(.invalidArgs, description)
         case .notCancellable: DBusError(.notCancellable, description)
+        case .notPausable: DBusError(.notPausable, description)
         }
     }
 }

@@ -83,6 +83,12 @@ extension ActivityEndpoint {
                 endpoint.askToCancel(id, receiver: receiver, caller: call.callerName)
                 return NoValue()
             },
+            MethodDeclaration(ServiceMembers.pause, answeringLater: { endpoint, call, id throws(DBusError) in
+                try endpoint.setPaused(true, id: ActivityID(rawValue: id), for: call)
+            }),
+            MethodDeclaration(ServiceMembers.resume, answeringLater: { endpoint, call, id throws(DBusError) in
+                try endpoint.setPaused(false, id: ActivityID(rawValue: id), for: call)
+            }),
             MethodDeclaration(ServiceMembers.getActivities) { endpoint, call throws(DBusError) in
                 endpoint.noteReader(call.callerName)
                 return endpoint.allDetails(readBy: call.callerName)

@@ -133,6 +133,19 @@ final class SystemServiceFollower {
     }
 }
 
+/// A session's `Pause` and `Resume` of an app the system service measures are the system service's, asked as the
+/// session's user: it decides who may.
+extension SystemServiceFollower: PauseForwarding {
+    func forward(paused: Bool, id: UInt32, answer: @escaping (Result<Void, DBusError>) -> Void) -> Bool {
+        guard let destination = try? BusName(owner) else { return false }
+        let call = (paused ? ServiceMembers.pause : ServiceMembers.resume).call(id, destination: destination,
+                                                                               path: ServiceNames.objectPath)
+        call.autoStart = false
+        connection.send(call, timeout: .seconds(10)) { result in answer(result.map { _ in }) }
+        return true
+    }
+}
+
 /// A session's `GetUsage` and `ClearUsage` are the system service's, asked as the session's user: the system
 /// service answers each user their own apps and the machine's services.
 extension SystemServiceFollower: DataUsageForwarding {

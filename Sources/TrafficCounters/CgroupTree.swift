@@ -57,6 +57,14 @@ public struct CgroupTree: Sendable {
         return paths
     }
 
+    /// Whether the cgroup `id` is still at `path` (from the tree's root) and holds a process: an app that exited
+    /// leaves its cgroup empty (`populated 0`) until systemd removes it, and a new one at the same path is another.
+    public func holdsProcesses(_ id: UInt64, at path: String) -> Bool {
+        guard inode(of: root + path) == id,
+              let events = readSmallTextFile(atPath: root + path + "/cgroup.events") else { return false }
+        return !events.split(separator: "\n").contains("populated 0")
+    }
+
     private func inode(of path: String) -> UInt64? {
         var status = stat()
         return stat(path, &status) == 0 ? UInt64(status.st_ino) : nil

@@ -6,10 +6,11 @@ import CKernelCounters
 /// and the packet's interface and network namespace; it wakes the service when an app first moves `threshold`
 /// bytes within a second on a network, and when it makes an entry (an app moved something on a network since the
 /// service last took its counts), so that the service knows to keep the totals without reading while nothing
-/// moves. It never drops a packet: it returns 1 whatever happens.
+/// moves. It drops a packet (returns 0) only when its app's cgroup is paused (`TrafficCounters.pause`), and then
+/// counts nothing; loopback is never dropped; every other packet passes (it returns 1).
 ///
-/// A packet of an app the service follows costs a map lookup, one atomic add and one load; of any other app, a
-/// few loads more, and the clock only when the app has moved `threshold` bytes since its window began (a window
+/// A packet of an app the service follows costs two map lookups (whether its cgroup is paused, its counts), one
+/// atomic add and one load; of any other app, a few loads more, and the clock only when the app has moved `threshold` bytes since its window began (a window
 /// that began more than a second before starts again then, so a slow app never wakes the service). Only the
 /// program marks an app followed, once the ring buffer took its key, and only `wakeAgainInstructions` clears the
 /// mark: user space never writes a value that CPUs add to.
@@ -46,8 +47,10 @@ enum CountingProgram {
     ///   its next read, while a read is due anyway.
     ///   A record left for later wakes the service all the same once the ring holds `ringSize / 2` bytes unread,
     ///   so that the service learns of thousands of new entries, and reads them before the map has to evict any.
-    static func instructions(_ way: Way, counters: Int32, wakeUps: Int32, announcing: Int32, ringSize: Int,
-                             threshold: UInt64, countsLoopback: Bool, tellsNamespaces: Bool = true) -> [bpf_insn] {
+    /// - Parameter paused: the hash map whose keys are the cgroup ids of the paused apps (`TrafficCounters.pause`).
+    static func instructions(_ way: Way, counters: Int32, wakeUps: Int32, announcing: Int32, paused: Int32,
+                             ringSize: Int, threshold: UInt64, countsLoopback: Bool,
+                             tellsNamespaces: Bool = true) -> [bpf_insn] {
         let key = -Int16(CounterLayout.recordSize)
         var program = BPFProgramBuilder()
         program.move(.r6, .r1)  // r6: the packet
@@ -56,6 +59,17 @@ enum CountingProgram {
             program.jump(if: .r2, .equal, loopbackIndex, to: "pass")
         }
         program.load(.word, .r7, from: .r6, Packet.length)  // r7: its length
+        storeCgroupID(&program, key: key)
+        // A paused app's packet is dropped uncounted; its cgroup's id is the key's first field, the paused map's key.
+        if countsLoopback {
+            program.load(.word, .r2, from: .r6, Packet.interfaceIndex)
+            program.jump(if: .r2, .equal, loopbackIndex, to: "not paused")
+        }
+        lookUp(&program, counters: paused, key: key)
+        program.jump(if: .r0, .equal, 0, to: "not paused")
+        program.move(.r0, 0)
+        program.exit()
+        program.label("not paused")
         lookUpOrMakeCounts(&program, counters: counters, key: key, tellsNamespaces: tellsNamespaces,
                            announcingNewTo: (wakeUps, announcing, Int32(ringSize / 2)))
         program.move(.r8, .r0)  // r8: the app's counts
@@ -128,6 +142,7 @@ enum CountingProgram {
         var program = BPFProgramBuilder()
         program.move(.r6, .r1)
         program.load(.word, .r7, from: .r6, Packet.length)
+        storeCgroupID(&program, key: -Int16(CounterLayout.recordSize))
         lookUpOrMakeCounts(&program, counters: counters, key: -Int16(CounterLayout.recordSize),
                            tellsNamespaces: tellsNamespaces, announcingNewTo: nil)
         program.atomicAdd(.r7, to: .r0, way.countOffset)
@@ -137,17 +152,22 @@ enum CountingProgram {
         return program.finished()
     }
 
+    /// The key's first field: the cgroup v2 id of the packet in r6's socket.
+    private static func storeCgroupID(_ program: inout BPFProgramBuilder, key: Int16) {
+        program.move(.r1, .r6)
+        program.call(BPF_FUNC_skb_cgroup_id)
+        program.store(.doubleWord, .r0, to: .frame, key + CounterLayout.cgroupID)
+    }
+
     /// `r0 = the counts of the packet in r6's app on its network`, an entry seen for the first time given zeros
     /// (another CPU may have made it first) and, with `wakeUps`, announced to the service with the flags the
-    /// `announcing` map holds; to `pass` if the map has no room. The record (the key: the socket's cgroup v2 id and its owner's uid, the packet's interface and its
-    /// network namespace's cookie; then the record's kind) stays on the stack at `key`.
+    /// `announcing` map holds; to `pass` if the map has no room. The record (the key: the socket's cgroup v2 id,
+    /// stored before, and its owner's uid, the packet's interface and its network namespace's cookie; then the
+    /// record's kind) stays on the stack at `key`.
     private static func lookUpOrMakeCounts(_ program: inout BPFProgramBuilder, counters: Int32, key: Int16,
                                            tellsNamespaces: Bool,
                                            announcingNewTo maps: (wakeUps: Int32, flags: Int32, halfRing: Int32)?) {
         let zeroCounts = key - Int16(CounterLayout.valueSize)
-        program.move(.r1, .r6)
-        program.call(BPF_FUNC_skb_cgroup_id)
-        program.store(.doubleWord, .r0, to: .frame, key + CounterLayout.cgroupID)
         program.move(.r1, .r6)
         program.call(BPF_FUNC_get_socket_uid)
         program.store(.word, .r0, to: .frame, key + CounterLayout.user)
@@ -213,7 +233,7 @@ enum CountingProgram {
         program.call(BPF_FUNC_ringbuf_output)
     }
 
-    /// `r0 = lookup(counters, key on the stack)`
+    /// `r0 = lookup(map, key on the stack)`
     private static func lookUp(_ program: inout BPFProgramBuilder, counters: Int32, key: Int16) {
         program.loadMap(.r1, descriptor: counters)
         program.move(.r2, .frame)

@@ -82,6 +82,10 @@ public final class TrafficCounters {
     private let counters: Int32
     /// One value: the ring buffer's flags for a new entry's record (`announcesNewEntries`).
     private let announcing: Int32
+    /// The cgroup ids of the paused apps, whose packets the programs drop (`pause`).
+    private let paused: Int32
+    /// Apps paused at once, at most.
+    public static let pausedCapacity: UInt32 = 1_024
     let wakeUps: WakeUpRing
     private var descriptors: [Int32] = []
     /// The counting programs, by the way they count.
@@ -114,19 +118,19 @@ public final class TrafficCounters {
                                   UInt32(CounterLayout.valueSize), Self.capacity, "netact_counts")
         guard counters >= 0 else { throw Self.refusal("a BPF map", errno) }
         announcing = ckc_map_create(BPF_MAP_TYPE_ARRAY.rawValue, 4, 8, 1, "netact_announce")
-        guard announcing >= 0 else {
+        paused = ckc_map_create(BPF_MAP_TYPE_HASH.rawValue, 8, 1, Self.pausedCapacity, "netact_paused")
+        guard announcing >= 0, paused >= 0 else {
             let error = errno
-            close(counters)
+            for map in [counters, announcing, paused] where map >= 0 { close(map) }
             throw Self.refusal("a BPF map", error)
         }
         do {
             wakeUps = try WakeUpRing()
         } catch {
-            close(counters)
-            close(announcing)
+            for map in [counters, announcing, paused] { close(map) }
             throw error
         }
-        descriptors = [counters, announcing]
+        descriptors = [counters, announcing, paused]
         let root = cgroupRoot.map { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? -1
         if let cgroupRoot, root < 0 {
             let error = errno
@@ -141,7 +145,8 @@ public final class TrafficCounters {
                 switch kind {
                 case .service(let threshold, let countsLoopback):
                     CountingProgram.instructions(way, counters: counters, wakeUps: wakeUps.descriptor,
-                                                 announcing: announcing, ringSize: wakeUps.size, threshold: threshold,
+                                                 announcing: announcing, paused: paused, ringSize: wakeUps.size,
+                                                 threshold: threshold,
                                                  countsLoopback: countsLoopback, tellsNamespaces: tellingNamespaces)
                 case .reference:
                     CountingProgram.referenceInstructions(way, counters: counters, tellsNamespaces: tellingNamespaces)
@@ -310,6 +315,28 @@ public final class TrafficCounters {
     /// app's mark (`CountingProgram.wakeAgainInstructions`), so the counts that other CPUs add meanwhile stay.
     public func wakeAgain(for key: CounterKey) {
         run(wakeAgainProgram, onPacketCarrying: key.bytes)
+    }
+
+    /// Drops every packet of the app in cgroup `cgroupID` from now on, both ways, uncounted, but on loopback; until
+    /// `resume`, or until this process ends (the programs go with their links, and the map with them). Returns
+    /// false when the kernel refused (as many apps as `pausedCapacity` are paused).
+    public func pause(cgroupID: UInt64) -> Bool {
+        var key = cgroupID
+        var value: UInt8 = 1
+        return ckc_map_element(Int32(BPF_MAP_UPDATE_ELEM.rawValue), paused, &key, &value, 0) == 0
+    }
+
+    /// Lets the app's packets through again.
+    public func resume(cgroupID: UInt64) {
+        var key = cgroupID
+        ckc_map_element(Int32(BPF_MAP_DELETE_ELEM.rawValue), paused, &key, nil, 0)
+    }
+
+    /// Whether the programs drop the app's packets.
+    public func isPaused(cgroupID: UInt64) -> Bool {
+        var key = cgroupID
+        var value: UInt8 = 0
+        return ckc_map_element(Int32(BPF_MAP_LOOKUP_ELEM.rawValue), paused, &key, &value, 0) == 0
     }
 
     /// How often the kernel ran the counting programs, and for how long in all, since it was asked to keep count

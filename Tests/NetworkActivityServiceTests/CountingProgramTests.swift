@@ -7,7 +7,8 @@ import Testing
 /// shows as a change to a line a person can read, and the listing is what `docs/netactivityd.md` explains.
 /// (`TrafficKernelTests` loads the same programs into the running kernel, whose verifier must accept them.)
 @Suite struct CountingProgramTests {
-    static let maps: [Int32: String] = [100: "netact_counts", 200: "netact_wakeups", 300: "netact_announce"]
+    static let maps: [Int32: String] = [100: "netact_counts", 200: "netact_wakeups", 300: "netact_announce",
+                                        400: "netact_paused"]
 
     static func listing(_ name: String) throws -> [String] {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -19,7 +20,8 @@ import Testing
     @Test(arguments: [(CountingProgram.Way.received, "counting-program-received"),
                       (.sent, "counting-program-sent")])
     func theCountingProgramsAreTheirListings(way: CountingProgram.Way, listing: String) throws {
-        let instructions = CountingProgram.instructions(way, counters: 100, wakeUps: 200, announcing: 300, ringSize: 16_384, threshold: 32_768,
+        let instructions = CountingProgram.instructions(way, counters: 100, wakeUps: 200, announcing: 300, paused: 400,
+                                                        ringSize: 16_384, threshold: 32_768,
                                                         countsLoopback: false)
         #expect(BPFListing.lines(of: instructions, maps: Self.maps) == (try Self.listing(listing)))
     }
@@ -29,12 +31,15 @@ import Testing
         #expect(BPFListing.lines(of: instructions, maps: Self.maps) == (try Self.listing("wake-again-program")))
     }
 
-    @Test func withLoopbackCountedTheProgramLeavesOutOnlyTheInterfaceCheck() {
-        let without = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, announcing: 300, ringSize: 16_384, threshold: 32_768,
+    /// Counted or not, loopback is never paused: the interface check moves from the start to the pause's lookup.
+    @Test func withLoopbackCountedTheInterfaceCheckGuardsOnlyThePause() {
+        let without = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, announcing: 300, paused: 400,
+                                                        ringSize: 16_384, threshold: 32_768,
                                                    countsLoopback: false)
-        let with = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, announcing: 300, ringSize: 16_384, threshold: 32_768,
+        let with = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, announcing: 300, paused: 400,
+                                                        ringSize: 16_384, threshold: 32_768,
                                                 countsLoopback: true)
-        #expect(without.count == with.count + 2)
+        #expect(without.count == with.count)
     }
 
     /// The kernel wants a ring buffer of whole pages: 64 KiB pages (some arm64 and ppc64le kernels) get one.

@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func everyOutcomeOfTheDomainIsOneTheRecordDeclares() {
-        let declared: Set<ActivityDetails.Outcome> = [.ended, .stopped, .left, .expired, .reset]
+        let declared: Set<ActivityDetails.Outcome> = [.ended, .stopped, .left, .expired, .reset, .paused]
         #expect(Set(ActivityOutcome.allCases.map { ActivityDetails.Outcome(rawValue: $0.rawValue) }) == declared)
     }
 }

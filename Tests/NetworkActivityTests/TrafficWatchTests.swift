@@ -34,6 +34,37 @@ struct TrafficWatchTests {
         #expect(!watch.isFollowing)
     }
 
+    /// A paused app moves nothing, yet its activity stays, its rate 0; released, it has as long as it was held
+    /// before slow seconds count (TCP retransmits about that late), and its rate grows again from 0.
+    @Test mutating func aHeldAppStaysAtRateZeroAndAfterReleaseWaitsAsLongAsItWasHeld() {
+        watch.wokeUp(for: "app", user: 1000, counts: counts, at: time)
+        _ = second(100_000)
+        watch.hold("app", at: time)
+        #expect(watch.isHeld("app"))
+        for _ in 0..<8 {
+            guard case .shows(let held) = second(0) else { Issue.record("a held app was let go"); return }
+            #expect(held.rate == 0 && held.received == 0)
+        }
+        watch.release("app", at: time)
+        #expect(!watch.isHeld("app"))
+        // Held for 8 s: 8 slow seconds do not count; the 3 after them end it.
+        for _ in 0..<8 { #expect(second(0) != .letGo(hadActivity: true)) }
+        #expect(second(0) != .letGo(hadActivity: true))
+        #expect(second(0) != .letGo(hadActivity: true))
+        #expect(second(0) == .letGo(hadActivity: true))
+
+        // Traffic that comes back within the wait: the activity goes on, its rate from 0 towards the new one.
+        watch.wokeUp(for: "other", user: 1000, counts: counts, at: time)
+        _ = second(100_000, key: "other")
+        guard case .shows = second(100_000, key: "other") else { Issue.record("no activity"); return }
+        watch.hold("other", at: time)
+        _ = second(0, key: "other")
+        watch.release("other", at: time)
+        _ = second(0, key: "other")
+        guard case .shows(let back) = second(100_000, key: "other") else { Issue.record("it ended"); return }
+        #expect(back.rate > 0 && back.rate < 100_000, "\(back)")
+    }
+
     @Test mutating func anAppBelowTheThresholdBeforeTwoSecondsIsLetGoWithoutAnActivity() {
         watch.wokeUp(for: "app", user: 1000, counts: counts, at: time)
         #expect(second(Self.threshold - 1) == .letGo(hadActivity: false))

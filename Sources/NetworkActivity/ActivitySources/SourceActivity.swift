@@ -37,10 +37,13 @@ public struct SourceReport: Sendable, Equatable {
     /// The cgroup the work runs in, from the tree's root, when known: work where a caller's own activity runs
     /// joins that activity instead of showing as a row of its own.
     public var cgroup: String?
+    /// Whether the kernel holds the work's packets back (`Pause`); nil for work that cannot be paused.
+    public var isPaused: Bool?
 
     public init(label: ActivityLabel, owner: String, application: String? = nil, user: UInt32? = nil,
                 processID: UInt32? = nil, percent: UInt32? = nil, rate: UInt64? = nil, done: UInt64? = nil,
-                received: UInt64? = nil, sent: UInt64? = nil, privateTo: UInt32? = nil, cgroup: String? = nil) {
+                received: UInt64? = nil, sent: UInt64? = nil, privateTo: UInt32? = nil, cgroup: String? = nil,
+                isPaused: Bool? = nil) {
         self.label = label
         self.owner = owner
         self.application = application
@@ -53,6 +56,7 @@ public struct SourceReport: Sendable, Equatable {
         self.sent = sent
         self.privateTo = privateTo
         self.cgroup = cgroup
+        self.isPaused = isPaused
     }
 }
 

@@ -10,12 +10,18 @@ public typealias ByteCounts = (received: UInt64, sent: UInt64)
 /// 3 s in a row below ends it. An app that falls below before it became one, or whose activity ended, is let go
 /// (`Step.letGo`): the kernel may wake the service for it again.
 ///
+/// A paused app (`hold`: the kernel drops its packets) is not let go for moving nothing: its activity stays, its
+/// rate 0, until it is released; then it has as long as it was held (at least `secondsToEnd`, at most two
+/// minutes) before slow seconds count, since TCP retransmits after a pause of that length only about that late.
+///
 /// Each user's apps are followed `limitPerUser` at a time, so that a user who makes thousands of cgroups cannot
 /// keep the service reading them all: an app woken past the limit waits, and is released (`takeReleased`) for the
 /// kernel to wake again when one of that user's followed apps is let go.
 public struct TrafficWatch<Key: Hashable & Sendable>: Sendable {
     public static var secondsToBegin: Int { 2 }
     public static var secondsToEnd: Int { 3 }
+    /// The longest wait after a pause for the app's traffic to come back: TCP's longest retransmission timeout.
+    public static var longestWaitAfterPause: Duration { .seconds(120) }
 
     /// What a sample decides for one app.
     public enum Step: Sendable, Equatable {
@@ -47,6 +53,10 @@ public struct TrafficWatch<Key: Hashable & Sendable>: Sendable {
         /// Set while it is an activity: its counts when it began, and its rate.
         var start: ByteCounts?
         var progress = ActivityProgress()
+        /// Since when its packets are held back, while they are.
+        var heldSince: MonotonicTime?
+        /// Until when slow seconds do not count, after it was released.
+        var waitsUntil: MonotonicTime?
     }
 
     public init(threshold: UInt64, limitPerUser: Int = 32) {
@@ -80,6 +90,11 @@ public struct TrafficWatch<Key: Hashable & Sendable>: Sendable {
         return released
     }
 
+    /// Stops following `key` at once: its app went away.
+    public mutating func stopFollowing(_ key: Key) {
+        letGo(key)
+    }
+
     /// Stops following `key`; the first app of its user that waits is released.
     private mutating func letGo(_ key: Key) {
         guard let app = followed.removeValue(forKey: key) else { return }
@@ -90,6 +105,29 @@ public struct TrafficWatch<Key: Hashable & Sendable>: Sendable {
         waiting[app.user] = queue.isEmpty ? nil : queue
         waitingKeys.remove(next)
         released.append(next)
+    }
+
+    /// Whether `key`'s packets are held back (`hold`).
+    public func isHeld(_ key: Key) -> Bool { followed[key]?.heldSince != nil }
+
+    /// The kernel holds back `key`'s packets from `now`: it stays followed, its rate 0, until `release`.
+    public mutating func hold(_ key: Key, at now: MonotonicTime) {
+        guard var app = followed[key], app.heldSince == nil else { return }
+        app.heldSince = now
+        // Released, its rate grows again from 0, not from before the pause.
+        app.progress = ActivityProgress(percent: nil, done: app.progress.done, total: nil, rate: 0)
+        followed[key] = app
+    }
+
+    /// The kernel lets `key`'s packets through again from `now`.
+    public mutating func release(_ key: Key, at now: MonotonicTime) {
+        guard var app = followed[key], let heldSince = app.heldSince else { return }
+        let held = heldSince.duration(to: now)
+        app.heldSince = nil
+        app.waitsUntil = now + min(max(held, .seconds(Self.secondsToEnd)), Self.longestWaitAfterPause)
+        app.secondsBelow = 0
+        app.progress.resume(at: now)
+        followed[key] = app
     }
 
     /// A second's read of a followed app: `counts` now, nil when the kernel has none any more.
@@ -105,9 +143,18 @@ public struct TrafficWatch<Key: Hashable & Sendable>: Sendable {
         let perSecond = UInt64((Double(moved) * 1_000_000 / Double(elapsed)).rounded())
         app.last = counts
         app.lastTime = now
+        if app.heldSince != nil {
+            followed[key] = app
+            guard let start = app.start else { return .waits }
+            return .shows(TrafficFigures(rate: 0, received: counts.received - start.received,
+                                         sent: counts.sent - start.sent))
+        }
         if perSecond >= threshold {
             app.secondsAbove += 1
             app.secondsBelow = 0
+            app.waitsUntil = nil
+        } else if let waitsUntil = app.waitsUntil, now <= waitsUntil {
+            app.secondsAbove = 0
         } else {
             app.secondsBelow += 1
             app.secondsAbove = 0

@@ -11,6 +11,9 @@ public enum ActivityOutcome: String, Sendable, Hashable, CaseIterable {
     case expired
     /// `Reset` ended it.
     case reset
+    /// Its app went away while its network was paused (`Pause`), before anyone resumed it. (Last: the state file
+    /// numbers outcomes in this order.)
+    case paused
 
     /// The outcome of an activity that ends this way: one asked to stop ended because it was asked, unless
     /// `Reset` ended it first.

@@ -12,7 +12,11 @@ import TrafficCounters
 ///
 /// The kernel counts an app per network: an app followed on two at once is one activity, of both networks'
 /// figures.
-final class TrafficSource: SourceAdapter, DataUsageAnswering {
+///
+/// A paused app's packets are dropped by the kernel (`TrafficCounters.pause`) for as long as its activity shows:
+/// the pause is lifted at `Resume`, and when the activity ends, whatever ends it (the app's cgroup emptied or
+/// gone, checked at each second's read while it is paused), so that no app is ever left cut off unseen.
+final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
     static let bus = FollowedBus.kernel
     static let readsAtEndOfTurn = true
     static let readInterval = Duration.seconds(1)
@@ -28,6 +32,8 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering {
     private var nextRead: MonotonicTime?
     /// The figures of each followed network of an app, by the app's item, while it shows.
     private var shown: [String: [CounterKey: TrafficFigures]] = [:]
+    /// The cgroups whose packets the kernel drops.
+    private var paused: Set<UInt64> = []
     let usage: DataUsageKeeper
 
     /// Attaches the kernel's counting; throws what is missing, in words for people. What the kernel's verifier
@@ -86,6 +92,7 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering {
         let usageTurn = usage.endOfTurn(paths: &paths, at: now)
         guard let due = nextRead else { return usageTurn }
         guard now >= due else { return [now.duration(to: due), usageTurn].compactMap { $0 }.min() }
+        endPausesOfAppsGone(at: now)
         for key in watch.followedKeys { read(key, at: now) }
         for key in watch.takeReleased() { counters.wakeAgain(for: key) }
         nextRead = watch.isFollowing ? now + Self.readInterval : nil
@@ -121,28 +128,86 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering {
         case .shows(let networkFigures):
             guard let app = application(of: key.cgroupID, at: now) else { return }
             shown[item, default: [:]][key] = networkFigures
-            let figures = shown[item, default: [:]].values.reduce(TrafficFigures(rate: 0, received: 0, sent: 0)) {
-                TrafficFigures(rate: $0.rate + $1.rate, received: $0.received + $1.received, sent: $0.sent + $1.sent)
-            }
-            // Its cgroup: a caller's activity there (`netactivity run --system -- rsync`) takes the rate instead.
-            let report = SourceReport(
-                label: app.label, owner: app.path, application: app.application, user: key.user,
-                rate: figures.rate, done: figures.done, received: figures.received, sent: figures.sent,
-                privateTo: TrafficVisibility.sliceUser(ofCgroup: app.path), cgroup: app.path)
-            do throws(ActivityError) {
-                try work.report(report, of: item, from: .traffic)
-            } catch {
-                work.logger.debug("\(app.path)'s traffic shows not: \(error)")
-            }
+            show(item, of: app, in: key.cgroupID, user: key.user)
         case .letGo:
             shown[item]?[key] = nil
             if shown[item]?.isEmpty ?? true {
                 shown[item] = nil
-                work.endWork(item, from: .traffic, .ended)
+                let wasPaused = liftPause(of: key.cgroupID, ifNoneShows: true)
+                work.endWork(item, from: .traffic, wasPaused ? .paused : .ended)
             }
             counters.wakeAgain(for: key)
             if !watch.followedKeys.contains(where: { $0.cgroupID == key.cgroupID }) { apps[key.cgroupID] = nil }
         }
+    }
+
+    /// Reports `item`'s activity with its networks' figures summed; a paused app's rate is 0.
+    private func show(_ item: String, of app: CgroupApplication, in cgroupID: UInt64, user: UInt32) {
+        let isPaused = paused.contains(cgroupID)
+        let figures = shown[item, default: [:]].values.reduce(TrafficFigures(rate: 0, received: 0, sent: 0)) {
+            TrafficFigures(rate: $0.rate + $1.rate, received: $0.received + $1.received, sent: $0.sent + $1.sent)
+        }
+        // Its cgroup: a caller's activity there (`netactivity run --system -- rsync`) takes the rate instead.
+        let report = SourceReport(
+            label: app.label, owner: app.path, application: app.application, user: user,
+            rate: isPaused ? 0 : figures.rate, done: figures.done, received: figures.received, sent: figures.sent,
+            privateTo: TrafficVisibility.sliceUser(ofCgroup: app.path), cgroup: app.path, isPaused: isPaused)
+        do throws(ActivityError) {
+            try work.report(report, of: item, from: .traffic)
+        } catch {
+            work.logger.debug("\(app.path)'s traffic shows not: \(error)")
+        }
+    }
+
+    // MARK: Pausing
+
+    func setPaused(_ pause: Bool, item: String) throws(DBusError) {
+        guard let cgroupID = UInt64(item.prefix { $0 != ":" }), let app = apps[cgroupID] ?? nil else { return }
+        let now = clock.monotonicNow()
+        if pause {
+            guard !paused.contains(cgroupID) else { return }
+            guard counters.pause(cgroupID: cgroupID) else {
+                throw DBusError(.limitExceeded, "at most \(TrafficCounters.pausedCapacity) apps may be paused at once")
+            }
+            paused.insert(cgroupID)
+            for key in watch.followedKeys where key.cgroupID == cgroupID { watch.hold(key, at: now) }
+        } else {
+            guard paused.remove(cgroupID) != nil else { return }
+            counters.resume(cgroupID: cgroupID)
+            for key in watch.followedKeys where key.cgroupID == cgroupID { watch.release(key, at: now) }
+        }
+        work.logger.info("\(pause ? "paused" : "resumed") the network of \(app.path)")
+        for shownItem in shown.keys where shownItem.hasPrefix("\(cgroupID):") {
+            show(shownItem, of: app, in: cgroupID, user: UInt32(shownItem.drop { $0 != ":" }.dropFirst()) ?? 0)
+        }
+    }
+
+    /// Lifts the pause of the apps whose cgroups emptied or went away: their activities end, `paused`.
+    private func endPausesOfAppsGone(at now: MonotonicTime) {
+        for cgroupID in paused {
+            guard let app = apps[cgroupID] ?? nil, !paths.tree.holdsProcesses(cgroupID, at: app.path) else { continue }
+            work.logger.info("\(app.path) went away while paused: its pause is lifted")
+            _ = liftPause(of: cgroupID, ifNoneShows: false)
+            for key in watch.followedKeys where key.cgroupID == cgroupID {
+                watch.stopFollowing(key)
+                counters.wakeAgain(for: key)
+            }
+            for item in shown.keys where item.hasPrefix("\(cgroupID):") {
+                shown[item] = nil
+                work.endWork(item, from: .traffic, .paused)
+            }
+            apps[cgroupID] = nil
+        }
+    }
+
+    /// Lets the kernel pass the cgroup's packets again, when it was paused (and, with `ifNoneShows`, no activity
+    /// of it shows any more); returns whether it was.
+    private func liftPause(of cgroupID: UInt64, ifNoneShows: Bool) -> Bool {
+        guard paused.contains(cgroupID) else { return false }
+        if ifNoneShows, shown.keys.contains(where: { $0.hasPrefix("\(cgroupID):") }) { return false }
+        paused.remove(cgroupID)
+        counters.resume(cgroupID: cgroupID)
+        return true
     }
 
     private func application(of cgroupID: UInt64, at now: MonotonicTime) -> CgroupApplication? {
