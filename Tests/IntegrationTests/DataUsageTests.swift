@@ -20,11 +20,6 @@ struct DataUsageTests {
                                                       metered: false)
     static let person: UInt32 = 4242
 
-    /// The bytes a paced download's body has: a twentieth of the rate, twenty times a second.
-    static func body(bytesPerSecond: Int, seconds: Double) -> UInt64 {
-        UInt64(bytesPerSecond / 20) * UInt64((seconds * 20).rounded())
-    }
-
     static func systemService(_ bus: PrivateBus, _ network: PrivateNetworkManager,
                               environment: [String: String] = [:]) throws -> DaemonProcess {
         try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + ["--traffic", "--log-level", "debug"],
@@ -73,7 +68,7 @@ struct DataUsageTests {
                                       "\(rows)\n\(service.log)")
         #expect(browserRow.network == "Phone hotspot" && browserRow.isMetered && browserRow.user == personID,
                 "\(browserRow)")
-        #expect(browserRow.received >= Self.body(bytesPerSecond: 524_288, seconds: 2), "\(browserRow)")
+        #expect(browserRow.received >= PacedServer.body(bytesPerSecond: 524_288, seconds: 2), "\(browserRow)")
         // Within 2 % of what crossed the interface, both ways (its counters count the link layer's headers too).
         let crossed = (after.received - before.received) + (after.sent - before.sent)
         let counted = rows.filter { $0.network == "Phone hotspot" }.reduce(UInt64(0)) { $0 + $1.total }
@@ -81,7 +76,7 @@ struct DataUsageTests {
                 "counted \(counted) bytes, the interface \(crossed)")
         let backupRow = try #require(rows.first { $0.application == "backup-tool" && $0.user == personID }, "\(rows)")
         #expect(backupRow.network == "Office LAN" && !backupRow.isMetered, "\(backupRow)")
-        #expect(backupRow.received >= Self.body(bytesPerSecond: 4_096, seconds: 2), "\(backupRow)")
+        #expect(backupRow.received >= PacedServer.body(bytesPerSecond: 4_096, seconds: 2), "\(backupRow)")
         #expect(!rows.contains { $0.network == "lo" }, "loopback is never counted: \(rows)")
 
         // Its user reads it, with a real client; another user reads none of it and clears none of it.
@@ -119,7 +114,7 @@ struct DataUsageTests {
         // Named for this test alone: another copy of the suite runs it as the same user, and the kernel counts both.
         let podcasts = "podcasts\(getpid())"
         let app = try ApplicationCgroup(desktopApp: "app-gnome-" + podcasts, user: Self.person)
-        let body = Self.body(bytesPerSecond: 262_144, seconds: 1)
+        let body = PacedServer.body(bytesPerSecond: 262_144, seconds: 1)
 
         var service: DaemonProcess? = try Self.systemService(bus, network)
         let listener = try SignalListener(bus)

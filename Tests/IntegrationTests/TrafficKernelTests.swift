@@ -1,3 +1,4 @@
+import CKernelCounters
 import Foundation
 import Synchronization
 import Testing
@@ -107,5 +108,35 @@ struct TrafficKernelTests {
         followedCounters.run(followedCounters.programs[.received]!, onPacketCarrying: [UInt8](repeating: 0, count: 2_000))
         let second = try #require(followedCounters.takeCounts().first { $0.key == followed })
         #expect(second.stays && second.received > first.received, "\(first) then \(second)")
+    }
+
+    /// A paused cgroup is a key of the paused map until it is resumed; a test run's packets come in on loopback,
+    /// which a pause never touches: they pass (the program returns 1) and count, counted loopback or not.
+    @Test func aPauseIsKeptUntilResumedAndNeverHoldsBackLoopback() throws {
+        let counters = try TrafficCounters(cgroupRoot: nil, threshold: 1_000, countsLoopback: true)
+        let key = try Self.awaitWakeUp(counters, .received, bytes: 2_000)
+        #expect(!counters.isPaused(cgroupID: key.cgroupID))
+        #expect(counters.pause(cgroupID: key.cgroupID))
+        #expect(counters.isPaused(cgroupID: key.cgroupID) && !counters.isPaused(cgroupID: key.cgroupID + 1))
+        let before = try #require(counters.counts(of: key)).received
+        let packet = [UInt8](repeating: 0, count: 500)
+        #expect(ckc_prog_test_run(counters.programs[.received]!, packet, UInt32(packet.count)) == 1)
+        #expect(try #require(counters.counts(of: key)).received > before, "loopback counts while paused")
+        counters.resume(cgroupID: key.cgroupID)
+        #expect(!counters.isPaused(cgroupID: key.cgroupID))
+
+        let uncounted = try TrafficCounters(cgroupRoot: nil, threshold: 1_000, countsLoopback: false)
+        #expect(uncounted.pause(cgroupID: key.cgroupID))
+        #expect(ckc_prog_test_run(uncounted.programs[.sent]!, packet, UInt32(packet.count)) == 1)
+    }
+
+    /// The paused map holds `pausedCapacity` cgroups; one more is refused, and nothing else changes.
+    @Test func pausesBeyondTheCapacityAreRefused() throws {
+        let counters = try TrafficCounters(cgroupRoot: nil, threshold: 1_000, countsLoopback: true)
+        for id in 1...UInt64(TrafficCounters.pausedCapacity) { #expect(counters.pause(cgroupID: id)) }
+        #expect(!counters.pause(cgroupID: UInt64(TrafficCounters.pausedCapacity) + 1))
+        #expect(counters.pause(cgroupID: 1), "pausing a paused app again is no new entry")
+        counters.resume(cgroupID: 1)
+        #expect(counters.pause(cgroupID: UInt64(TrafficCounters.pausedCapacity) + 1))
     }
 }

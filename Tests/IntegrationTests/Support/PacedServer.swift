@@ -2,8 +2,9 @@ import Foundation
 import ServiceHarness
 
 /// A local HTTP server that sends each download at the pace its path asks, `/BYTES-PER-SECOND/SECONDS`, in a
-/// twentieth of a second's bytes at a time: a transfer whose rate the test knows, on loopback, or in a network
-/// namespace of the test's own (`PrivateNetworkManager`'s internet).
+/// twentieth of a second's bytes at a time, twenty times a second, its length said (`Content-Length`, so that
+/// `curl` fails on a body cut short): a transfer whose rate and size the test knows, on loopback, or in a network
+/// namespace of the test's own (`PrivateNetworkManager`'s internet, `VethLink`'s server side).
 final class PacedServer {
     let port: Int
     let address: String
@@ -20,13 +21,13 @@ final class PacedServer {
             try:
                 request = client.recv(4096).decode()
                 rate, seconds = (float(part) for part in request.split(" ")[1].strip("/").split("/"))
-                client.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\n\r\n")
                 chunk = b"\0" * int(rate / 20)
+                chunks = round(seconds * 20)
+                client.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\n"
+                               + b"Content-Length: %d\r\n\r\n" % (len(chunk) * chunks))
                 start = time.monotonic()
-                sent = 0
-                while time.monotonic() - start < seconds:
+                for sent in range(1, chunks + 1):
                     client.sendall(chunk)
-                    sent += 1
                     time.sleep(max(0, start + sent / 20 - time.monotonic()))
             finally:
                 client.close()
@@ -63,14 +64,20 @@ final class PacedServer {
         waitForExit(process)
     }
 
-    /// Starts `curl` downloading `bytesPerSecond` for `seconds`: moved into `cgroup` first when given, into a
-    /// network namespace by `namespace`, and run as `user` when given. Returns it running.
+    /// The bytes a download's body has: a twentieth of the rate, twenty times a second.
+    static func body(bytesPerSecond: Int, seconds: Double) -> UInt64 {
+        UInt64(bytesPerSecond / 20) * UInt64((seconds * 20).rounded())
+    }
+
+    /// Starts `curl` downloading `bytesPerSecond` for `seconds` into `output`: moved into `cgroup` first when
+    /// given, into a network namespace by `namespace`, and run as `user` when given. Returns it running.
     func download(bytesPerSecond: Int, seconds: Double, in cgroup: ApplicationCgroup? = nil, as user: UInt32? = nil,
-                  namespace: ([String]) -> [String] = { $0 }, bus: PrivateBus) throws -> BackgroundProcess {
+                  namespace: ([String]) -> [String] = { $0 }, output: String = "/dev/null",
+                  bus: PrivateBus) throws -> BackgroundProcess {
         let url = "http://\(address):\(port)/\(bytesPerSecond)/\(seconds)"
         let asUser = user.map { ["setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups"] } ?? []
         let move = cgroup.map { #"echo $$ > "\#($0.unit.path)/cgroup.procs" && "# } ?? ""
-        let command = namespace(asUser + ["curl", "-s", "-o", "/dev/null", url]).joined(separator: " ")
+        let command = namespace(asUser + ["curl", "-s", "-o", output, url]).joined(separator: " ")
         return try BackgroundProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", move + "exec " + command], bus: bus)
     }
 }

@@ -1,0 +1,212 @@
+import DBusKit
+import Foundation
+import NetworkActivityInterface
+import ServiceHarness
+import Testing
+
+/// Pausing an app's network: the real system service drops a paused app's packets in the kernel. Downloads cross
+/// a real interface (`VethLink`: a veth pair between two network namespaces the test makes, never loopback) from a
+/// paced server, into files whose size is what the app received; apps run as a throwaway user in cgroups laid
+/// out as systemd lays a desktop's, and `busctl` (not this project's code) asks as that user, another, or root, on
+/// a bus with the system bus's policy and the project's.
+/// Not one of the serialized suites: everything it looks at is its own.
+@Suite("Pausing an app's network",
+       .enabled(if: ApplicationCgroup.canBeMade, "pausing needs root and a writable cgroup v2 tree"))
+struct PauseTests {
+    static let rate = 262_144
+
+    /// One app's download into a file of the test's own, which the app's user may write.
+    final class Download {
+        let cgroup: ApplicationCgroup
+        let file: URL
+        let process: BackgroundProcess
+        let seconds: Double
+
+        init(_ server: PacedServer, _ link: VethLink, app unit: String, user: UInt32, seconds: Double,
+             bus: PrivateBus, cgroup: ApplicationCgroup? = nil) throws {
+            self.cgroup = try cgroup ?? ApplicationCgroup(desktopApp: unit, user: user)
+            self.seconds = seconds
+            let folder = FileManager.default.temporaryDirectory
+                .appendingPathComponent("netactivity-pause-\(getpid())-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            chmod(folder.path, 0o777)
+            file = folder.appendingPathComponent("body")
+            process = try server.download(bytesPerSecond: PauseTests.rate, seconds: seconds, in: self.cgroup,
+                                          as: user, namespace: link.onAppSide, output: file.path, bus: bus)
+        }
+
+        deinit {
+            process.send(SIGKILL)
+            _ = process.exitStatus(within: .seconds(10))
+            try? FileManager.default.removeItem(at: file.deletingLastPathComponent())
+        }
+
+        /// The bytes the app has received so far.
+        var size: UInt64 {
+            var status = stat()
+            return stat(file.path, &status) == 0 ? UInt64(status.st_size) : 0
+        }
+
+        /// Waits until it has more than `bytes`; returns when, nil when it did not within `timeout`. (A file's
+        /// growth sends no signal: it is looked at, often, until the deadline.)
+        func awaitGrowth(beyond bytes: UInt64, within timeout: Duration) -> ContinuousClock.Instant? {
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
+                if size > bytes { return .now }
+                usleep(20_000)
+            }
+            return size > bytes ? .now : nil
+        }
+
+        var wholeBody: UInt64 { PacedServer.body(bytesPerSecond: PauseTests.rate, seconds: seconds) }
+    }
+
+    static func systemService(_ bus: PrivateBus) throws -> DaemonProcess {
+        try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + ["--traffic", "--log-level", "debug"],
+                          systemBus: true)
+    }
+
+    /// `busctl call` of `Pause` or `Resume` as `user` (nil: root, the test's own).
+    static func call(_ member: String, _ id: UInt32, as user: ThrowawayUser?, _ bus: PrivateBus) throws -> ToolResult {
+        let busctl = ["/usr/bin/busctl", "--address=\(bus.address)", "call", "org.example.NetworkActivity",
+                      "/org/example/NetworkActivity", "org.example.NetworkActivity", member, "u", "\(id)"]
+        guard let user else { return try runTool(busctl[0], Array(busctl.dropFirst()), bus: bus) }
+        return try runTool("/usr/sbin/runuser", ["-u", user.name, "--"] + busctl, bus: bus)
+    }
+
+    /// The activity of `cgroup`'s traffic once it shows, as root reads it.
+    static func awaitActivity(of cgroup: ApplicationCgroup, _ listener: SignalListener,
+                              _ matches: (ActivityDetails) -> Bool = { _ in true }) throws -> ActivityDetails {
+        try TrafficTests.awaitTraffic(listener, timeout: .seconds(20)) { $0.owner == cgroup.path && matches($0) }
+    }
+
+    @Test func aPausedAppReceivesNothingUntilResumedThenFinishesWithEveryByteWhileAnotherNeverStops() throws {
+        let bus = try systemLikeBus(including: [systemPolicy])
+        let service = try Self.systemService(bus)
+        let listener = try SignalListener(bus)
+        try listener.readActivities()
+        let link = try VethLink()
+        let server = try PacedServer(address: VethLink.serverAddress, namespace: link.onServerSide)
+        let person = try ThrowawayUser()
+        let podcasts = try Download(server, link, app: "app-gnome-podcasts", user: try person.uid, seconds: 10,
+                                    bus: bus)
+        let browser = try Download(server, link, app: "app-gnome-firefox\\x2desr", user: try person.uid,
+                                   seconds: 10, bus: bus)
+        let shown = try Self.awaitActivity(of: podcasts.cgroup, listener)
+        #expect(shown.isPaused == false, "a measured app's record says it is not paused: \(shown)")
+
+        let paused = try Self.call("Pause", shown.id, as: person, bus)
+        #expect(paused.succeeded, "\(paused)")
+        let pausedAt = ContinuousClock.now
+        let record = try Self.awaitActivity(of: podcasts.cgroup, listener) { $0.isPaused == true }
+        #expect(record.id == shown.id && record.rate == 0, "\(record)")
+        // Within a second nothing more arrives; four seconds later still nothing, while the other app goes on.
+        Thread.sleep(until: Date.now.addingTimeInterval(1))
+        let stopped = podcasts.size
+        let browserBefore = browser.size
+        Thread.sleep(until: Date.now.addingTimeInterval(4))
+        #expect(podcasts.size == stopped, "a paused app received \(podcasts.size - stopped) bytes")
+        #expect(browser.size > browserBefore, "the app beside it stopped too")
+        #expect(stopped < podcasts.wholeBody)
+
+        let resumed = try Self.call("Resume", shown.id, as: person, bus)
+        #expect(resumed.succeeded, "\(resumed)")
+        let resumedAt = ContinuousClock.now
+        let moving = podcasts.awaitGrowth(beyond: stopped, within: .seconds(8))
+        #expect(moving != nil, "nothing arrived within 8 s of Resume, after a pause of \(pausedAt.duration(to: resumedAt))")
+        let record2 = try Self.awaitActivity(of: podcasts.cgroup, listener) { $0.isPaused == false }
+        #expect(record2.id == shown.id, "the same activity goes on: \(record2)")
+        #expect(podcasts.process.exitStatus(within: .seconds(60)) == 0, "\(service.log.suffix(2_000))")
+        #expect(podcasts.size == podcasts.wholeBody)
+        #expect(browser.process.exitStatus(within: .seconds(30)) == 0 && browser.size == browser.wholeBody)
+    }
+
+    @Test func onlyTheAppsOwnUserOrRootMayPauseItAndAMachineServiceOnlyRoot() throws {
+        let bus = try systemLikeBus(including: [systemPolicy])
+        let service = try Self.systemService(bus)
+        let listener = try SignalListener(bus)
+        try listener.readActivities()
+        let link = try VethLink()
+        let server = try PacedServer(address: VethLink.serverAddress, namespace: link.onServerSide)
+        let person = try ThrowawayUser()
+        let stranger = try ThrowawayUser()
+        let app = try Download(server, link, app: "app-gnome-podcasts", user: try person.uid, seconds: 8, bus: bus)
+        let machineService = try Download(server, link, app: "", user: 0, seconds: 8, bus: bus,
+                                          cgroup: try ApplicationCgroup(unitName: "apt-daily.service"))
+        let appActivity = try Self.awaitActivity(of: app.cgroup, listener)
+        let serviceActivity = try Self.awaitActivity(of: machineService.cgroup, listener)
+
+        // Another user: as if it did not exist; the app keeps moving.
+        let refused = try Self.call("Pause", appActivity.id, as: stranger, bus)
+        #expect(!refused.succeeded && refused.stderr.contains("no activity with id \(appActivity.id) is active"),
+                "\(refused)")
+        let size = app.size
+        #expect(app.awaitGrowth(beyond: size, within: .seconds(3)) != nil, "the app stopped")
+        // The machine's service: a user sees it, and may not pause it; root may.
+        for user in [person, stranger] {
+            let result = try Self.call("Pause", serviceActivity.id, as: user, bus)
+            #expect(!result.succeeded && result.stderr.contains("no activity with id \(serviceActivity.id)"),
+                    "\(result)")
+        }
+        let serviceSize = machineService.size
+        #expect(machineService.awaitGrowth(beyond: serviceSize, within: .seconds(3)) != nil)
+        let byRoot = try Self.call("Pause", serviceActivity.id, as: nil, bus)
+        #expect(byRoot.succeeded, "\(byRoot)")
+        #expect(try Self.awaitActivity(of: machineService.cgroup, listener) { $0.isPaused == true }.rate == 0)
+        #expect(try Self.call("Resume", serviceActivity.id, as: nil, bus).succeeded)
+
+        // What no kernel holds back: a caller's own activity.
+        let client = try RawClient(bus)
+        let own = try client.call(ServiceMembers.begin.serviceCall("backup"))
+        let notPausable = try Self.call("Pause", own, as: nil, bus)
+        #expect(!notPausable.succeeded && notPausable.stderr.contains("only that can be paused"), "\(notPausable)")
+        _ = service
+    }
+
+    @Test func aKilledServiceLiftsItsPauseAndTheTransferGoesOn() throws {
+        let bus = try systemLikeBus(including: [systemPolicy])
+        let service = try Self.systemService(bus)
+        let listener = try SignalListener(bus)
+        try listener.readActivities()
+        let link = try VethLink()
+        let server = try PacedServer(address: VethLink.serverAddress, namespace: link.onServerSide)
+        let app = try Download(server, link, app: "app-gnome-podcasts", user: 4242, seconds: 8, bus: bus)
+        let shown = try Self.awaitActivity(of: app.cgroup, listener)
+        #expect(try Self.call("Pause", shown.id, as: nil, bus).succeeded)
+        _ = try Self.awaitActivity(of: app.cgroup, listener) { $0.isPaused == true }
+        Thread.sleep(until: Date.now.addingTimeInterval(1))
+        let stopped = app.size
+        Thread.sleep(until: Date.now.addingTimeInterval(2))
+        #expect(app.size == stopped, "a paused app received \(app.size - stopped) bytes")
+
+        service.send(SIGKILL)
+        #expect(app.awaitGrowth(beyond: stopped, within: .seconds(8)) != nil,
+                "the app stayed cut off after the service was killed")
+        #expect(app.process.exitStatus(within: .seconds(60)) == 0 && app.size == app.wholeBody)
+    }
+
+    @Test func anAppThatExitsWhilePausedEndsPausedAndTheNextInItsCgroupMoves() throws {
+        let bus = try systemLikeBus(including: [systemPolicy])
+        let service = try Self.systemService(bus)
+        let listener = try SignalListener(bus)
+        try listener.readActivities()
+        let link = try VethLink()
+        let server = try PacedServer(address: VethLink.serverAddress, namespace: link.onServerSide)
+        let first = try Download(server, link, app: "app-gnome-podcasts", user: 4242, seconds: 30, bus: bus)
+        let shown = try Self.awaitActivity(of: first.cgroup, listener)
+        #expect(try Self.call("Pause", shown.id, as: nil, bus).succeeded)
+        _ = try Self.awaitActivity(of: first.cgroup, listener) { $0.isPaused == true }
+
+        first.process.send(SIGKILL)
+        #expect(first.process.exitStatus(within: .seconds(10)) != nil)
+        _ = try TrafficTests.awaitEnd(of: shown.id, listener)
+        let history = try RawClient(bus).call(ServiceMembers.getHistory.serviceCall(0))
+        let entry = try #require(history.first { $0.id == shown.id }, "\(history)")
+        #expect(entry.outcome == .paused, "\(entry)")
+
+        // The same cgroup, a new process: nothing holds it back.
+        let next = try Download(server, link, app: "", user: 4242, seconds: 2, bus: bus, cgroup: first.cgroup)
+        #expect(next.process.exitStatus(within: .seconds(30)) == 0 && next.size == next.wholeBody,
+                "\(service.log.suffix(2_000))")
+    }
+}
