@@ -14,6 +14,7 @@ struct NetActivityCommand: AsyncParsableCommand {
         version: PackageVersion.current,
         subcommands: [
             RunCommand.self, BeginCommand.self, EndCommand.self, ProgressCommand.self, CancelCommand.self,
+            PauseCommand.self, ResumeCommand.self,
             StatusCommand.self, WatchCommand.self, HistoryCommand.self, UsageCommand.self, ResetCommand.self, ShellInitCommand.self,
         ])
 }

@@ -29,7 +29,8 @@ enum StatusReport {
                     activity.applicationName ?? "-",
                     owner(of: activity),
                     progress(of: activity),
-                    activity.isCancelRequested ? localized("stopping") : activity.isCancellable ? localized("yes") : "-",
+                    activity.isPaused == true ? localized("paused")
+                        : activity.isCancelRequested ? localized("stopping") : activity.isCancellable ? localized("yes") : "-",
                     activity.label,
                 ]
             }

@@ -42,6 +42,11 @@ extension ServiceCall where Reply == NoValue {
         ServiceMembers.requestCancel.serviceCall(id.rawValue)
     }
 
+    /// `Pause` (`paused`) or `Resume`.
+    static func setPaused(_ id: ActivityID, _ paused: Bool) -> ServiceCall {
+        (paused ? ServiceMembers.pause : ServiceMembers.resume).serviceCall(id.rawValue)
+    }
+
 }
 
 extension ServiceCall where Reply == [ActivityStatus] {

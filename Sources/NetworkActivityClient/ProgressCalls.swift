@@ -45,6 +45,23 @@ extension NetworkActivityClient {
         _ = try await call(.requestCancel(id))
     }
 
+    /// Holds back the network of the app whose measured traffic is activity `id` (`Pause`): the kernel drops its
+    /// packets, but on loopback, until ``resume(_:)``, until the app goes away, or until the system service stops.
+    /// Its activity stays, `isPaused` true. Pausing a paused app changes nothing.
+    ///
+    /// - Throws: ``NetworkActivityError/unknownActivity(message:)`` for an app that is not the caller's user's
+    ///   (root may pause any), or a machine's service from anyone but root; `…Error.NotPausable`
+    ///   (``NetworkActivityError/other(name:message:)``) for an activity that is not an app's measured traffic.
+    public func pause(_ id: ActivityID) async throws(NetworkActivityError) {
+        _ = try await call(.setPaused(id, true))
+    }
+
+    /// Lets a paused app's packets through again (`Resume`); its TCP connections go on at their next
+    /// retransmission. The same rules as ``pause(_:)``.
+    public func resume(_ id: ActivityID) async throws(NetworkActivityError) {
+        _ = try await call(.setPaused(id, false))
+    }
+
     /// Makes this client the one asked to stop the activity `id`, and `onRequest` what it does when asked, on the
     /// client's own thread (`SetCancellable`). The handler is dropped when the activity ends through this client.
     func makeCancellable(_ id: ActivityID, onRequest: @escaping @Sendable () -> Void) async throws(NetworkActivityError) {

@@ -163,6 +163,8 @@ struct PauseTests {
         _ = service
     }
 
+    /// `netactivity pause APP` pauses by the app's name, `status --json` says so, and a `kill -9` of the service
+    /// lifts the pause with the kernel's programs.
     @Test func aKilledServiceLiftsItsPauseAndTheTransferGoesOn() throws {
         let bus = try systemLikeBus(including: [systemPolicy])
         let service = try Self.systemService(bus)
@@ -170,10 +172,19 @@ struct PauseTests {
         try listener.readActivities()
         let link = try VethLink()
         let server = try PacedServer(address: VethLink.serverAddress, namespace: link.onServerSide)
-        let app = try Download(server, link, app: "app-gnome-podcasts", user: 4242, seconds: 8, bus: bus)
+        // A name of this process's own: another copy of the suite's apps are measured by this service too.
+        let name = "player\(getpid())"
+        let app = try Download(server, link, app: "app-gnome-\(name)", user: 4242, seconds: 8, bus: bus)
         let shown = try Self.awaitActivity(of: app.cgroup, listener)
-        #expect(try Self.call("Pause", shown.id, as: nil, bus).succeeded)
+        let paused = try netactivity(bus, "pause", name)
+        #expect(paused.succeeded, "\(paused)")
         _ = try Self.awaitActivity(of: app.cgroup, listener) { $0.isPaused == true }
+        let status = try netactivity(bus, "status", "--json")
+        let object = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+        let row = (object?["activities"] as? [[String: Any]])?.first { ($0["id"] as? Int) == Int(shown.id) }
+        #expect(row?["paused"] as? Bool == true && row?["rate"] as? Int == 0, "\(status)")
+        let unknown = try netactivity(bus, "pause", "no-such-app-\(getpid())")
+        #expect(unknown.status == 1 && unknown.stderr.contains("UnknownActivity"), "\(unknown)")
         Thread.sleep(until: Date.now.addingTimeInterval(1))
         let stopped = app.size
         Thread.sleep(until: Date.now.addingTimeInterval(2))
