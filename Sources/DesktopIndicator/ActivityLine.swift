@@ -62,7 +62,12 @@ extension ActivityStatus {
         } else if let done = self.done {
             facts.append(ByteAmount.text(done))
         }
-        if let rate = self.rate { facts.append(ByteAmount.rate(rate)) }
+        if self.isPaused == true {
+            // TRANSLATORS: an app whose network the person paused, in place of its rate.
+            facts.append(localized("paused"))
+        } else if let rate = self.rate {
+            facts.append(ByteAmount.rate(rate))
+        }
         return facts.joined(separator: " · ")
     }
 

@@ -2,7 +2,7 @@
 import DBusKit
 
 /// One row of a tray item's menu, as the dbusmenu protocol gives it to hosts: an id, and the properties `type`,
-/// `label`, `enabled`, `visible` and `icon-name`. Hosts draw the rows in order under the menu's root, item 0.
+/// `label`, `enabled`, `visible`, `icon-name` and `accessible-desc`. Hosts draw the rows in order under the menu's root, item 0.
 public struct MenuItem: Sendable, Equatable {
     /// What sort of row it is (`type`).
     public enum Kind: String, Sendable {
@@ -21,14 +21,19 @@ public struct MenuItem: Sendable, Equatable {
     public var isEnabled: Bool
     /// An icon of the theme, drawn beside the label; nil for none.
     public var iconName: String?
+    /// What a screen reader says of the row where its label is too short to tell ("Pause Firefox's network" for
+    /// "Pause"); nil: its label.
+    public var accessibleDescription: String?
 
-    public init(id: Int32, label: String, isEnabled: Bool = true, iconName: String? = nil) {
+    public init(id: Int32, label: String, isEnabled: Bool = true, iconName: String? = nil,
+                accessibleDescription: String? = nil) {
         precondition(id != MenuItem.rootID, "id 0 is the menu's root")
         self.id = id
         kind = .standard
         self.label = label
         self.isEnabled = isEnabled
         self.iconName = iconName
+        self.accessibleDescription = accessibleDescription
     }
 
     /// A separator with this id.
@@ -55,6 +60,7 @@ public struct MenuItem: Sendable, Equatable {
             properties["label"] = Variant(label)
             properties["enabled"] = Variant(isEnabled)
             if let iconName { properties["icon-name"] = Variant(iconName) }
+            if let accessibleDescription { properties["accessible-desc"] = Variant(accessibleDescription) }
         }
         return properties.selecting(names)
     }

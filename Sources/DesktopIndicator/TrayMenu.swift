@@ -7,6 +7,7 @@ public import NetworkActivityClient
 ///
 /// A header ("3 active"), one row per activity with its application, label, how far it is and its age ("Déjà Dup:
 /// backup — 45 % · 3.2 MB/s — 3 min") beside the application's icon, under a cancellable one a row that stops it ("Stop backup", "Stopping backup…" once asked),
+/// under an app's measured traffic that the user may pause a row that pauses it or resumes it ("Pause Steam"),
 /// a separator, the last few that finished under "Recent" with a row that clears them ("Déjà Dup: backup — 1.2 GB in
 /// 6 min, finished 14:02"), the day's data usage with the five apps that used most ("Used today: 1.2 GB (300 MB
 /// metered)", "Firefox — 1.1 GB") where the system service counts it, "Show details" (what a click on the icon does) and, where the user may, "End all
@@ -29,6 +30,10 @@ public struct TrayMenu: Sendable, Equatable {
         case stop(ActivityID, String)
         /// The activity has been asked to stop; for reading only.
         case stopping(ActivityID, String)
+        /// Holds back the app's network (`Pause`), with what a screen reader says.
+        case pause(ActivityID, String, accessibleName: String)
+        /// Lets a paused app's network through again (`Resume`).
+        case resume(ActivityID, String, accessibleName: String)
         case separator
         /// Above the activities that finished; for reading only.
         case recentHeader
@@ -64,8 +69,9 @@ public struct TrayMenu: Sendable, Equatable {
     ///   - time: now, in microseconds since the Unix epoch, for the ages.
     ///   - mayEndAll: whether the user may end every activity, someone else's included.
     ///   - usedToday: the day's data usage, where it is counted.
+    ///   - pausingUser: the Unix user of the menu, whose apps (root: every app) have Pause and Resume; nil: none.
     public init(activities: [ActivityStatus], recent: [HistoryEntry] = [], usedToday: DataUsedToday? = nil,
-                at time: UInt64, mayEndAll: Bool) {
+                at time: UInt64, mayEndAll: Bool, pausingUser: UInt32? = nil) {
         var rows: [Row] = [.header(activities.isEmpty ? ActivitySummary.idleText
                                                : ActivitySummary.activeCount(activities.count))]
         for activity in activities.prefix(Self.listedActivities) {
@@ -76,6 +82,15 @@ public struct TrayMenu: Sendable, Equatable {
                 rows.append(.stopping(activity.id, localized("Stopping %s…", label)))
             } else if activity.isCancellable {
                 rows.append(.stop(activity.id, localized("Stop %s", label)))
+            } else if let isPaused = activity.isPaused, let pausingUser, pausingUser == 0 || activity.user == pausingUser {
+                let app = activity.applicationName ?? label
+                rows.append(isPaused
+                    ? .resume(activity.id, localized("Resume %s", label),
+                              // TRANSLATORS: what a screen reader says of the Resume row: "Resume Steam's network".
+                              accessibleName: localized("Resume %s's network", app))
+                    : .pause(activity.id, localized("Pause %s", label),
+                             // TRANSLATORS: what a screen reader says of the Pause row: "Pause Steam's network".
+                             accessibleName: localized("Pause %s's network", app)))
             }
         }
         if activities.count > Self.listedActivities {

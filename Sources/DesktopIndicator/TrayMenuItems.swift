@@ -14,6 +14,9 @@ public struct TrayMenuItems: Sendable {
         case clearRecent
         /// Ask the activity's owner to stop it.
         case stop(ActivityID)
+        /// Hold back the app's network, or let it through again.
+        case pause(ActivityID)
+        case resume(ActivityID)
     }
 
     private enum RowID: Int32 {
@@ -23,11 +26,14 @@ public struct TrayMenuItems: Sendable {
         case firstRecent = 50
         /// The apps that used most today, one row each.
         case firstUsage = 60
-        /// Activities are numbered from here, two rows each: the activity, and the row under it that stops it.
+        /// Activities are numbered from here, two rows each: the activity, and the row under it that stops,
+        /// pauses or resumes it.
         case firstActivity = 100
     }
 
     private var rowNumbers: [ActivityID: Int32] = [:]
+    /// What the row under each activity asked for when it was last drawn.
+    private var actions: [ActivityID: Intent] = [:]
     private var nextRowNumber = RowID.firstActivity.rawValue
 
     public init() {}
@@ -38,6 +44,7 @@ public struct TrayMenuItems: Sendable {
         var listed = Set<ActivityID>()
         for case .activity(let id, _, _) in menu.rows { listed.insert(id) }
         rowNumbers = rowNumbers.filter { listed.contains($0.key) }
+        actions = [:]
         var separators = [RowID.separator, .recentSeparator, .usageSeparator]
         return menu.rows.map { row in
             switch row {
@@ -47,6 +54,10 @@ public struct TrayMenuItems: Sendable {
             case .stop(let id, let text): MenuItem(id: rowNumber(of: id) + 1, label: MenuItem.literalLabel(text))
             case .stopping(let id, let text):
                 MenuItem(id: rowNumber(of: id) + 1, label: MenuItem.literalLabel(text), isEnabled: false)
+            case .pause(let id, let text, let accessibleName):
+                action(.pause(id), of: id, text, accessibleName)
+            case .resume(let id, let text, let accessibleName):
+                action(.resume(id), of: id, text, accessibleName)
             case .more(let text): Self.reading(.more, text)
             case .separator: .separator(id: separators.removeFirst().rawValue)
             case .recentHeader: MenuItem(id: RowID.recentHeader.rawValue, label: TrayMenu.recentLabel, isEnabled: false)
@@ -70,8 +81,17 @@ public struct TrayMenuItems: Sendable {
         case .showDetails: return .showDetails
         case .endAll: return .endAll
         case .clearRecent: return .clearRecent
-        default: return rowNumbers.first { $0.value + 1 == id }.map { .stop($0.key) }
+        default:
+            return rowNumbers.first { $0.value + 1 == id }.map { actions[$0.key] ?? .stop($0.key) }
         }
+    }
+
+    /// The row under an activity that pauses or resumes it.
+    private mutating func action(_ intent: Intent, of id: ActivityID, _ text: String, _ accessibleName: String)
+        -> MenuItem {
+        actions[id] = intent
+        return MenuItem(id: rowNumber(of: id) + 1, label: MenuItem.literalLabel(text),
+                        accessibleDescription: accessibleName)
     }
 
     private static func reading(_ row: RowID, _ text: String) -> MenuItem {

@@ -192,7 +192,7 @@ final class ActivityTray {
     private func menuRows() -> [MenuItem] {
         menuItems.items(of: TrayMenu(activities: state.isVisible ? state.activities : [], recent: recent.entries,
                                      usedToday: usedToday.today, at: clock.now().wallClock,
-                                     mayEndAll: userMayEndAll()))
+                                     mayEndAll: userMayEndAll(), pausingUser: getuid()))
     }
 
     private func menuEvent(_ id: Int32, _ event: String) {
@@ -203,6 +203,8 @@ final class ActivityTray {
         case .endAll: endAll()
         case .clearRecent: recent.clear()
         case .stop(let activity): requestCancel(activity)
+        case .pause(let activity): setPaused(activity, true)
+        case .resume(let activity): setPaused(activity, false)
         case nil: break
         }
     }
@@ -220,6 +222,16 @@ final class ActivityTray {
             case .failure(let error):
                 logger.warning("could not ask for activity \(id) to stop: \(error)")
                 notices.showStopRefused(title, error)
+            }
+        }
+    }
+
+    /// Pauses or resumes the app's network; the row says "paused" once the service says it is.
+    private func setPaused(_ id: ActivityID, _ paused: Bool) {
+        callService((paused ? ServiceMembers.pause : ServiceMembers.resume).serviceCall(id.rawValue)) { [logger] result in
+            switch result {
+            case .success: logger.notice("\(paused ? "paused" : "resumed") the network of activity \(id)")
+            case .failure(let error): logger.warning("could not \(paused ? "pause" : "resume") activity \(id): \(error)")
             }
         }
     }

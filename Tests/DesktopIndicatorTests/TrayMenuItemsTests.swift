@@ -20,6 +20,38 @@ import Testing
         #expect(items.intent(ofClickOn: row.id) == nil, "the activity's own row is for reading")
     }
 
+    /// A measured app of the menu's user has Pause under it, with a name for screen readers; paused, Resume; a
+    /// click asks for what the row said when it was drawn. Another user's app has neither; root's menu has both.
+    @Test func aMeasuredAppOfTheUsersHasPauseThenResume() throws {
+        var items = TrayMenuItems()
+        func app(paused: Bool, user: UInt32 = 1000) -> ActivityStatus {
+            var app = ActivityStatus.example(id: 9, label: "Steam", rate: 9_000_000)
+            app.record.isPaused = paused
+            app.record.user = user
+            app.record.source = .traffic
+            return app
+        }
+        let drawn = items.items(of: TrayMenu(activities: [app(paused: false)], at: Self.now, mayEndAll: false,
+                                             pausingUser: 1000))
+        let pause = try #require(drawn.first { $0.label == "Pause Steam" }, "\(drawn)")
+        #expect(pause.accessibleDescription == "Pause Steam's network" && pause.isEnabled)
+        #expect(items.intent(ofClickOn: pause.id) == .pause(ActivityID(rawValue: 9)))
+        let paused = items.items(of: TrayMenu(activities: [app(paused: true)], at: Self.now, mayEndAll: false,
+                                              pausingUser: 1000))
+        let resume = try #require(paused.first { $0.label == "Resume Steam" }, "\(paused)")
+        #expect(resume.id == pause.id && items.intent(ofClickOn: resume.id) == .resume(ActivityID(rawValue: 9)))
+        #expect(paused.contains { $0.label.hasPrefix("Steam") && $0.label.contains("paused") }, "\(paused)")
+
+        let others = TrayMenu(activities: [app(paused: false, user: 1001)], at: Self.now, mayEndAll: false,
+                              pausingUser: 1000)
+        #expect(!others.rows.contains { if case .pause = $0 { true } else { false } })
+        let roots = TrayMenu(activities: [app(paused: false, user: 1001)], at: Self.now, mayEndAll: false,
+                             pausingUser: 0)
+        #expect(roots.rows.contains { if case .pause = $0 { true } else { false } })
+        #expect(!Self.menu([app(paused: false)]).rows.contains { if case .pause = $0 { true } else { false } },
+                "no user given: no pause")
+    }
+
     @Test func anActivityKeepsItsItemsWhileOthersComeAndGo() throws {
         var items = TrayMenuItems()
         let backup = ActivityStatus.example(id: 4, label: "backup", isCancellable: true)

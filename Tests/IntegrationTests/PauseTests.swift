@@ -220,4 +220,45 @@ struct PauseTests {
         #expect(next.process.exitStatus(within: .seconds(30)) == 0 && next.size == next.wholeBody,
                 "\(service.log.suffix(2_000))")
     }
+
+    /// Through the tray's dbusmenu, as a host draws it: a session service that shows the system service's
+    /// measured apps, and the real tray on the session's bus. The session's user is the test's, root: its apps are
+    /// in user-0.slice.
+    @Test func theTrayMenusPauseRowPausesTheAppAndItsResumeRowLetsItGoOn() throws {
+        typealias Menu = Integration.TrayMenuTests
+        let system = try PrivateBus()
+        let session = try PrivateBus()
+        let systemService = try Self.systemService(system)
+        let sessionService = try DaemonProcess(bus: session, arguments: DaemonProcess.noDelays + ["--traffic"],
+                                               environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+        try sessionService.awaitLog("following the system service")
+        let watcher = try TrayProcess.watcher(session)
+        let host = try Menu.menuHost(session)
+        let tray = try TrayProcess(session)
+        let link = try VethLink()
+        let server = try PacedServer(address: VethLink.serverAddress, namespace: link.onServerSide)
+        let name = "pausing\(getpid())"
+        let app = try Download(server, link, app: "app-gnome-\(name)", user: 0, seconds: 10, bus: system)
+        // The item joins the tray once the indicator shows.
+        try watcher.awaitCall("RegisterStatusNotifierItem", timeout: .seconds(20))
+
+        let layout = try Menu.awaitLayout(session, tray, host, containing: "'Pause \(name)'")
+        #expect(layout.contains("Pause \(name)'s network"), "the row's accessible-desc: \(layout)")
+        let pause = try #require(Menu.rowID(labelled: "Pause \(name)", in: layout), "\(layout)")
+        #expect(try Menu.menuCall(session, tray, "Event", [pause, "clicked", "<0>", "0"]).succeeded)
+        let paused = try Menu.awaitLayout(session, tray, host, containing: "'Resume \(name)'")
+        #expect(paused.range(of: "'\(name)[^']* — [^']*paused[^']*'", options: .regularExpression) != nil,
+                "the row says paused: \(paused)")
+        Thread.sleep(until: Date.now.addingTimeInterval(1))
+        let stopped = app.size
+        Thread.sleep(until: Date.now.addingTimeInterval(2))
+        #expect(app.size == stopped, "a paused app received \(app.size - stopped) bytes")
+
+        let resume = try #require(Menu.rowID(labelled: "Resume \(name)", in: paused), "\(paused)")
+        #expect(try Menu.menuCall(session, tray, "Event", [resume, "clicked", "<0>", "0"]).succeeded)
+        _ = try Menu.awaitLayout(session, tray, host, containing: "'Pause \(name)'")
+        #expect(app.awaitGrowth(beyond: stopped, within: .seconds(8)) != nil, "nothing arrived after Resume")
+        #expect(app.process.exitStatus(within: .seconds(60)) == 0 && app.size == app.wholeBody)
+        _ = (systemService, sessionService)
+    }
 }
