@@ -21,7 +21,7 @@ public struct MenuItem: Sendable, Equatable {
     public var isEnabled: Bool
     /// An icon of the theme, drawn beside the label; nil for none.
     public var iconName: String?
-    /// What a screen reader says of the row where its label is too short to tell ("Pause Firefox's network" for
+    /// What a screen reader says of the row where its label is too short to tell ("Pause Firefox’s network" for
     /// "Pause"); nil: its label.
     public var accessibleDescription: String?
 

@@ -86,11 +86,11 @@ public struct TrayMenu: Sendable, Equatable {
                 let app = activity.applicationName ?? label
                 rows.append(isPaused
                     ? .resume(activity.id, localized("Resume %s", label),
-                              // TRANSLATORS: what a screen reader says of the Resume row: "Resume Steam's network".
-                              accessibleName: localized("Resume %s's network", app))
+                              // TRANSLATORS: what a screen reader says of the Resume row: "Resume Steam’s network".
+                              accessibleName: localized("Resume %s’s network", app))
                     : .pause(activity.id, localized("Pause %s", label),
-                             // TRANSLATORS: what a screen reader says of the Pause row: "Pause Steam's network".
-                             accessibleName: localized("Pause %s's network", app)))
+                             // TRANSLATORS: what a screen reader says of the Pause row: "Pause Steam’s network".
+                             accessibleName: localized("Pause %s’s network", app)))
             }
         }
         if activities.count > Self.listedActivities {

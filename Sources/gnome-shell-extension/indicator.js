@@ -114,7 +114,7 @@ function activityOf([id, record]) {
         id, label: value('label') ?? '', app: value('app'), system: value('system') ?? false,
         source: value('source'), started: value('started') ?? 0, percent: value('percent'), done: value('done'),
         total: value('total'), rate: value('rate'), cancellable: value('cancellable') ?? false,
-        cancelRequested: value('cancel-requested') ?? false,
+        cancelRequested: value('cancel-requested') ?? false, user: value('user'), paused: value('paused'),
     };
 }
 
@@ -136,6 +136,10 @@ var start = function (shell) {
     let stopping = new Set();
     // The day's data usage, where the system service counts it (`GetUsage`); null where it does not.
     let usage = null;
+    // The menu as it was last built, to build it again only when what it shows changed.
+    let shown = null;
+    // This session's user, whose apps (root: every app) the menu may pause.
+    const ownUser = new Gio.Credentials().get_unix_user();
 
     function release() {
         if (released)
@@ -147,6 +151,18 @@ var start = function (shell) {
     }
 
     const button = new PanelMenu.Button(0.0, _('Network activity'), false);
+    /// Shows or hides the indicator. Hidden while the keyboard is on it (the last activity ended), the keyboard
+    /// and a screen reader would be left on nothing: they go back to the top bar.
+    function setVisible(visible) {
+        const focus = global.stage.key_focus;
+        const hadFocus = button.menu.isOpen || (focus !== null && button.contains(focus));
+        if (!visible)
+            button.menu.close();
+        button.visible = visible;
+        if (!visible && hadFocus)
+            Main.panel.navigate_focus(null, St.DirectionType.TAB_FORWARD, false);
+    }
+
     const box = new St.BoxLayout({style_class: 'panel-status-indicators-box'});
     box.add_child(new St.Icon({icon_name: ICON_NAME, style_class: 'system-status-icon'}));
     const percentLabel = new St.Label({text: '', y_align: Clutter.ActorAlign.CENTER, visible: false});
@@ -160,13 +176,15 @@ var start = function (shell) {
     // The rows, and their ages, are made when the menu opens: no timer runs, and a closed menu costs nothing.
     const openID = button.menu.connect('open-state-changed', (_menu, open) => {
         if (open) {
-            render();
+            render(true);
             readUsage(serviceOwner);
         }
     });
     undo.push(() => button.menu.disconnect(openID));
 
-    function render() {
+    /// Brings the indicator up to date, and its menu when it is open and shows something else now (`force`: its
+    /// ages too, as it opens): one rebuild for each change a person can see, however many signals carry it.
+    function render(force = false) {
         if (released)
             return;
         const list = [...activities.values()].sort((a, b) => a.id - b.id);
@@ -179,10 +197,15 @@ var start = function (shell) {
         // It keeps one row meanwhile, since an empty menu does not open.
         if (!button.menu.isOpen && !button.menu.isEmpty())
             return;
+        const views = list.map(rowView);
+        const showing = JSON.stringify([views, usage]);
+        if (!force && showing === shown && !button.menu.isEmpty())
+            return;
+        shown = showing;
         button.menu.removeAll();
         const now = GLib.get_real_time();
-        for (const activity of list)
-            button.menu.addMenuItem(row(activity, now));
+        for (const view of views)
+            button.menu.addMenuItem(row(view, now));
         if (list.length === 0)
             button.menu.addMenuItem(new PopupMenu.PopupMenuItem(_('No network activity'), {reactive: false}));
         if (usage && usage.total > 0) {
@@ -217,13 +240,11 @@ var start = function (shell) {
         return item;
     }
 
-    function row(activity, now) {
-        const item = new PopupMenu.PopupBaseMenuItem({reactive: false, can_focus: false});
+    /// What an activity's row shows, but its age: what decides whether the menu is built again.
+    function rowView(activity) {
         // The Shell's own table of applications, which its dash and app grid read and keep up to date.
         const app = activity.app ? Shell.AppSystem.get_default().lookup_app(`${activity.app}.desktop`) : null;
         const name = app?.get_name() ?? activity.app ?? '';
-        item.add_child(app ? app.create_icon_texture(24) : new St.Icon({icon_name: ICON_NAME, icon_size: 24}));
-        const lines = new St.BoxLayout({...column, x_expand: true, style_class: 'netactivity-row'});
         // An app's traffic that the kernel measured comes through the system service, but is the app's: marked
         // as measured rather than as the system's.
         const marks = [activity.source === 'traffic' ? _('measured') : activity.system ? _('system') : null,
@@ -232,16 +253,6 @@ var start = function (shell) {
         const title = activity.source === 'traffic' && name ? name
             : name && name !== activity.label ? fill(_('%s: %s'), name, activity.label) : activity.label || name;
         const marked = marks.length ? fill(_('%s (%s)'), title, marks.join(', ')) : title;
-        lines.add_child(new St.Label({text: marked}));
-        if (activity.percent !== undefined) {
-            // The Shell's own level bar, in its sliders' style: its colours follow the light and dark styles and
-            // the accent colour, and it fills from the start of the line.
-            const bar = new BarLevel({style_class: 'slider netactivity-progress', x_expand: false,
-                x_align: Clutter.ActorAlign.START, reactive: false, can_focus: false});
-            bar.value = Math.min(activity.percent, 100) / 100;
-            bar.accessible_name = fill(_('%s: %s'), activity.label || name, fill(_('%d %%'), activity.percent));
-            lines.add_child(bar);
-        }
         const facts = [];
         if (activity.percent !== undefined)
             facts.push(fill(_('%d %%'), activity.percent));
@@ -249,23 +260,66 @@ var start = function (shell) {
             facts.push(activity.total ? fill(_('%s of %s'), byteAmount(activity.done), byteAmount(activity.total))
                 : byteAmount(activity.done));
         }
-        if (activity.rate !== undefined)
+        if (activity.paused)
+            facts.push(_('paused'));
+        else if (activity.rate !== undefined)
             facts.push(fill(_('%s/s'), byteAmount(activity.rate)));
-        facts.push(elapsed(Math.max(0, now - activity.started) / 1e6));
+        let action = null;
+        if (activity.cancelRequested || stopping.has(activity.id))
+            action = 'stopping';
+        else if (activity.cancellable)
+            action = 'stop';
+        else if (activity.paused !== undefined && (ownUser === 0 || activity.user === ownUser))
+            action = activity.paused ? 'resume' : 'pause';
+        return {id: activity.id, app: activity.app, label: activity.label, name, marked, facts, action,
+            percent: activity.percent, started: activity.started};
+    }
+
+    function row(view, now) {
+        // Reactive, so that a screen reader reads it as enabled, yet a click or hover does nothing to it.
+        const item = new PopupMenu.PopupBaseMenuItem({reactive: true, activate: false, hover: false, can_focus: false});
+        item.track_hover = false;
+        const app = view.app ? Shell.AppSystem.get_default().lookup_app(`${view.app}.desktop`) : null;
+        item.add_child(app ? app.create_icon_texture(24) : new St.Icon({icon_name: ICON_NAME, icon_size: 24}));
+        const lines = new St.BoxLayout({...column, x_expand: true, style_class: 'netactivity-row'});
+        lines.add_child(new St.Label({text: view.marked}));
+        if (view.percent !== undefined) {
+            // The Shell's own level bar, in its sliders' style: its colours follow the light and dark styles and
+            // the accent colour, and it fills from the start of the line.
+            const bar = new BarLevel({style_class: 'slider netactivity-progress', x_expand: false,
+                x_align: Clutter.ActorAlign.START, reactive: false, can_focus: false});
+            bar.value = Math.min(view.percent, 100) / 100;
+            bar.accessible_name = fill(_('%s: %s'), view.label || view.name, fill(_('%d %%'), view.percent));
+            lines.add_child(bar);
+        }
+        const facts = [...view.facts, elapsed(Math.max(0, now - view.started) / 1e6)];
         lines.add_child(new St.Label({text: facts.join(' · '), style_class: 'popup-inactive-menu-item'}));
         item.add_child(lines);
-        item.accessible_name = `${marked}, ${facts.join(', ')}`;
-        if (activity.cancelRequested || stopping.has(activity.id)) {
+        item.accessible_name = `${view.marked}, ${facts.join(', ')}`;
+        const who = view.label || view.name;
+        if (view.action === 'stopping') {
             item.add_child(new St.Label({text: _('Stopping…'), y_align: Clutter.ActorAlign.CENTER}));
-        } else if (activity.cancellable) {
-            const stop = new St.Button({
-                label: _('Stop'), style_class: 'button netactivity-stop', y_align: Clutter.ActorAlign.CENTER,
-                can_focus: true, accessible_name: fill(_('Stop %s'), activity.label || name),
-            });
-            stop.connect('clicked', () => requestStop(activity.id));
-            item.add_child(stop);
+        } else if (view.action === 'stop') {
+            item.add_child(actionButton(_('Stop'), fill(_('Stop %s'), who), 'netactivity-stop',
+                () => requestStop(view.id)));
+        } else if (view.action === 'pause' || view.action === 'resume') {
+            const appName = view.name || who;
+            const pausing = view.action === 'pause';
+            item.add_child(actionButton(pausing ? _('Pause') : _('Resume'),
+                pausing ? fill(_('Pause %s’s network'), appName) : fill(_('Resume %s’s network'), appName),
+                'netactivity-pause', () => setPaused(view.id, pausing)));
         }
         return item;
+    }
+
+    /// A button at the end of a row, which the keyboard reaches (Tab, the arrows) and Enter or Space presses.
+    function actionButton(label, accessibleName, styleClass, clicked) {
+        const button = new St.Button({
+            label, style_class: `button ${styleClass}`, y_align: Clutter.ActorAlign.CENTER, can_focus: true,
+            accessible_name: accessibleName,
+        });
+        button.connect('clicked', clicked);
+        return button;
     }
 
     // The interface's methods, by name, for the types of their replies.
@@ -295,6 +349,14 @@ var start = function (shell) {
                 log(`netactivity: could not stop activity ${id}: ${error.message}`);
             stopping.delete(id);
             render();
+        });
+    }
+
+    /// Pauses or resumes an app's network: the row changes when the service says it did (`ActivitiesChanged`).
+    function setPaused(id, paused) {
+        call(paused ? 'Pause' : 'Resume', new GLib.Variant('(u)', [id]), (_reply, error) => {
+            if (error)
+                log(`netactivity: could not ${paused ? 'pause' : 'resume'} activity ${id}: ${error.message}`);
         });
     }
 
@@ -332,7 +394,7 @@ var start = function (shell) {
                 try {
                     const [visible] = connection.call_finish(result).deepUnpack();
                     if (!released && owner === serviceOwner)
-                        button.visible = visible.deepUnpack();
+                        setVisible(visible.deepUnpack());
                 } catch (error) {
                     if (!released)
                         log(`netactivity: could not read Visible: ${error.message}`);
@@ -347,7 +409,7 @@ var start = function (shell) {
         activities = new Map();
         stopping = new Set();
         usage = null;
-        button.visible = false;
+        setVisible(false);
         render();
         if (owner !== null)
             readAll(owner);
@@ -361,9 +423,7 @@ var start = function (shell) {
             });
         undo.push(() => Gio.DBus.session.signal_unsubscribe(id));
     }
-    subscribe('VisibilityChanged', ([visible]) => {
-        button.visible = visible;
-    });
+    subscribe('VisibilityChanged', ([visible]) => setVisible(visible));
     subscribe('UsageChanged', () => readUsage(serviceOwner));
     subscribe('ActivitiesChanged', ([changed, ended]) => {
         for (const record of changed) {

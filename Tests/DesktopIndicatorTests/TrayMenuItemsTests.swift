@@ -34,7 +34,7 @@ import Testing
         let drawn = items.items(of: TrayMenu(activities: [app(paused: false)], at: Self.now, mayEndAll: false,
                                              pausingUser: 1000))
         let pause = try #require(drawn.first { $0.label == "Pause Steam" }, "\(drawn)")
-        #expect(pause.accessibleDescription == "Pause Steam's network" && pause.isEnabled)
+        #expect(pause.accessibleDescription == "Pause Steam’s network" && pause.isEnabled)
         #expect(items.intent(ofClickOn: pause.id) == .pause(ActivityID(rawValue: 9)))
         let paused = items.items(of: TrayMenu(activities: [app(paused: true)], at: Self.now, mayEndAll: false,
                                               pausingUser: 1000))

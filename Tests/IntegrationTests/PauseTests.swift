@@ -243,7 +243,7 @@ struct PauseTests {
         try watcher.awaitCall("RegisterStatusNotifierItem", timeout: .seconds(20))
 
         let layout = try Menu.awaitLayout(session, tray, host, containing: "'Pause \(name)'")
-        #expect(layout.contains("Pause \(name)'s network"), "the row's accessible-desc: \(layout)")
+        #expect(layout.contains("Pause \(name)’s network"), "the row's accessible-desc: \(layout)")
         let pause = try #require(Menu.rowID(labelled: "Pause \(name)", in: layout), "\(layout)")
         #expect(try Menu.menuCall(session, tray, "Event", [pause, "clicked", "<0>", "0"]).succeeded)
         let paused = try Menu.awaitLayout(session, tray, host, containing: "'Resume \(name)'")

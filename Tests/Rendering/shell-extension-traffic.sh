@@ -9,6 +9,8 @@
 #     reader hears the row "Backup Tool (measured), …, N kB/s, …";
 #   - the row's rate changes at least three times while the download runs (the session's signals carry its user's
 #     own app);
+#   - its Pause button (named "Pause Backup Tool’s network" for a screen reader) pauses it: the row says paused,
+#     and Resume, in Pause's place, resumes it;
 #   - the day's data usage (loopback counted, as --traffic-loopback says): once a question took the kernel's counts,
 #     the menu has "Used today" with the app's row ("Backup Tool — N kB, P % of today") and a bar of its share,
 #     filled in the Shell's accent colour;
@@ -113,6 +115,24 @@ while connection.recv(1 << 16): pass" "$1"' "$scope" "$(head -1 server.port)" 2>
   }
   within 30 rate_moved || fail "the row's rate did not change three times: ${rates[*]}"
   echo "the row's rate changed $((${#rates[@]} - 1)) times while the download ran: ${rates[*]}"
+
+  # Pause, pressed as a person presses it: the row says paused in place of its rate, and Resume takes Pause's
+  # place; Resume brings the rate back. (The download is on loopback, which a pause never holds back: that the
+  # kernel drops a paused app's packets is PauseTests' part.)
+  grep -q '"kind":"pause","name":"Pause Backup Tool’s network"' <<<"$(describe)" ||
+    fail "the row has no Pause button named for a screen reader: $(describe)"
+  probe_says Press "Pause Backup Tool’s network" | grep -q true || fail "the probe found no Pause to press"
+  paused_row() { grep -qE '"kind":"row","name":"Backup Tool \(measured\), [^"]*, paused, [0-9]+ s"' <<<"$(describe)" &&
+    grep -q '"kind":"pause","name":"Resume Backup Tool’s network"' <<<"$(describe)"; }
+  within 20 paused_row || fail "the row did not say paused, with Resume: $(describe)"
+  within 30 screen_still || fail "the screen did not settle with the row paused"
+  shot menu.miff
+  [ -z "$shots" ] || convert menu.miff -crop "$shot_region" +repage "$shots/extension-gnome-paused.png"
+  probe_says Press "Resume Backup Tool’s network" | grep -q true || fail "the probe found no Resume to press"
+  resumed_row() { grep -qE '"kind":"row","name":"Backup Tool \(measured\), [^"]*kB/s, [0-9]+ s"' <<<"$(describe)" &&
+    grep -q '"kind":"pause","name":"Pause Backup Tool’s network"' <<<"$(describe)"; }
+  within 20 resumed_row || fail "the row did not come back with its rate and Pause: $(describe)"
+  echo "the menu: Pause paused the app, the row said so, Resume resumed it"
   probe_says CloseMenu >/dev/null || fail "the probe did not close the menu"
 
   # The day's data: a question takes the kernel's counts, and the session passes the system service's

@@ -2,7 +2,7 @@
 // where no pointer can (headless Wayland), over D-Bus on the session bus, at /org/example/NetworkActivityProbe.
 //   Describe() -> s   JSON: the indicator's visibility, accessible name and whether its menu is open, and, for each
 //                     actor of its menu that has
-//                     an accessible name, that name and its kind (row, stop, bar; a bar with its value)
+//                     an accessible name, that name and its kind (row, stop, pause, bar; a bar with its value)
 //   OpenMenu()        opens the indicator's menu, as a click does; CloseMenu() closes it
 //   Press(s name) -> b  clicks the menu's button of that accessible name ("Stop backup"); false when there is none
 // Written once for both extension systems: extension-43.js and extension-45.js hand it `Main` and `Gio`, as the
@@ -32,6 +32,8 @@ var serve = function (Main, Gio) {
         // By its style, not its label, which is in the session's language.
         if (actor.has_style_class_name?.('netactivity-stop'))
             return 'stop';
+        if (actor.has_style_class_name?.('netactivity-pause'))
+            return 'pause';
         return 'row';
     };
     const exported = Gio.DBusExportedObject.wrapJSObject(PROBE_XML, {
