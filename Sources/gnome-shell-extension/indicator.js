@@ -136,8 +136,10 @@ var start = function (shell) {
     let stopping = new Set();
     // The day's data usage, where the system service counts it (`GetUsage`); null where it does not.
     let usage = null;
-    // The menu as it was last built, to build it again only when what it shows changed.
+    // The menu as it was last built, to build it again only when what it shows changed; the buttons at the ends of
+    // its rows, by activity.
     let shown = null;
+    let actionButtons = new Map();
     // This session's user, whose apps (root: every app) the menu may pause.
     const ownUser = new Gio.Credentials().get_unix_user();
 
@@ -202,10 +204,15 @@ var start = function (shell) {
         if (!force && showing === shown && !button.menu.isEmpty())
             return;
         shown = showing;
+        // The keyboard stays on the row's button it was on (Pause becomes Resume), which the rebuild replaces.
+        const focused = [...actionButtons].find(([_id, action]) => action.has_key_focus())?.[0];
+        actionButtons = new Map();
         button.menu.removeAll();
         const now = GLib.get_real_time();
         for (const view of views)
             button.menu.addMenuItem(row(view, now));
+        if (focused !== undefined)
+            actionButtons.get(focused)?.grab_key_focus();
         if (list.length === 0)
             button.menu.addMenuItem(new PopupMenu.PopupMenuItem(_('No network activity'), {reactive: false}));
         if (usage && usage.total > 0) {
@@ -300,12 +307,12 @@ var start = function (shell) {
         if (view.action === 'stopping') {
             item.add_child(new St.Label({text: _('Stopping…'), y_align: Clutter.ActorAlign.CENTER}));
         } else if (view.action === 'stop') {
-            item.add_child(actionButton(_('Stop'), fill(_('Stop %s'), who), 'netactivity-stop',
+            item.add_child(actionButton(view.id, _('Stop'), fill(_('Stop %s'), who), 'netactivity-stop',
                 () => requestStop(view.id)));
         } else if (view.action === 'pause' || view.action === 'resume') {
             const appName = view.name || who;
             const pausing = view.action === 'pause';
-            item.add_child(actionButton(pausing ? _('Pause') : _('Resume'),
+            item.add_child(actionButton(view.id, pausing ? _('Pause') : _('Resume'),
                 pausing ? fill(_('Pause %s’s network'), appName) : fill(_('Resume %s’s network'), appName),
                 'netactivity-pause', () => setPaused(view.id, pausing)));
         }
@@ -313,13 +320,14 @@ var start = function (shell) {
     }
 
     /// A button at the end of a row, which the keyboard reaches (Tab, the arrows) and Enter or Space presses.
-    function actionButton(label, accessibleName, styleClass, clicked) {
-        const button = new St.Button({
+    function actionButton(id, label, accessibleName, styleClass, clicked) {
+        const action = new St.Button({
             label, style_class: `button ${styleClass}`, y_align: Clutter.ActorAlign.CENTER, can_focus: true,
             accessible_name: accessibleName,
         });
-        button.connect('clicked', clicked);
-        return button;
+        action.connect('clicked', clicked);
+        actionButtons.set(id, action);
+        return action;
     }
 
     // The interface's methods, by name, for the types of their replies.
@@ -341,12 +349,15 @@ var start = function (shell) {
             });
     }
 
+    /// Asks the activity's program to stop it: the row says "Stopping…" from the click until the activity ends (the
+    /// service's reply and its record's cancel-requested change nothing a person sees), or until the service refuses.
     function requestStop(id) {
         stopping.add(id);
         render();
         call('RequestCancel', new GLib.Variant('(u)', [id]), (_reply, error) => {
-            if (error)
-                log(`netactivity: could not stop activity ${id}: ${error.message}`);
+            if (!error)
+                return;
+            log(`netactivity: could not stop activity ${id}: ${error.message}`);
             stopping.delete(id);
             render();
         });

@@ -116,6 +116,8 @@ extension Integration {
             #expect(result.stdout.contains("the row's rate changed 3 times while the download ran"), "\(result)")
             #expect(result.stdout.contains("the menu: Used today, Backup Tool's row and a bar of its share"),
                     "\(result)")
+            #expect(result.stdout.contains("the menu: Pause paused the app, the row said so, Resume resumed it"),
+                    "\(result)")
             let usage = try Data(contentsOf: shots.appendingPathComponent("extension-gnome-usage.png"))
             #expect(usage.count > 1_000, "the picture of Used today")
             #expect(result.stdout.contains("the indicator left after the download"), "\(result)")

@@ -26,7 +26,9 @@ cache=${NETACTIVITY_ROOTS:-/var/cache/netactivity/roots}
 # What every root has: the harness of Tests/Rendering/screen.sh (Xvfb, the buses, ImageMagick, xdotool, gdbus) and
 # python3-gi, which takes Wayland's screenshots through the Shell's own interface.
 common=dbus,dbus-x11,dbus-bin,libglib2.0-bin,xvfb,xauth,x11-utils,xdotool,imagemagick,python3-gi,python3-dbus,procps,psmisc
-gnome=gnome-shell,gjs,gir1.2-gtk-4.0,dconf-gsettings-backend,dconf-service,libgl1-mesa-dri,libegl-mesa0,adwaita-icon-theme,fonts-cantarell,locales
+# GNOME's roots add AT-SPI and its Python binding, through which shell-extension-traffic.sh reads what a screen reader
+# reads.
+gnome=gnome-shell,gjs,gir1.2-gtk-4.0,dconf-gsettings-backend,dconf-service,libgl1-mesa-dri,libegl-mesa0,adwaita-icon-theme,fonts-cantarell,locales,at-spi2-core,python3-pyatspi
 # The languages the GNOME roots' sessions speak in the translation test (shell-extension-language.sh), made from
 # glibc's sources in the root once it is made.
 languages="de_DE pl_PL"

@@ -14,6 +14,9 @@
 #   - the day's data usage (loopback counted, as --traffic-loopback says): once a question took the kernel's counts,
 #     the menu has "Used today" with the app's row ("Backup Tool — N kB, P % of today") and a bar of its share,
 #     filled in the Shell's accent colour;
+#   - where the root has AT-SPI (GNOME 48 and later): the keyboard alone reaches the indicator, opens its menu,
+#     presses Pause and then Resume (the keyboard staying on the row's button), a screen reader reads the row as
+#     enabled, and when the indicator hides the keyboard is back on the top bar;
 #   - the indicator leaves once the download ends;
 #   - the Shell's log has no line of the extension.
 # Needs root, as the counting does.
@@ -57,6 +60,15 @@ if [ "${1:-}" = --inside ]; then
 
   gnome-extensions install --force "$extension" || fail "gnome-extensions did not install $extension"
   install_probe
+  # A screen reader's view, where the root has AT-SPI's Python binding (Debian 13's GNOME and later): the Shell
+  # opens its accessibility when the toolkit's is on.
+  atspi=
+  if [ "$session" = x11 ] && python3 -c 'import pyatspi' 2>/dev/null; then
+    atspi=1
+    gsettings set org.gnome.desktop.interface toolkit-accessibility true
+    # The scenes keep programs off the accessibility bus (screen.sh); this one's Shell is on it.
+    unset NO_AT_BRIDGE
+  fi
   # This scene's app alone: another copy of the suite, as the same user, may download beside it.
   "$products/netactivityd" --system --traffic --traffic-loopback --traffic-apps "$app" --state-dir "$work/system-state" \
     --log-level debug 2>system.log &
@@ -154,10 +166,68 @@ while connection.recv(1 << 16): pass" "$1"' "$scope" "$(head -1 server.port)" 2>
   [ -z "$shots" ] || convert menu.miff -crop "$shot_region" +repage "$shots/extension-gnome-usage.png"
   probe_says CloseMenu >/dev/null || fail "the probe did not close the menu"
 
+  if [ -n "$atspi" ]; then
+    # The keyboard alone, and what a screen reader hears, through AT-SPI: Ctrl+Alt+Tab takes the keyboard to the top
+    # bar, the arrows along it to the indicator, Down opens its menu, Tab reaches Pause, Return presses it; the
+    # keyboard stays on the row's button, now Resume, and Return resumes.
+    a11y() { python3 "$here/shell-atspi.py" "$@"; }
+    focused_name() { a11y focused 2>/dev/null | cut -f2; }
+    # Presses the keys (xdotool's words), and waits until the keyboard's focus is elsewhere.
+    press() {
+      local before
+      before=$(a11y focused 2>/dev/null || true)
+      xdotool "$@"
+      focus_moved() { [ "$(a11y focused 2>/dev/null || true)" != "$before" ]; }
+      within 5 focus_moved || fail "$* moved the keyboard nowhere from ${before:-nothing}"
+    }
+    # Held as a person holds them: the switcher takes the release of Ctrl and Alt as the choice of its first item.
+    press keydown ctrl+alt key Tab sleep 0.3 keyup ctrl+alt
+    for _ in $(seq 20); do
+      case "$(focused_name)" in "Network activity"*) break ;; esac
+      press key Right
+    done
+    case "$(focused_name)" in "Network activity"*) ;; *) fail "the arrows never reached the indicator: $(a11y focused)" ;; esac
+    # Down, as on every menu of the top bar, opens it with the keyboard in it.
+    press key Down
+    for _ in $(seq 6); do
+      [ "$(focused_name)" = "Pause Backup Tool’s network" ] && break
+      press key Tab
+    done
+    [ "$(focused_name)" = "Pause Backup Tool’s network" ] || fail "Tab never reached Pause: $(a11y focused)"
+    xdotool key Return
+    on_resume() { [ "$(focused_name)" = "Resume Backup Tool’s network" ]; }
+    within 20 on_resume || fail "after Return on Pause, the keyboard is not on Resume: $(a11y focused); $(describe)"
+    grep -qE '"kind":"row","name":"Backup Tool \(measured\), [^"]*, paused, ' <<<"$(describe)" ||
+      fail "the row does not say paused: $(describe)"
+    xdotool key Return
+    on_pause() { [ "$(focused_name)" = "Pause Backup Tool’s network" ]; }
+    within 20 on_pause || fail "after Return on Resume, the keyboard is not on Pause: $(a11y focused); $(describe)"
+    echo "the keyboard alone: the indicator, its menu, Pause and Resume"
+    # A row is for reading, and reads as enabled, not greyed.
+    row_states=$(a11y states "Backup Tool (measured), ") || fail "AT-SPI has no row of Backup Tool"
+    for state in sensitive enabled; do
+      grep -qw "$state" <<<"$row_states" || fail "the row is not $state to a screen reader: $row_states"
+    done
+    echo "a screen reader reads the row as enabled: $row_states"
+  fi
+
   kill -TERM "$download_pid"
   indicator_gone() { [ -z "$(changed_box before.miff "$panel_region")" ]; }
   within 20 indicator_gone || fail "the indicator stayed after the download ended"
   echo "the indicator left after the download"
+  if [ -n "$atspi" ]; then
+    # The keyboard was on Pause in the open menu when the indicator hid: it is back on the top bar, on a button
+    # that shows (not on the hidden indicator, nor on the bare stage, where a keyboard user is lost).
+    on_top_bar() {
+      local where
+      where=$(a11y focused 2>/dev/null) || return 1
+      case "$where" in *"Network activity"*|*"Backup Tool"*|"window"$'\t'*) return 1 ;; esac
+      case "$where" in *button$'\t'*) ;; *) return 1 ;; esac
+      [ "${where##*$'\t'}" = showing ]
+    }
+    within 10 on_top_bar || fail "the keyboard stayed on the hidden indicator: $(a11y focused)"
+    echo "the keyboard went back to the top bar when the indicator hid: $(a11y focused | cut -f1,2)"
+  fi
 
   kill -TERM "$shell_pid"
   shell_gone() { ! kill -0 "$shell_pid" 2>/dev/null; }

@@ -93,6 +93,8 @@ name_owned() {
 probe_says() { gdbus call --session --dest org.example.NetworkActivityProbe --object-path /org/example/NetworkActivityProbe \
   --method "org.example.NetworkActivityProbe.$1" "${@:2}"; }
 describe() { probe_says Describe | sed -e "s/^('//" -e "s/',)$//"; }
+# How often the extension's menu was built, as the probe counted.
+rebuilds() { describe | grep -oE '"rebuilds":[0-9]+' | cut -d: -f2; }
 shell_ready() { overview_closed && drawn_at 640 400; }
 
 # Opens the extension's menu through the probe, and waits until it is drawn (at least WIDTH, 200 unless given, by 30

@@ -1,6 +1,7 @@
 // A test's own GNOME Shell extension, never installed for users: it lets a test see and use the project's extension
 // where no pointer can (headless Wayland), over D-Bus on the session bus, at /org/example/NetworkActivityProbe.
-//   Describe() -> s   JSON: the indicator's visibility, accessible name and whether its menu is open, and, for each
+//   Describe() -> s   JSON: the indicator's visibility, accessible name, whether its menu is open and how often its
+//                     menu was built (emptied and filled again) since the probe first saw it, and, for each
 //                     actor of its menu that has
 //                     an accessible name, that name and its kind (row, stop, pause, bar; a bar with its value)
 //   OpenMenu()        opens the indicator's menu, as a click does; CloseMenu() closes it
@@ -18,7 +19,20 @@ const PROBE_XML = `<node><interface name="org.example.NetworkActivityProbe">
 </interface></node>`;
 
 var serve = function (Main, Gio) {
-    const indicator = () => Main.panel.statusArea['netactivity'] ?? null;
+    // Each menu's rebuilds, counted at its removeAll, the first step of every rebuild.
+    let rebuilds = 0;
+    const indicator = () => {
+        const button = Main.panel.statusArea['netactivity'] ?? null;
+        if (button && !button.menu._probeCounts) {
+            const removeAll = button.menu.removeAll.bind(button.menu);
+            button.menu.removeAll = () => {
+                rebuilds++;
+                removeAll();
+            };
+            button.menu._probeCounts = true;
+        }
+        return button;
+    };
     const named = (actor, found = []) => {
         if (actor.accessible_name)
             found.push(actor);
@@ -42,7 +56,7 @@ var serve = function (Main, Gio) {
             if (!button)
                 return JSON.stringify({present: false});
             return JSON.stringify({
-                present: true, visible: button.visible, name: button.accessible_name, open: button.menu.isOpen,
+                present: true, visible: button.visible, name: button.accessible_name, open: button.menu.isOpen, rebuilds,
                 menu: named(button.menu.box).map(actor => ({
                     kind: kind(actor), name: actor.accessible_name,
                     ...kind(actor) === 'bar' ? {value: actor.value} : {},
