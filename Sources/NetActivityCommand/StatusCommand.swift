@@ -9,12 +9,13 @@ struct StatusCommand: AsyncParsableCommand {
         discussion: """
             For each activity: its id, age, time left for a timed one, the owner's process id and application \
             where the bus tells them, the owner's bus name, how far it is (percent, bytes moved and in all, rate), \
-            whether it can be stopped ("yes", or "stopping" once asked) and the label; above them, whether apps' \
+            whether it can be stopped ("yes", or "stopping" once asked; "paused" for an app whose network is \
+            paused) and the label; above them, whether apps' \
             traffic is counted. --json prints one object with the keys active_count, activities, traffic (counting, \
             off or unavailable), traffic_reason and visible; each activity is its record as the service's \
             GetActivities gives it: id, label, owner, started and deadline (microseconds since the Unix epoch, 0 \
             for none), user, process (0 when unknown), system, cancellable, cancel-requested, and when known app, \
-            percent, done, total, rate, received, sent and source.
+            percent, done, total, rate, received, sent, source and paused (an app's measured traffic).
             """)
 
     @OptionGroup var busOptions: BusOptions
