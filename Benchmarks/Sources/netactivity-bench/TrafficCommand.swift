@@ -129,6 +129,7 @@ struct TrafficCommand: ParsableCommand {
         results["per_packet_ns"] = median(ours)
         results["reference_per_packet_ns"] = median(reference)
         results["per_packet_ratio"] = median(ours) / median(reference)
+        try measurePause(executable, tree: tree, into: &results)
 
         // One app at 100 MB/s, from a cgroup named like its unit.
         do {
@@ -162,6 +163,7 @@ struct TrafficCommand: ParsableCommand {
                 loopback at full speed: %.0f MB/s without the programs, %.0f MB/s with them: %.3f× (%.3f× of the smallest counting program's)
                 one app at %.0f MB/s (%.0f MB/s moved): service CPU %.2f %%, %.1f wake-ups/s, shown: %@
                 per packet: %.1f ns with the service's programs, %.1f ns with the smallest counting program: %.2f×
+                per packet across a veth pair: %.1f ns with no app paused, %.1f ns with one paused beside it, %.1f ns with the smallest counting program: %.2f× and %.2f×
                 flood of %.0f cgroups (%.0f wake-ups): service CPU %.2f %% of a core over %.1f s, peak %.1f MB; another user's app shown after %.1f s
                 """, idle, results["idle_ticks"] ?? 0, results["idle_wakeups"] ?? 0,
                 (results["full_speed_without_bytes_per_s"] ?? 0) / 1e6, (results["full_speed_with_bytes_per_s"] ?? 0) / 1e6,
@@ -169,9 +171,53 @@ struct TrafficCommand: ParsableCommand {
                 results["load_cpu_percent"] ?? 0, results["load_wakeups_per_s"] ?? 0,
                 results["load_app_shown"] == 1 ? "yes" : "no",
                 results["per_packet_ns"] ?? 0, results["reference_per_packet_ns"] ?? 0, results["per_packet_ratio"] ?? 0,
+                results["veth_per_packet_ns"] ?? 0, results["veth_paused_per_packet_ns"] ?? 0,
+                results["veth_reference_per_packet_ns"] ?? 0, results["veth_per_packet_ratio"] ?? 0,
+                results["veth_paused_per_packet_ratio"] ?? 0,
                 Double(flood), results["flood_wake_ups"] ?? 0, results["flood_cpu_percent"] ?? 0, results["flood_seconds"] ?? 0,
                 (results["flood_peak_kib"] ?? 0) / 1024, results["flood_other_shown_after_s"] ?? -1))
         }
+    }
+
+    /// Per packet across a veth pair, the path of a download from the network, on which the programs look the
+    /// packet's cgroup up among the paused ones (a loopback packet skips that): the service's programs with no app
+    /// paused, with one app paused beside the transfer (a loopback trickle from its own cgroup, paused with
+    /// `Pause`), and the smallest counting program, each first in turn.
+    private func measurePause(_ executable: URL, tree: CgroupTree, into results: inout [String: Double]) throws {
+        let link = try VethLink()
+        var unpaused: [Double] = [], paused: [Double] = [], reference: [Double] = []
+        try TrafficCost.withStatistics {
+            for round in 0..<rounds {
+                let order = ["service", "paused", "reference"]
+                for step in 0..<3 {
+                    let variant = order[(round + step) % 3]
+                    guard variant != "reference" else {
+                        reference.append(try TrafficCost.reference(cgroupRoot: tree.root) {
+                            try VethTransfer.run(link, seconds: seconds)
+                        }.0)
+                        continue
+                    }
+                    let bus = try PrivateBus()
+                    let service = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + ["--traffic", "--traffic-loopback"],
+                                                    executable: executable, systemBus: true)
+                    try service.awaitLog("counting apps' traffic")
+                    let pausedApp = variant == "paused" ? try PausedApp(bus) : nil
+                    let ids = programIDs(in: service.log)
+                    let before = try TrafficCost.statistics(ofPrograms: ids)
+                    _ = try VethTransfer.run(link, seconds: seconds)
+                    let cost = TrafficCost.perRun(before, try TrafficCost.statistics(ofPrograms: ids))
+                    if variant == "paused" { paused.append(cost) } else { unpaused.append(cost) }
+                    _ = pausedApp
+                    service.send(SIGTERM)
+                    _ = service.exitStatus()
+                }
+            }
+        }
+        results["veth_per_packet_ns"] = median(unpaused)
+        results["veth_paused_per_packet_ns"] = median(paused)
+        results["veth_reference_per_packet_ns"] = median(reference)
+        results["veth_per_packet_ratio"] = median(unpaused) / median(reference)
+        results["veth_paused_per_packet_ratio"] = median(paused) / median(reference)
     }
 
     /// The counting programs' ids, from the service's line "counting apps' traffic … (programs A and B; …".
@@ -295,5 +341,49 @@ private final class BenchCgroup {
         try "\(getpid())".write(toFile: unit + "/cgroup.procs", atomically: false, encoding: .utf8)
         defer { try? "\(getpid())".write(toFile: home + "/cgroup.procs", atomically: false, encoding: .utf8) }
         return try body()
+    }
+}
+
+/// An app whose network the service holds paused: a trickle on loopback (262 kB/s, past the threshold) from a cgroup
+/// named like an app's unit, shown as an activity and then paused with `Pause`; stopped, and its cgroup removed,
+/// when it goes.
+private final class PausedApp {
+    private let cgroup: BenchCgroup
+    private let process = Process()
+
+    private static let script = """
+        import os, socket, sys, threading, time
+        with open(sys.argv[1] + "/cgroup.procs", "w") as procs: procs.write(str(os.getpid()))
+        sink = socket.socket(); sink.bind(("127.0.0.1", 0)); sink.listen(1)
+        sender = socket.create_connection(sink.getsockname())
+        peer, _ = sink.accept()
+        threading.Thread(target=lambda: [None for _ in iter(lambda: peer.recv(1 << 16), b"")], daemon=True).start()
+        while True:
+            sender.sendall(b"\\0" * 13107)
+            time.sleep(0.05)
+        """
+
+    init(_ bus: PrivateBus) throws {
+        cgroup = try BenchCgroup(unitName: "app-bench-paused\\x2dapp-3.scope")
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", Self.script, cgroup.path]
+        try process.run()
+        let client = try RawClient(bus)
+        let deadline = Date().addingTimeInterval(20)
+        var activity: ActivityDetails?
+        while activity == nil, Date() < deadline {
+            activity = try client.details().first { $0.application == "paused-app" && $0.source == .traffic }
+            if activity == nil { Thread.sleep(forTimeInterval: 0.2) }
+        }
+        guard let activity else { throw BenchFailure("the app to pause did not show within 20 s") }
+        try client.call(ServiceMembers.pause.serviceCall(activity.id))
+        guard try client.details().contains(where: { $0.id == activity.id && $0.isPaused == true }) else {
+            throw BenchFailure("the app did not show paused")
+        }
+    }
+
+    deinit {
+        process.terminate()
+        waitForExit(process)
     }
 }

@@ -1,17 +1,16 @@
 import Foundation
-import ServiceHarness
 
-/// Two network namespaces of the test's own joined by a veth pair, so that a transfer crosses a real interface
-/// rather than loopback: the app's side at `appAddress`, the server's at `serverAddress`. Each namespace is held
-/// by a `sleep` that `unshare` started; they go, with the pair, when it is stopped. The machine's own network is
-/// never touched, and two copies of the suite each have their own.
-final class VethLink {
-    static let appAddress = "10.215.0.1"
-    static let serverAddress = "10.215.0.2"
+/// Two network namespaces of the caller's own joined by a veth pair, so that a transfer crosses a real interface
+/// rather than loopback (which the counting programs treat apart): the app's side at `appAddress`, the server's at
+/// `serverAddress`. Each namespace is held by a `sleep` that `unshare` started; they go, with the pair, when it is
+/// stopped. The machine's own network is never touched, and two copies of the suite each have their own. Needs root.
+public final class VethLink {
+    public static let appAddress = "10.215.0.1"
+    public static let serverAddress = "10.215.0.2"
     private let appSide: Process
     private let serverSide: Process
 
-    init() throws {
+    public init() throws {
         appSide = try Self.holdNamespace()
         serverSide = try Self.holdNamespace()
         let script = """
@@ -24,9 +23,16 @@ final class VethLink {
             nsenter -t \(serverSide.processIdentifier) -n sh -c \
               'ip link set lo up; ip addr add \(Self.serverAddress)/24 dev server0; ip link set server0 up'
             """
-        let made = try runTool("/usr/bin/nsenter", ["-t", "\(appSide.processIdentifier)", "-n", "/bin/sh", "-c", script],
-                               bus: nil)
-        guard made.succeeded else { throw TestFailure("the veth pair was not made: \(made)") }
+        let making = Process()
+        making.executableURL = URL(fileURLWithPath: "/usr/bin/nsenter")
+        making.arguments = ["-t", "\(appSide.processIdentifier)", "-n", "/bin/sh", "-c", script]
+        making.standardOutput = FileHandle.nullDevice
+        making.standardError = FileHandle.nullDevice
+        try making.runHandingOverFiles()
+        waitForExit(making)
+        guard making.terminationStatus == 0 else {
+            throw HarnessFailure("the veth pair was not made: ip exited with \(making.terminationStatus)")
+        }
     }
 
     deinit {
@@ -37,12 +43,12 @@ final class VethLink {
     }
 
     /// `command` in the app's namespace.
-    func onAppSide(_ command: [String]) -> [String] {
+    public func onAppSide(_ command: [String]) -> [String] {
         ["/usr/bin/nsenter", "-t", "\(appSide.processIdentifier)", "-n", "--"] + command
     }
 
     /// `command` in the server's namespace.
-    func onServerSide(_ command: [String]) -> [String] {
+    public func onServerSide(_ command: [String]) -> [String] {
         ["/usr/bin/nsenter", "-t", "\(serverSide.processIdentifier)", "-n", "--"] + command
     }
 
@@ -62,6 +68,6 @@ final class VethLink {
             pause = min(pause * 2, .milliseconds(5))
         }
         process.terminate()
-        throw TestFailure("unshare did not make a network namespace within 10 s")
+        throw HarnessFailure("unshare did not make a network namespace within 10 s")
     }
 }
