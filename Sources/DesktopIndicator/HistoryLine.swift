@@ -5,7 +5,7 @@ public import NetworkActivityClient
 /// One finished activity in a line, as the tray's Recent rows and `netactivity history` tell it.
 extension HistoryEntry {
     /// The outcome as a person reads it: "finished", "stopped", "quit" (its program left without ending it),
-    /// "timed out", "reset".
+    /// "timed out", "reset", "quit while paused".
     public var outcomeText: String {
         switch outcome {
         case .ended: localized("finished")
@@ -14,6 +14,8 @@ extension HistoryEntry {
         case .left: localized("quit")
         case .expired: localized("timed out")
         case .reset: localized("reset")
+        // TRANSLATORS: an app that exited while its network was paused.
+        case .paused: localized("quit while paused")
         default: localized("ended")
         }
     }

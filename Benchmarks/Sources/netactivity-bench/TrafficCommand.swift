@@ -367,7 +367,7 @@ private final class PausedApp {
         cgroup = try BenchCgroup(unitName: "app-bench-paused\\x2dapp-3.scope")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-c", Self.script, cgroup.path]
-        try process.run()
+        try withSignalsUnblocked { try process.runHandingOverFiles() }
         let client = try RawClient(bus)
         let deadline = Date().addingTimeInterval(20)
         var activity: ActivityDetails?
@@ -383,7 +383,7 @@ private final class PausedApp {
     }
 
     deinit {
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
         waitForExit(process)
     }
 }
