@@ -61,6 +61,26 @@ struct PauseTests {
         var wholeBody: UInt64 { PacedServer.body(bytesPerSecond: PauseTests.rate, seconds: seconds) }
     }
 
+    /// What each test starts: the system service counting, on a bus with the system bus's policy and the
+    /// project's; a listener that has read the activities, as root; the veth pair, and a paced server on its far
+    /// side.
+    struct Scene {
+        let bus: PrivateBus
+        let service: DaemonProcess
+        let listener: SignalListener
+        let link: VethLink
+        let server: PacedServer
+
+        init() throws {
+            bus = try systemLikeBus(including: [systemPolicy])
+            service = try PauseTests.systemService(bus)
+            listener = try SignalListener(bus)
+            try listener.readActivities()
+            link = try VethLink()
+            server = try PacedServer(address: VethLink.serverAddress, namespace: link.onServerSide)
+        }
+    }
+
     static func systemService(_ bus: PrivateBus) throws -> DaemonProcess {
         try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + ["--traffic", "--log-level", "debug"],
                           systemBus: true)
@@ -81,12 +101,8 @@ struct PauseTests {
     }
 
     @Test func aPausedAppReceivesNothingUntilResumedThenFinishesWithEveryByteWhileAnotherNeverStops() throws {
-        let bus = try systemLikeBus(including: [systemPolicy])
-        let service = try Self.systemService(bus)
-        let listener = try SignalListener(bus)
-        try listener.readActivities()
-        let link = try VethLink()
-        let server = try PacedServer(address: VethLink.serverAddress, namespace: link.onServerSide)
+        let scene = try Scene()
+        let (bus, service, listener, link, server) = (scene.bus, scene.service, scene.listener, scene.link, scene.server)
         let person = try ThrowawayUser()
         let podcasts = try Download(server, link, app: "app-gnome-podcasts", user: try person.uid, seconds: 10,
                                     bus: bus)
@@ -122,12 +138,8 @@ struct PauseTests {
     }
 
     @Test func onlyTheAppsOwnUserOrRootMayPauseItAndAMachineServiceOnlyRoot() throws {
-        let bus = try systemLikeBus(including: [systemPolicy])
-        let service = try Self.systemService(bus)
-        let listener = try SignalListener(bus)
-        try listener.readActivities()
-        let link = try VethLink()
-        let server = try PacedServer(address: VethLink.serverAddress, namespace: link.onServerSide)
+        let scene = try Scene()
+        let (bus, service, listener, link, server) = (scene.bus, scene.service, scene.listener, scene.link, scene.server)
         let person = try ThrowawayUser()
         let stranger = try ThrowawayUser()
         let app = try Download(server, link, app: "app-gnome-podcasts", user: try person.uid, seconds: 8, bus: bus)
@@ -166,12 +178,8 @@ struct PauseTests {
     /// `netactivity pause APP` pauses by the app's name, `status --json` says so, and a `kill -9` of the service
     /// lifts the pause with the kernel's programs.
     @Test func aKilledServiceLiftsItsPauseAndTheTransferGoesOn() throws {
-        let bus = try systemLikeBus(including: [systemPolicy])
-        let service = try Self.systemService(bus)
-        let listener = try SignalListener(bus)
-        try listener.readActivities()
-        let link = try VethLink()
-        let server = try PacedServer(address: VethLink.serverAddress, namespace: link.onServerSide)
+        let scene = try Scene()
+        let (bus, service, listener, link, server) = (scene.bus, scene.service, scene.listener, scene.link, scene.server)
         // A name of this process's own: another copy of the suite's apps are measured by this service too.
         let name = "player\(getpid())"
         let app = try Download(server, link, app: "app-gnome-\(name)", user: 4242, seconds: 8, bus: bus)
@@ -197,12 +205,8 @@ struct PauseTests {
     }
 
     @Test func anAppThatExitsWhilePausedEndsPausedAndTheNextInItsCgroupMoves() throws {
-        let bus = try systemLikeBus(including: [systemPolicy])
-        let service = try Self.systemService(bus)
-        let listener = try SignalListener(bus)
-        try listener.readActivities()
-        let link = try VethLink()
-        let server = try PacedServer(address: VethLink.serverAddress, namespace: link.onServerSide)
+        let scene = try Scene()
+        let (bus, service, listener, link, server) = (scene.bus, scene.service, scene.listener, scene.link, scene.server)
         let first = try Download(server, link, app: "app-gnome-podcasts", user: 4242, seconds: 30, bus: bus)
         let shown = try Self.awaitActivity(of: first.cgroup, listener)
         #expect(try Self.call("Pause", shown.id, as: nil, bus).succeeded)
