@@ -19,12 +19,21 @@ def shell():
 
 
 def children(node):
-    """A node's children with their states; none of a node gone meanwhile (the menu is built again as its rows
+    """A node's children with their states, leaving out any gone meanwhile (the menu is built again as its rows
     change, and its old actors go with their accessibles)."""
     try:
-        return [(child, child.getState()) for child in node if child is not None]
+        count = node.childCount
     except Exception:
         return []
+    found = []
+    for index in range(count):
+        try:
+            child = node.getChildAtIndex(index)
+            if child is not None:
+                found.append((child, child.getState()))
+        except Exception:
+            continue
+    return found
 
 
 def showing(node, depth=0):

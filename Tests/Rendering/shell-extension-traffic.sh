@@ -182,25 +182,28 @@ while connection.recv(1 << 16): pass" "$1"' "$scope" "$(head -1 server.port)" 2>
     }
     # Held as a person holds them: the switcher takes the release of Ctrl and Alt as the choice of its first item.
     press keydown ctrl+alt key Tab sleep 0.3 keyup ctrl+alt
+    on_indicator() { case "$(focused_name)" in "Network activity"*) return 0 ;; *) return 1 ;; esac; }
     for _ in $(seq 20); do
-      case "$(focused_name)" in "Network activity"*) break ;; esac
+      within 1 on_indicator && break
       press key Right
     done
-    case "$(focused_name)" in "Network activity"*) ;; *) fail "the arrows never reached the indicator: $(a11y focused)" ;; esac
+    within 2 on_indicator || fail "the arrows never reached the indicator: $(a11y focused)"
     # Down, as on every menu of the top bar, opens it with the keyboard in it.
     press key Down
+    # The menu is built again each second as the rate changes, and a read of the focus meanwhile may miss it: each
+    # question is asked again until its deadline.
+    on_pause() { [ "$(focused_name)" = "Pause Backup Tool’s network" ]; }
     for _ in $(seq 6); do
-      [ "$(focused_name)" = "Pause Backup Tool’s network" ] && break
+      within 2 on_pause && break
       press key Tab
     done
-    [ "$(focused_name)" = "Pause Backup Tool’s network" ] || fail "Tab never reached Pause: $(a11y focused)"
+    within 2 on_pause || fail "Tab never reached Pause: $(a11y focused)"
     xdotool key Return
     on_resume() { [ "$(focused_name)" = "Resume Backup Tool’s network" ]; }
     within 20 on_resume || fail "after Return on Pause, the keyboard is not on Resume: $(a11y focused); $(describe)"
     grep -qE '"kind":"row","name":"Backup Tool \(measured\), [^"]*, paused, ' <<<"$(describe)" ||
       fail "the row does not say paused: $(describe)"
     xdotool key Return
-    on_pause() { [ "$(focused_name)" = "Pause Backup Tool’s network" ]; }
     within 20 on_pause || fail "after Return on Resume, the keyboard is not on Pause: $(a11y focused); $(describe)"
     echo "the keyboard alone: the indicator, its menu, Pause and Resume"
     # A row is for reading, and reads as enabled, not greyed.
