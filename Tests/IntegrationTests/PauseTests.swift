@@ -9,8 +9,10 @@ import Testing
 /// paced server, into files whose size is what the app received; apps run as a throwaway user in cgroups laid
 /// out as systemd lays a desktop's, and `busctl` (not this project's code) asks as that user, another, or root, on
 /// a bus with the system bus's policy and the project's.
-/// Not one of the serialized suites: everything it looks at is its own.
-@Suite("Pausing an app's network",
+/// Not one of the serialized suites (everything it looks at is its own), but its own tests one at a time: each
+/// starts a service, two namespaces, servers, downloads and users, and five at once beside the rest of the suite
+/// kept a sanitized service of another suite from answering in time.
+@Suite("Pausing an app's network", .serialized,
        .enabled(if: ApplicationCgroup.canBeMade, "pausing needs root and a writable cgroup v2 tree"))
 struct PauseTests {
     static let rate = 262_144
