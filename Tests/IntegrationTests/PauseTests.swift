@@ -10,8 +10,8 @@ import Testing
 /// out as systemd lays a desktop's, and `busctl` (not this project's code) asks as that user, another, or root, on
 /// a bus with the system bus's policy and the project's.
 /// Not one of the serialized suites (everything it looks at is its own), but its own tests one at a time: each
-/// starts a service, two namespaces, servers, downloads and users, and five at once beside the rest of the suite
-/// kept a sanitized service of another suite from answering in time.
+/// starts a service, two namespaces, servers, downloads and users, and with all five at once beside the rest of the
+/// suite under AddressSanitizer, another suite's service once missed a client's 5 s timeout.
 @Suite("Pausing an app's network", .serialized,
        .enabled(if: ApplicationCgroup.canBeMade, "pausing needs root and a writable cgroup v2 tree"))
 struct PauseTests {
