@@ -69,7 +69,7 @@ else
   bundle="$(swift build "${build[@]}" --show-bin-path)/netactivityPackageTests.xctest"
   # Three groups of suites, each taking about as long, sanitized, as all the others together.
   TEST_GROUPS="ReliabilityTests|BenchmarkTests|CommandLineTests|TrafficTests
-               DataUsageTests
+               DataUsageTests|PauseTests
                TrayProtocolTests|CompletionTests|WatchCommandTests|RestartTests|PackageKitTests" \
     bash Tests/run-parts.sh "$bundle" "${outside[@]}" || status=$?
 fi

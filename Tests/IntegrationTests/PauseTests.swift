@@ -9,9 +9,10 @@ import Testing
 /// paced server, into files whose size is what the app received; apps run as a throwaway user in cgroups laid
 /// out as systemd lays a desktop's, and `busctl` (not this project's code) asks as that user, another, or root, on
 /// a bus with the system bus's policy and the project's.
-/// Not one of the serialized suites (everything it looks at is its own), but its own tests one at a time: each
-/// starts a service, two namespaces, servers, downloads and users, and with all five at once beside the rest of the
-/// suite under AddressSanitizer, another suite's service once missed a client's 5 s timeout.
+/// Not one of the serialized suites (everything it looks at is its own), and run in a process beside the data
+/// usage tests' (`Tests/run-parts.sh`): its tests block their threads while transfers run, which the library's tests
+/// must not wait behind. Its own tests one at a time: each starts a service, two namespaces, servers, downloads and
+/// users, and all five at once beside the rest of the suite load the machine for little gain.
 @Suite("Pausing an app's network", .serialized,
        .enabled(if: ApplicationCgroup.canBeMade, "pausing needs root and a writable cgroup v2 tree"))
 struct PauseTests {
