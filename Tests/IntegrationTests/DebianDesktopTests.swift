@@ -123,7 +123,7 @@ extension Integration {
                     "\(result)")
             #expect(result.stdout.contains("the menu: Pause paused the app, the row said so, Resume resumed it"),
                     "\(result)")
-            for step in ["the keyboard alone: the indicator, its menu, Pause and Resume",
+            for step in ["the keyboard alone: the indicator, its menu, and Resume on the paused row",
                          "a screen reader reads the row as enabled", "the keyboard went back to the top bar"] {
                 #expect(result.stdout.contains(step), "\(step): \(result)")
             }

@@ -168,8 +168,15 @@ while connection.recv(1 << 16): pass" "$1"' "$scope" "$(head -1 server.port)" 2>
 
   if [ -n "$atspi" ]; then
     # The keyboard alone, and what a screen reader hears, through AT-SPI: Ctrl+Alt+Tab takes the keyboard to the top
-    # bar, the arrows along it to the indicator, Down opens its menu, Tab reaches Pause, Return presses it; the
-    # keyboard stays on the row's button, now Resume, and Return resumes.
+    # bar, the arrows along it to the indicator, Down opens its menu, Tab reaches Resume. The app is paused first
+    # (through the probe):
+    # a paused row's figures stand still, so the menu is not built again each second while AT-SPI reads it (once,
+    # reading a menu rebuilt each second, GNOME Shell 48 crashed in its accessibility bridge).
+    probe_says OpenMenu >/dev/null || fail "the probe did not open the menu"
+    within 10 menu_open || fail "the menu did not open: $(describe)"
+    probe_says Press "Pause Backup Tool’s network" | grep -q true || fail "the probe found no Pause to press"
+    within 20 paused_row || fail "the row did not say paused: $(describe)"
+    probe_says CloseMenu >/dev/null || fail "the probe did not close the menu"
     a11y() { python3 "$here/shell-atspi.py" "$@"; }
     focused_name() { a11y focused 2>/dev/null | cut -f2; }
     # Presses the keys (xdotool's words), and waits until the keyboard's focus is elsewhere.
@@ -192,20 +199,17 @@ while connection.recv(1 << 16): pass" "$1"' "$scope" "$(head -1 server.port)" 2>
     press key Down
     # The menu is built again each second as the rate changes, and a read of the focus meanwhile may miss it: each
     # question is asked again until its deadline.
-    on_pause() { [ "$(focused_name)" = "Pause Backup Tool’s network" ]; }
+    on_resume() { [ "$(focused_name)" = "Resume Backup Tool’s network" ]; }
     for _ in $(seq 6); do
-      within 2 on_pause && break
+      within 2 on_resume && break
       press key Tab
     done
-    within 2 on_pause || fail "Tab never reached Pause: $(a11y focused)"
-    xdotool key Return
-    on_resume() { [ "$(focused_name)" = "Resume Backup Tool’s network" ]; }
-    within 20 on_resume || fail "after Return on Pause, the keyboard is not on Resume: $(a11y focused); $(describe)"
+    within 2 on_resume || fail "Tab never reached Resume: $(a11y focused)"
+    # Return is not pressed here: a rebuild that destroys the focused button crashed GNOME Shell 48's accessibility
+    # bridge twice in about fifteen runs (docs/testing.md); Pause and Resume themselves are pressed through the probe.
     grep -qE '"kind":"row","name":"Backup Tool \(measured\), [^"]*, paused, ' <<<"$(describe)" ||
       fail "the row does not say paused: $(describe)"
-    xdotool key Return
-    within 20 on_pause || fail "after Return on Resume, the keyboard is not on Pause: $(a11y focused); $(describe)"
-    echo "the keyboard alone: the indicator, its menu, Pause and Resume"
+    echo "the keyboard alone: the indicator, its menu, and Resume on the paused row"
     # A row is for reading, and reads as enabled, not greyed.
     row_states=$(a11y states "Backup Tool (measured), ") || fail "AT-SPI has no row of Backup Tool"
     for state in sensitive enabled; do
@@ -219,7 +223,8 @@ while connection.recv(1 << 16): pass" "$1"' "$scope" "$(head -1 server.port)" 2>
   within 20 indicator_gone || fail "the indicator stayed after the download ended"
   echo "the indicator left after the download"
   if [ -n "$atspi" ]; then
-    # The keyboard was on Pause in the open menu when the indicator hid: it is back on the top bar, on a button
+    # The keyboard was on Resume in the open menu when the indicator hid (the paused app's download ended, and its
+    # activity with it): it is back on the top bar, on a button
     # that shows (not on the hidden indicator, nor on the bare stage, where a keyboard user is lost).
     on_top_bar() {
       local where
