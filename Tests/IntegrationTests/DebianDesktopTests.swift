@@ -66,7 +66,7 @@ extension Integration {
         static let extensionSteps = [
             "extension enabled: state 1", "indicator drawn", "accessible names: the rows, the bar and Stop backup",
             "from the track's left end", "stopped from the menu: the run exited with status 143",
-            "the menu was built twice from Stop to the backup's end: once per change",
+            "the menu was built once from Stop to the backup's end, when its row went",
             "indicator gone after the activities ended", "a day: 20 disables and enables",
             "logout: the Shell and the service stopped together", "the Shell's log: nothing of the extension",
             "PASS gnome-extension",
@@ -108,7 +108,8 @@ extension Integration {
 
         /// GNOME 48 shows an app's measured traffic as this machine's GNOME 43 does (`shell-extension-traffic.sh`):
         /// the session user's app, laid out as systemd lays it out, appears, its rate changes three times, the day's
-        /// usage shows with a bar of the app's share, its Pause button pauses it and Resume resumes it, and the app goes.
+        /// usage shows with a bar of the app's share, its Pause button pauses it and Resume resumes it (the row changing
+        /// in place), the keyboard alone pauses and resumes it through AT-SPI, and the app goes.
         @Test(.enabled(if: getuid() == 0, "counting traffic needs root"))
         func gnome48ShowsAnAppsMeasuredTraffic() throws {
             let work = try Self.scratch("gnome48-traffic")
@@ -123,7 +124,8 @@ extension Integration {
                     "\(result)")
             #expect(result.stdout.contains("the menu: Pause paused the app, the row said so, Resume resumed it"),
                     "\(result)")
-            for step in ["the keyboard alone: the indicator, its menu, and Resume on the paused row",
+            #expect(result.stdout.contains("the row changed in place: the menu was not built again"), "\(result)")
+            for step in ["the keyboard alone: the indicator, its menu, Pause, Resume and Pause again",
                          "a screen reader reads the row as enabled", "the keyboard went back to the top bar"] {
                 #expect(result.stdout.contains(step), "\(step): \(result)")
             }

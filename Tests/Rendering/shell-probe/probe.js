@@ -48,6 +48,8 @@ var serve = function (Main, Gio) {
             return 'stop';
         if (actor.has_style_class_name?.('netactivity-pause'))
             return 'pause';
+        if (actor.has_style_class_name?.('netactivity-stopping'))
+            return 'stopping';
         return 'row';
     };
     const exported = Gio.DBusExportedObject.wrapJSObject(PROBE_XML, {
