@@ -25,11 +25,15 @@ struct TrafficCommand: ParsableCommand {
             smallest counting program (one lookup and one atomic add, systemd's way), each first in turn, as the \
             kernel times each run (kernel.bpf_stats_enabled, put back after): the medians and their ratio. \
             Flood: one user (4343) makes --flood cgroups, each moving the threshold once; the service's CPU and \
-            peak memory meanwhile, and how long another user's app took to show.
+            peak memory meanwhile, and how long another user's app took to show. \
+            With --baseline, a previous build's netactivityd takes its turn beside the service's in the throughput \
+            and per-packet rounds on loopback: what a change cost, measured in the same run.
             """)
 
     @Option(help: ArgumentHelp("The netactivityd to measure (default: the release build's).", valueName: "path"))
     var daemon: String?
+    @Option(help: ArgumentHelp("A previous build's netactivityd, measured beside it on loopback.", valueName: "path"))
+    var baseline: String?
     @Option(help: "Seconds over which the idle service is watched.") var idle = 60.0
     @Option(help: "Pairs of full-speed transfers.") var rounds = 20
     @Option(help: "Seconds of each full-speed transfer.") var seconds = 2.0
@@ -47,6 +51,7 @@ struct TrafficCommand: ParsableCommand {
 
     func run() throws {
         let executable = try DaemonExecutable.find(daemon)
+        let previous = try baseline.map { try DaemonExecutable.find($0) }
         var results: [String: Double] = [:]
 
         // Idle, counting everything but loopback.
@@ -68,75 +73,75 @@ struct TrafficCommand: ParsableCommand {
         // own changes fall on all three; the ratios of each round's transfers.
         guard let tree = CgroupTree.mounted() else { throw BenchFailure("no cgroup v2 tree is mounted") }
         var without: [Double] = [], with: [Double] = [], ratios: [Double] = [], referenceRatios: [Double] = []
+        var baselineRatios: [Double] = [], ratiosToBaseline: [Double] = []
+        let variants = ["without", "service", "reference"] + (previous == nil ? [] : ["baseline"])
         for round in 0..<rounds {
             var speeds: [String: Double] = [:]
-            let order = ["without", "service", "reference"]
-            for step in 0..<3 {
-                let variant = order[(round + step) % 3]
+            for step in variants.indices {
+                let variant = variants[(round + step) % variants.count]
+                let speed = { Double(try LoopbackTransfer.run(seconds: seconds)) / seconds }
                 switch variant {
-                case "without":
-                    speeds[variant] = Double(try LoopbackTransfer.run(seconds: seconds)) / seconds
-                case "reference":
-                    speeds[variant] = try TrafficCost.reference(cgroupRoot: tree.root) {
-                        Double(try LoopbackTransfer.run(seconds: seconds)) / seconds
-                    }.1
+                case "without": speeds[variant] = try speed()
+                case "reference": speeds[variant] = try TrafficCost.reference(cgroupRoot: tree.root, speed).1
                 default:
-                    let bus = try PrivateBus()
-                    let service = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + ["--traffic", "--traffic-loopback"],
-                                                    executable: executable, systemBus: true)
-                    try service.awaitLog("counting apps' traffic")
-                    speeds[variant] = Double(try LoopbackTransfer.run(seconds: seconds)) / seconds
-                    // Gone before the next transfer without it, which its stopping would otherwise slow.
-                    service.send(SIGTERM)
-                    _ = service.exitStatus()
+                    speeds[variant] = try whileCounting(variant == "baseline" ? previous! : executable) { _, _ in
+                        try speed()
+                    }
                 }
             }
             without.append(speeds["without"]!)
             with.append(speeds["service"]!)
             ratios.append(speeds["service"]! / speeds["without"]!)
             referenceRatios.append(speeds["service"]! / speeds["reference"]!)
+            if let old = speeds["baseline"] {
+                baselineRatios.append(old / speeds["without"]!)
+                ratiosToBaseline.append(speeds["service"]! / old)
+            }
         }
         results["full_speed_without_bytes_per_s"] = median(without)
         results["full_speed_with_bytes_per_s"] = median(with)
         results["full_speed_ratio"] = median(ratios)
         results["full_speed_ratio_to_reference"] = median(referenceRatios)
+        if previous != nil {
+            results["full_speed_baseline_ratio"] = median(baselineRatios)
+            results["full_speed_ratio_to_baseline"] = median(ratiosToBaseline)
+        }
 
         if flood > 0 { try measureFlood(executable, into: &results) }
-        // Per packet, as the kernel times each run: ours against the smallest counting program.
-        var ours: [Double] = [], reference: [Double] = []
+        // Per packet, as the kernel times each run: ours against the smallest counting program (and the baseline).
+        var ours: [Double] = [], reference: [Double] = [], old: [Double] = []
         try TrafficCost.withStatistics {
+            let turns = ["service", "reference"] + (previous == nil ? [] : ["baseline"])
             for round in 0..<rounds {
-                for servicesTurn in round % 2 == 0 ? [true, false] : [false, true] {
-                    guard servicesTurn else {
+                for step in turns.indices {
+                    let turn = turns[(round + step) % turns.count]
+                    guard turn != "reference" else {
                         reference.append(try TrafficCost.reference(cgroupRoot: tree.root) {
                             try LoopbackTransfer.run(seconds: seconds)
                         }.0)
                         continue
                     }
-                    let bus = try PrivateBus()
-                    let service = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + ["--traffic", "--traffic-loopback"],
-                                                    executable: executable, systemBus: true)
-                    try service.awaitLog("counting apps' traffic")
-                    let ids = programIDs(in: service.log)
-                    let before = try TrafficCost.statistics(ofPrograms: ids)
-                    _ = try LoopbackTransfer.run(seconds: seconds)
-                    ours.append(TrafficCost.perRun(before, try TrafficCost.statistics(ofPrograms: ids)))
-                    service.send(SIGTERM)
-                    _ = service.exitStatus()
+                    let cost = try whileCounting(turn == "baseline" ? previous! : executable) { _, service in
+                        let ids = programIDs(in: service.log)
+                        let before = try TrafficCost.statistics(ofPrograms: ids)
+                        _ = try LoopbackTransfer.run(seconds: seconds)
+                        return TrafficCost.perRun(before, try TrafficCost.statistics(ofPrograms: ids))
+                    }
+                    if turn == "baseline" { old.append(cost) } else { ours.append(cost) }
                 }
             }
         }
         results["per_packet_ns"] = median(ours)
         results["reference_per_packet_ns"] = median(reference)
         results["per_packet_ratio"] = median(ours) / median(reference)
+        if previous != nil {
+            results["baseline_per_packet_ns"] = median(old)
+            results["per_packet_ratio_to_baseline"] = median(ours) / median(old)
+        }
         try measurePause(executable, tree: tree, into: &results)
 
         // One app at 100 MB/s, from a cgroup named like its unit.
-        do {
-            let bus = try PrivateBus()
-            let service = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + ["--traffic", "--traffic-loopback"],
-                                            executable: executable, systemBus: true)
-            try service.awaitLog("counting apps' traffic")
+        try whileCounting(executable) { bus, service in
             let figures = service.figures
             try awaitStill(figures)
             let cgroup = try BenchCgroup(unitName: "app-bench-bench\\x2dtransfer-1.scope")
@@ -176,6 +181,13 @@ struct TrafficCommand: ParsableCommand {
                 results["veth_paused_per_packet_ratio"] ?? 0,
                 Double(flood), results["flood_wake_ups"] ?? 0, results["flood_cpu_percent"] ?? 0, results["flood_seconds"] ?? 0,
                 (results["flood_peak_kib"] ?? 0) / 1024, results["flood_other_shown_after_s"] ?? -1))
+            if previous != nil {
+                print(String(format: """
+                    the baseline at full speed: %.3f× without the programs; the service %.3f× the baseline
+                    per packet: %.1f ns with the baseline's programs; the service's %.2f× the baseline's
+                    """, results["full_speed_baseline_ratio"] ?? 0, results["full_speed_ratio_to_baseline"] ?? 0,
+                    results["baseline_per_packet_ns"] ?? 0, results["per_packet_ratio_to_baseline"] ?? 0))
+            }
         }
     }
 
@@ -197,19 +209,15 @@ struct TrafficCommand: ParsableCommand {
                         }.0)
                         continue
                     }
-                    let bus = try PrivateBus()
-                    let service = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + ["--traffic", "--traffic-loopback"],
-                                                    executable: executable, systemBus: true)
-                    try service.awaitLog("counting apps' traffic")
-                    let pausedApp = variant == "paused" ? try PausedApp(bus) : nil
-                    let ids = programIDs(in: service.log)
-                    let before = try TrafficCost.statistics(ofPrograms: ids)
-                    _ = try VethTransfer.run(link, seconds: seconds)
-                    let cost = TrafficCost.perRun(before, try TrafficCost.statistics(ofPrograms: ids))
+                    let cost = try whileCounting(executable) { bus, service in
+                        let pausedApp = variant == "paused" ? try PausedApp(bus) : nil
+                        let ids = programIDs(in: service.log)
+                        let before = try TrafficCost.statistics(ofPrograms: ids)
+                        _ = try VethTransfer.run(link, seconds: seconds)
+                        defer { _ = pausedApp }
+                        return TrafficCost.perRun(before, try TrafficCost.statistics(ofPrograms: ids))
+                    }
                     if variant == "paused" { paused.append(cost) } else { unpaused.append(cost) }
-                    _ = pausedApp
-                    service.send(SIGTERM)
-                    _ = service.exitStatus()
                 }
             }
         }
@@ -218,6 +226,20 @@ struct TrafficCommand: ParsableCommand {
         results["veth_reference_per_packet_ns"] = median(reference)
         results["veth_per_packet_ratio"] = median(unpaused) / median(reference)
         results["veth_paused_per_packet_ratio"] = median(paused) / median(reference)
+    }
+
+    /// Runs `body` while the system service counts everything, loopback too; the service is gone before it returns,
+    /// so that its stopping slows no transfer after it.
+    private func whileCounting<T>(_ executable: URL, _ body: (PrivateBus, DaemonProcess) throws -> T) throws -> T {
+        let bus = try PrivateBus()
+        let service = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + ["--traffic", "--traffic-loopback"],
+                                        executable: executable, systemBus: true)
+        defer {
+            service.send(SIGTERM)
+            _ = service.exitStatus()
+        }
+        try service.awaitLog("counting apps' traffic")
+        return try body(bus, service)
     }
 
     /// The counting programs' ids, from the service's line "counting apps' traffic … (programs A and B; …".
