@@ -84,9 +84,10 @@ struct PauseTests {
         }
     }
 
+    static let counting = DaemonProcess.noDelays + ["--traffic", "--log-level", "debug"]
+
     static func systemService(_ bus: PrivateBus) throws -> DaemonProcess {
-        try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + ["--traffic", "--log-level", "debug"],
-                          systemBus: true)
+        try DaemonProcess(bus: bus, arguments: counting, systemBus: true)
     }
 
     /// `busctl call` of `Pause` or `Resume` as `user` (nil: root, the test's own).
@@ -233,12 +234,8 @@ struct PauseTests {
     /// in user-0.slice.
     @Test func theTrayMenusPauseRowPausesTheAppAndItsResumeRowLetsItGoOn() throws {
         typealias Menu = Integration.TrayMenuTests
-        let system = try PrivateBus()
-        let session = try PrivateBus()
-        let systemService = try Self.systemService(system)
-        let sessionService = try DaemonProcess(bus: session, arguments: DaemonProcess.noDelays + ["--traffic"],
-                                               environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
-        try sessionService.awaitLog("following the system service")
+        let services = try SessionOverSystem(systemArguments: Self.counting)
+        let (system, session) = (services.system, services.session)
         let watcher = try TrayProcess.watcher(session)
         let host = try Menu.menuHost(session)
         let tray = try TrayProcess(session)
@@ -266,6 +263,6 @@ struct PauseTests {
         _ = try Menu.awaitLayout(session, tray, host, containing: "'Pause \(name)'")
         #expect(app.awaitGrowth(beyond: stopped, within: .seconds(8)) != nil, "nothing arrived after Resume")
         #expect(app.process.exitStatus(within: .seconds(60)) == 0 && app.size == app.wholeBody)
-        _ = (systemService, sessionService)
+        _ = services
     }
 }

@@ -349,12 +349,8 @@ struct TrafficTests {
     /// A panel on the session bus reads the activities once, then follows `ActivitiesChanged` alone: its user's
     /// own app, laid out as a desktop lays it out, appears, moves and goes; so it does in `watch`.
     @Test func aPanelOnTheSessionBusSeesItsUsersOwnAppAppearMoveAndGo() throws {
-        let system = try PrivateBus()
-        let session = try PrivateBus()
-        let systemService = try Self.systemService(system)
-        let sessionService = try DaemonProcess(bus: session, arguments: DaemonProcess.noDelays + ["--traffic"],
-                                               environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
-        try sessionService.awaitLog("following the system service")
+        let services = try SessionOverSystem(systemArguments: Self.counting)
+        let (system, session) = (services.system, services.session)
         let panel = try SignalListener(session)
         try panel.readActivities()
         let watch = try BackgroundProcess(Paths.cli, ["watch", "--format", "json"], bus: session)
@@ -383,7 +379,7 @@ struct TrafficTests {
             line.split(separator: "\"done\":").dropFirst().first.flatMap { UInt64($0.prefix { $0.isNumber }) }
         })
         #expect(watched.count >= 3, "\(watch.lines)")
-        _ = (systemService, sessionService)
+        _ = services
     }
 
     /// On the system bus, a third user that listens to all the service's signals and reads what anyone may read
