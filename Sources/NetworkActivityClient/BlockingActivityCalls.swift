@@ -50,10 +50,6 @@ package final class BlockingActivityCalls {
         _ = try call(.requestCancel(id))
     }
 
-    package func setPaused(_ id: ActivityID, _ paused: Bool) throws(NetworkActivityError) {
-        _ = try call(.setPaused(id, paused))
-    }
-
     /// Waits until `fileDescriptor` is readable (a child process's, when it exits), or until a request to stop
     /// `id` comes first; returns whether one did. A connection that is lost meanwhile leaves only the descriptor
     /// to wait for.
