@@ -72,11 +72,9 @@ enum UsageReport {
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
+    /// Whether `text` is a day as the service takes it (`UsageDay`): `YYYY-MM-DD`, on the calendar.
     static func isDay(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let month = Int(parts[1]), let day = Int(parts[2]), Int(parts[0]) != nil else { return false }
-        return (1...12).contains(month) && (1...31).contains(day)
+        UsageDay(text) != nil
     }
 }
 

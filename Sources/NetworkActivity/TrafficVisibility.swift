@@ -24,6 +24,18 @@ public enum TrafficVisibility {
         sliceUser(ofCgroup: path) ?? 0
     }
 
+    /// The user a count, a followed app, a history entry and a usage row belong to: the slice's user of the
+    /// cgroup at `path`, whoever the sockets' owner says it is. Outside every user's slice (the machine's
+    /// services, a container), the sockets' owner as the kernel's `bpf_get_socket_uid` reads it (`socketUser`)
+    /// is believed only in the machine's own network namespace (`inMachinesNetwork`): elsewhere it is the word
+    /// of whatever user namespace owns that network, which any user can make (`unshare -Urn` makes its maker
+    /// root there, and `/etc/subuid` any uid listed), so the app is the machine's, root's, claiming no user. A
+    /// cgroup gone before it was named (`path` nil) is judged by the same network rule.
+    public static func user(ofCgroup path: String?, socketUser: UInt32, inMachinesNetwork: Bool) -> UInt32 {
+        if let path, let user = sliceUser(ofCgroup: path) { return user }
+        return inMachinesNetwork ? socketUser : 0
+    }
+
     /// Whether a session of `user` shows an app measured in the cgroup at `path`: its own, or the machine's.
     public static func shows(cgroup path: String, toUser user: UInt32) -> Bool {
         shows(sliceUser: sliceUser(ofCgroup: path), toUser: user)

@@ -12,14 +12,17 @@ extension ActivityEndpoint: SourceWork {
     }
 
     /// Work in the cgroup where one of this service's callers runs its own activity (`netactivity run --system
-    /// -- rsync`) joins that activity, its rate the activity's, rather than showing as a row of its own.
+    /// -- rsync`) joins that activity, its rate the activity's, rather than showing as a row of its own. A paused
+    /// app never joins: its row, which says it is paused and offers Resume, stays for as long as the kernel holds
+    /// its packets back.
     func report(_ report: SourceReport, of item: String, from source: ActivitySource) throws(ActivityError)
         -> ActivityID {
-        if let cgroup = report.cgroup, let own = activity(inCgroup: cgroup) {
+        if report.isPaused != true, let cgroup = report.cgroup, let own = activity(inCgroup: cgroup) {
             coordinator.endSourceWork(item, from: source, .ended)
             join(item, to: own, rate: report.rate)
             return own
         }
+        join(item, to: nil, rate: nil)
         return try coordinator.report(report, of: item, from: source)
     }
 

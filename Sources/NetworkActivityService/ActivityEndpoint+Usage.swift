@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import ProgramSupport
 import DBusKit
 import NetworkActivity
 import NetworkActivityInterface

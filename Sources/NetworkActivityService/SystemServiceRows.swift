@@ -5,7 +5,7 @@ import NetworkActivityInterface
 /// The system service's activities as a session service shows them (`SystemServiceFollower` reads them whole):
 /// counted and listed like its own, owners marked `system:`. Of the measured traffic, only what the session's
 /// user may see shows (`TrafficVisibility`), and what runs in the cgroup of one of the session's own activities
-/// is that activity's rate rather than a row of its own.
+/// is that activity's rate rather than a row of its own (unless it is paused: then its row stays, saying so).
 struct SystemServiceRows {
     /// The rows as `GetActivities` shows them here.
     private(set) var rows: [ActivityDetails] = []
@@ -32,7 +32,8 @@ struct SystemServiceRows {
             if record.source == .traffic {
                 guard showsTraffic, TrafficVisibility.shows(cgroup: record.owner, toUser: user),
                       choice.shows(record.application) else { continue }
-                if let own = activityInCgroup(record.owner), let rate = record.rate {
+                // A paused app's row stays, with its Resume, whoever runs in its cgroup.
+                if record.isPaused != true, let own = activityInCgroup(record.owner), let rate = record.rate {
                     measured[own, default: 0] += rate
                     continue
                 }

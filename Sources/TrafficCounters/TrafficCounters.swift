@@ -97,6 +97,8 @@ public final class TrafficCounters {
     /// Whether the keys tell network namespaces apart: kernels before Linux 6.x's `bpf_get_netns_cookie` for
     /// cgroup packet programs give every namespace's interfaces the cookie 0.
     public private(set) var tellsNamespaces = true
+    /// The cookie of the network namespace the service runs in (`ownNamespace`), read once.
+    private let machinesNamespace = TrafficCounters.ownNamespace()
 
     /// Which programs count.
     public enum Programs: Sendable {
@@ -287,6 +289,13 @@ public final class TrafficCounters {
 
     private static func field(_ offset: Int16, of value: [UInt8]) -> UInt64 {
         value.withUnsafeBytes { $0.load(fromByteOffset: Int(offset), as: UInt64.self) }
+    }
+
+    /// Whether a key's network namespace is the one this process runs in, the machine's: where the sockets' uid
+    /// in a key is the machine's word (`TrafficVisibility.user`). Where the keys cannot tell namespaces apart it is
+    /// every key's, as the kernel cannot say otherwise.
+    public func isMachinesNetwork(_ namespace: UInt64) -> Bool {
+        !tellsNamespaces || namespace == machinesNamespace
     }
 
     /// The cookie of the network namespace this process runs in (`SO_NETNS_COOKIE`, Linux 5.14): the namespace

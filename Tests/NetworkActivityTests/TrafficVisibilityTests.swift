@@ -21,6 +21,31 @@ import Testing
         #expect(TrafficVisibility.owner(ofCgroup: cgroup) == user ?? 0)
     }
 
+    /// The slice decides whose an app is, whatever its sockets' owner says; outside every slice the sockets'
+    /// owner is believed only in the machine's own network namespace.
+    @Test(arguments: [
+        // User 65534 in `unshare -Urn` is root to the kernel's socket helper: the slice says 65534.
+        ("/user.slice/user-65534.slice/user@65534.service/app.slice/app-gnome-x-1.scope", UInt32(0), false, UInt32(65534)),
+        ("/user.slice/user-1000.slice/user@1000.service/app.slice/app-gnome-x-1.scope", 0, true, 1000),
+        // `sudo apt` in a user's terminal is the terminal's user's.
+        ("/user.slice/user-1000.slice/session-3.scope", 0, true, 1000),
+        // The machine's service, in the machine's network: its sockets' owner.
+        ("/system.slice/apt-daily.service", 42, true, 42),
+        // A container's in-container uid 1000 is not the host's user 1000.
+        ("/machine.slice/libpod-1234.scope", 1000, false, 0),
+        ("/machine.slice/libpod-1234.scope/user.slice/user-1000.slice/app-x-1.scope", 1000, false, 0),
+    ])
+    func whoseTrafficItIsComesFromWhereItRuns(cgroup: String, socketUser: UInt32, inMachinesNetwork: Bool,
+                                              user: UInt32) {
+        #expect(TrafficVisibility.user(ofCgroup: cgroup, socketUser: socketUser,
+                                       inMachinesNetwork: inMachinesNetwork) == user)
+    }
+
+    @Test func aCgroupGoneUnnamedIsJudgedByItsNetworkAlone() {
+        #expect(TrafficVisibility.user(ofCgroup: nil, socketUser: 1000, inMachinesNetwork: true) == 1000)
+        #expect(TrafficVisibility.user(ofCgroup: nil, socketUser: 1000, inMachinesNetwork: false) == 0)
+    }
+
     @Test(arguments: [
         ("/user.slice/user-1000.slice/user@1000.service/app.slice/app-gnome-firefox\\x2desr-4711.scope", true),
         ("/user.slice/user-1001.slice/user@1001.service/app.slice/app-gnome-firefox\\x2desr-4711.scope", false),

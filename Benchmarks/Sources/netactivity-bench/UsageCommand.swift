@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import ProgramSupport
 import ArgumentParser
 import Foundation
 import NetworkActivity

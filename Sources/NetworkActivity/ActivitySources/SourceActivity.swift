@@ -75,8 +75,15 @@ extension ActivityLabel {
     /// A label made of what a source sent, which no caller checked: control characters become spaces, and it is
     /// cut to the longest whole characters that fit.
     public init(sanitizing text: String) {
+        self.init(trusted: Self.sanitized(text, atMost: Self.maximumByteCount))
+    }
+
+    /// What another program named (a source's label, NetworkManager's connection), fit to print and keep:
+    /// control characters become spaces (no terminal escape reaches a table), cut to the longest whole
+    /// characters within `byteCount` bytes.
+    public static func sanitized(_ text: String, atMost byteCount: Int) -> String {
         var cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.isControlCharacter ? " " : $0 }))
-        while cleaned.utf8.count > Self.maximumByteCount { cleaned.removeLast() }
-        self.init(trusted: cleaned)
+        while cleaned.utf8.count > byteCount { cleaned.removeLast() }
+        return cleaned
     }
 }

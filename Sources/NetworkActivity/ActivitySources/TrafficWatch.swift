@@ -69,6 +69,11 @@ public struct TrafficWatch<Key: Hashable & Sendable>: Sendable {
 
     public var followedKeys: [Key] { Array(followed.keys) }
 
+    /// The user a followed app was woken as (`wokeUp(for:user:…)`); nil for one not followed.
+    public func user(of key: Key) -> UInt32? {
+        followed[key]?.user
+    }
+
     /// The kernel woke the service for `key`, an app of `user` that has moved the threshold within the last
     /// second: it is followed from `counts` on, its first second above counted; returns false when its user is at
     /// the limit, and it waits.

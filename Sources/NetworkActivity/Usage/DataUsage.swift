@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+public import ProgramSupport
 /// What one row of the totals is about: an app of a user, on a network, on a day.
 public struct UsageEntry: Hashable, Sendable {
     public var day: UsageDay
@@ -54,16 +55,31 @@ public struct UsageRow: Hashable, Sendable {
 /// The data each app used, per user, per network and per day: the totals the system service keeps (with
 /// `--traffic`) from the kernel's counts, for `keptDays` days, in a file of a bounded size (`UsageFileFormat`).
 ///
-/// Bounded: a day holds at most `maximumRowsPerDay` rows; the bytes of apps past that are added to a row of the
-/// app `otherApps`, so that a user who starts apps by the thousand costs the file nothing more, and no byte is
-/// lost from a day's total.
+/// Bounded per user: a user's rows of a day (their apps on their networks, of one privacy) are at most
+/// `maximumRowsPerUserAndDay`, and a day's at most `maximumRowsPerDay`; past either, that user's further apps and
+/// networks that day add to one row of theirs, the app `otherApps` on the network `otherNetworks` (one for
+/// metered, one not), so that one user who starts apps by the thousand fills only their own share, and no byte is
+/// lost from a day's total. A day holds at most `maximumGroupsPerDay` users (and privacies); past that, a further
+/// user's bytes are root's alone to read, as `otherUsers`. So a day has at most `maximumRowsPerDayInAll` rows,
+/// whatever varies.
 ///
 /// Kept by day, apps and networks by number: a month's answer reads that month's rows alone, and hashes numbers,
-/// not names (90 days of 200 apps on 3 networks: `netactivity usage --month` went from 52 to 26 ms, the service's memory from 23 to 12 MB).
+/// not names (90 days of 200 apps on 3 networks: `netactivity usage --month` went from 52 to 26 ms, the service's
+/// memory from 23 to 12 MB). The names are those of the rows kept: they go with their days.
 public struct DataUsage: Sendable, Equatable {
     public static let maximumRowsPerDay = 2_000
-    /// The app that stands for the apps past a day's bound.
+    public static let maximumRowsPerUserAndDay = 400
+    public static let maximumGroupsPerDay = 200
+    /// Every row a day can hold: the bounded ones, and each group's two folded ones (and the other users').
+    public static let maximumRowsPerDayInAll = maximumRowsPerDay + 2 * (maximumGroupsPerDay + 1)
+    /// The app that stands for a user's apps past a day's bound.
     public static let otherApps = "other-apps"
+    /// The network that stands for a user's networks past a day's bound.
+    public static let otherNetworks = "other-networks"
+    /// The network that stands for every network namespace but the machine's (containers', users' own).
+    public static let otherNamespaces = "other-namespaces"
+    /// The app that stands for the users past a day's bound of users (root's alone to read).
+    public static let otherUsers = "other-users"
     public static let defaultKeptDays = 90
 
     /// One row of a day, its app and network by number (`names`); `everyone` for no `privateTo`.
@@ -73,12 +89,27 @@ public struct DataUsage: Sendable, Equatable {
         var application: Int32
         var network: Int32
         var metered: Bool
+
+        var group: Group { Group(user: user, privateTo: privateTo) }
+    }
+
+    /// Whose rows a bound counts: a user's, of one privacy.
+    private struct Group: Hashable, Sendable {
+        var user: UInt32
+        var privateTo: UInt32
+    }
+
+    /// A day's rows, and how many of them each group has that count against the bounds (folded ones do not).
+    private struct Day: Sendable {
+        var rows: [RowKey: UsageBytes] = [:]
+        var bounded: [Group: Int] = [:]
+        var boundedCount = 0
     }
 
     private static let everyone = UInt32.max
 
     public let keptDays: Int
-    private var days: [UsageDay: [RowKey: UsageBytes]] = [:]
+    private var days: [UsageDay: Day] = [:]
     /// The apps' and networks' names, by number, and the numbers by name.
     private var names: [String] = []
     private var numbers: [String: Int32] = [:]
@@ -89,11 +120,17 @@ public struct DataUsage: Sendable, Equatable {
         self.keptDays = max(1, keptDays)
     }
 
+    /// The newest day that holds a row.
+    public var newestDay: UsageDay? { days.keys.max() }
+
+    /// How many names are kept: those of the rows kept, and no more.
+    public var nameCount: Int { names.count }
+
     /// Every row, by its entry: for the file and for tests.
     public var rows: [UsageEntry: UsageBytes] {
         var rows: [UsageEntry: UsageBytes] = [:]
         for (day, dayRows) in days {
-            for (key, bytes) in dayRows { rows[entry(of: key, on: day)] = bytes }
+            for (key, bytes) in dayRows.rows { rows[entry(of: key, on: day)] = bytes }
         }
         return rows
     }
@@ -102,19 +139,39 @@ public struct DataUsage: Sendable, Equatable {
         lhs.keptDays == rhs.keptDays && lhs.labels == rhs.labels && lhs.rows == rhs.rows
     }
 
-    /// Adds bytes that an app moved on a network on the entry's day.
+    /// Adds bytes that an app moved on a network on the entry's day, within the day's bounds.
     public mutating func add(_ bytes: UsageBytes, to entry: UsageEntry, label: String) {
         guard bytes.total > 0 else { return }
-        var key = RowKey(user: entry.user, privateTo: entry.privateTo ?? Self.everyone,
-                         application: number(of: entry.application), network: number(of: entry.network),
-                         metered: entry.metered)
-        var dayRows = days.removeValue(forKey: entry.day) ?? [:]
-        if dayRows[key] == nil, dayRows.count >= Self.maximumRowsPerDay {
-            key.application = number(of: Self.otherApps)
+        var day = days.removeValue(forKey: entry.day) ?? Day()
+        var group = Group(user: entry.user, privateTo: entry.privateTo ?? Self.everyone)
+        var application = entry.application
+        var network = entry.network
+        if day.bounded[group] == nil, day.bounded.count >= Self.maximumGroupsPerDay {
+            group = Group(user: 0, privateTo: 0)
+            (application, network) = (Self.otherUsers, Self.otherNetworks)
         }
-        if names[Int(key.application)] != Self.otherApps { labels[entry.application] = label }
-        dayRows[key, default: UsageBytes()] += bytes
-        days[entry.day] = dayRows
+        // A name is numbered only once a row keeps it.
+        let kept = numbers[application].flatMap { app in
+            numbers[network].map { RowKey(user: group.user, privateTo: group.privateTo, application: app,
+                                          network: $0, metered: entry.metered) }
+        }.flatMap { day.rows[$0] == nil ? nil : $0 }
+        if kept == nil, application != Self.otherUsers {
+            if day.bounded[group, default: 0] >= Self.maximumRowsPerUserAndDay
+                || day.boundedCount >= Self.maximumRowsPerDay {
+                (application, network) = (Self.otherApps, Self.otherNetworks)
+                if day.bounded[group] == nil { day.bounded[group] = 0 }
+            } else {
+                day.bounded[group, default: 0] += 1
+                day.boundedCount += 1
+            }
+        } else if day.bounded[group] == nil {
+            day.bounded[group] = 0
+        }
+        let key = kept ?? RowKey(user: group.user, privateTo: group.privateTo, application: number(of: application),
+                                 network: number(of: network), metered: entry.metered)
+        if application == entry.application { labels[entry.application] = label }
+        day.rows[key, default: UsageBytes()] += bytes
+        days[entry.day] = day
     }
 
     /// Forgets the days before the last `keptDays` up to `today`; returns whether any was forgotten.
@@ -123,7 +180,7 @@ public struct DataUsage: Sendable, Equatable {
         let oldest = today.adding(days: -(keptDays - 1))
         guard days.keys.contains(where: { $0 < oldest }) else { return false }
         days = days.filter { $0.key >= oldest }
-        forgetUnusedLabels()
+        forgetUnusedNames()
         return true
     }
 
@@ -136,7 +193,7 @@ public struct DataUsage: Sendable, Equatable {
         var readable: [UsageDay: [RowKey: UsageBytes]] = [:]
         for (day, dayRows) in days where day >= first {
             var answer = readable[daily ? day : first] ?? [:]
-            for (key, bytes) in dayRows where AccessRules.maySee(
+            for (key, bytes) in dayRows.rows where AccessRules.maySee(
                 privateTo: key.privateTo == Self.everyone ? nil : key.privateTo, reader: reader,
                 serviceUser: serviceUser) {
                 answer[key, default: UsageBytes()] += bytes
@@ -155,14 +212,29 @@ public struct DataUsage: Sendable, Equatable {
     /// service's user. Returns how many.
     public mutating func clear(for reader: UInt32, serviceUser: UInt32) -> Int {
         let clearsAll = reader == 0 || reader == serviceUser
+        let foldedNumbers = Set([Self.otherApps, Self.otherUsers].compactMap { numbers[$0] })
         var cleared = 0
         for (day, dayRows) in days {
-            let kept = dayRows.filter { key, _ in !clearsAll && key.privateTo != reader }
-            cleared += dayRows.count - kept.count
-            days[day] = kept.isEmpty ? nil : kept
+            let kept = dayRows.rows.filter { key, _ in !clearsAll && key.privateTo != reader }
+            cleared += dayRows.rows.count - kept.count
+            days[day] = kept.isEmpty ? nil : Self.day(of: kept, folded: foldedNumbers)
         }
-        if cleared > 0 { forgetUnusedLabels() }
+        if cleared > 0 { forgetUnusedNames() }
         return cleared
+    }
+
+    /// A day of `rows`, its bounds counted again: a row of the folded apps or users counts against none.
+    private static func day(of rows: [RowKey: UsageBytes], folded: Set<Int32>) -> Day {
+        var day = Day(rows: rows)
+        for key in rows.keys {
+            if folded.contains(key.application) {
+                if day.bounded[key.group] == nil { day.bounded[key.group] = 0 }
+            } else {
+                day.bounded[key.group, default: 0] += 1
+                day.boundedCount += 1
+            }
+        }
+        return day
     }
 
     private mutating func number(of name: String) -> Int32 {
@@ -178,10 +250,23 @@ public struct DataUsage: Sendable, Equatable {
                    application: names[Int(key.application)], network: names[Int(key.network)], metered: key.metered)
     }
 
-    private mutating func forgetUnusedLabels() {
-        var used = Set<Int32>()
-        for dayRows in days.values { for key in dayRows.keys { used.insert(key.application) } }
-        labels = labels.filter { numbers[$0.key].map(used.contains) ?? false }
+    /// Numbers the names of the rows kept afresh, and forgets the rest and their labels.
+    private mutating func forgetUnusedNames() {
+        let oldNames = names
+        names = []
+        numbers = [:]
+        for (day, dayRows) in days {
+            var renumbered: [RowKey: UsageBytes] = [:]
+            renumbered.reserveCapacity(dayRows.rows.count)
+            for (key, bytes) in dayRows.rows {
+                var kept = key
+                kept.application = number(of: oldNames[Int(key.application)])
+                kept.network = number(of: oldNames[Int(key.network)])
+                renumbered[kept] = bytes
+            }
+            days[day]?.rows = renumbered
+        }
+        labels = labels.filter { numbers[$0.key] != nil }
     }
 
     /// Most bytes first; then by day, app and network, so that an answer never changes order by itself.
@@ -196,12 +281,15 @@ public struct DataUsage: Sendable, Equatable {
     /// Rebuilds the totals from rows read back (`UsageFileFormat`).
     init(keptDays: Int, rows: [UsageEntry: UsageBytes], labels: [String: String]) {
         self.init(keptDays: keptDays)
+        var byDay: [UsageDay: [RowKey: UsageBytes]] = [:]
         for (entry, bytes) in rows {
             let key = RowKey(user: entry.user, privateTo: entry.privateTo ?? Self.everyone,
                              application: number(of: entry.application), network: number(of: entry.network),
                              metered: entry.metered)
-            days[entry.day, default: [:]][key, default: UsageBytes()] += bytes
+            byDay[entry.day, default: [:]][key, default: UsageBytes()] += bytes
         }
-        self.labels = labels
+        let folded = Set([Self.otherApps, Self.otherUsers].compactMap { numbers[$0] })
+        days = byDay.mapValues { Self.day(of: $0, folded: folded) }
+        self.labels = labels.filter { numbers[$0.key] != nil && $0.key != Self.otherApps && $0.key != Self.otherUsers }
     }
 }

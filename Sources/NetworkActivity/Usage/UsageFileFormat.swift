@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import ProgramSupport
 /// The bytes of the usage file, in which the system service keeps `DataUsage` across restarts and reboots
 /// (`docs/netactivityd.md`, "Data usage"). Written whole at each save (`AtomicFile`): at most once a minute.
 ///
@@ -11,8 +12,9 @@
 /// str     := length u16, UTF-8 bytes
 /// ```
 /// Integers are little-endian. A row is 41 bytes: 90 days of 200 apps on 3 networks (54,000 rows) make about
-/// 2.2 MB, and a day holds at most `DataUsage.maximumRowsPerDay` rows, so the file never passes
-/// `maximumSize(keptDays:)`.
+/// 2.2 MB, and a day holds at most `DataUsage.maximumRowsPerDayInAll` rows, whatever varies, each naming at most
+/// three names of at most `ActivityLabel.maximumByteCount` bytes (the names of the rows kept, and no more), so
+/// the file never passes `maximumSize(keptDays:)`.
 public enum UsageFileFormat {
     static let magic = Array("NACTUSAG".utf8)
     static let version: UInt32 = 1
@@ -21,7 +23,7 @@ public enum UsageFileFormat {
 
     /// The largest file that totals of `keptDays` days make: every day full, every name as long as a label.
     public static func maximumSize(keptDays: Int) -> Int {
-        let rows = keptDays * DataUsage.maximumRowsPerDay
+        let rows = keptDays * DataUsage.maximumRowsPerDayInAll
         let names = rows * 3 * (2 + ActivityLabel.maximumByteCount)
         return magic.count + 4 + 4 + names + 4 + rows * rowSize + 4
     }

@@ -48,6 +48,10 @@ final class DataUsageKeeper {
     /// Whether the totals changed since the file was last written: a question's take leaves the writing to the
     /// next take, within a minute, so that the answer waits for no file.
     private var unsaved = false
+    /// Whether a clear left the totals to be written at the end of the turn.
+    private var clearedUnsaved = false
+    /// The day old days are dropped against: a wall clock that jumps ahead and back loses no kept day.
+    private var trustedToday: TrustedToday
 
     init(counters: TrafficCounters, networks: NetworkNames, options: TrafficOptions, logger: Logger,
          clock: any TimeSource) {
@@ -59,6 +63,7 @@ final class DataUsageKeeper {
         self.clock = clock
         usage = DataUsage(keptDays: options.usageDays)
         if let directory { usage = Self.read(from: directory, keptDays: options.usageDays, logger: logger) ?? usage }
+        trustedToday = TrustedToday(newestKept: usage.newestDay, at: clock.monotonicNow())
     }
 
     /// The kernel made an entry: an app moved something on a network since the last take. Its cgroup is named
@@ -90,6 +95,10 @@ final class DataUsageKeeper {
         if !unnamed.isEmpty {
             for cgroup in unnamed { name(cgroup, paths: &paths, at: now) }
         }
+        if clearedUnsaved {
+            clearedUnsaved = false
+            if unsaved { save() }
+        }
         if let due = nextTake, now >= due { take(paths: &paths, at: now, saving: true) }
         let retry = unnamed.isEmpty ? nil : now + CgroupPaths.walkInterval
         guard let next = [nextTake, retry].compactMap({ $0 }).min() else { return nil }
@@ -102,7 +111,8 @@ final class DataUsageKeeper {
         take(paths: &paths, at: clock.monotonicNow(), saving: saving)
     }
 
-    /// Forgets the rows `reader` may clear, and writes the file; returns how many.
+    /// Forgets the rows `reader` may clear; returns how many. The file is written at the end of the loop's turn:
+    /// the clears of one turn are one write.
     func clear(for reader: UInt32, serviceUser: UInt32, paths: inout CgroupPaths) -> Int {
         takeNow(paths: &paths, saving: false)
         let cleared = usage.clear(for: reader, serviceUser: serviceUser)
@@ -111,8 +121,8 @@ final class DataUsageKeeper {
             untold.everyone = untold.everyone || clearsAll
             if !clearsAll { untold.users.insert(reader) }
             unsaved = true
+            clearedUnsaved = true
         }
-        if unsaved { save() }
         return cleared
     }
 
@@ -125,7 +135,7 @@ final class DataUsageKeeper {
             dayClock -= min(wallClock, UInt64(midnight.duration(to: now).wholeMicroseconds) + 1)
         }
         let today = LocalCalendar.day(atWallClock: dayClock)
-        var changed = usage.dropOldDays(today: today)
+        var changed = usage.dropOldDays(today: trustedToday.today(wallDay: today, at: now))
         var everyoneChanged = changed
         var usersChanged: Set<UInt32> = []
         var staying = false
@@ -149,9 +159,12 @@ final class DataUsageKeeper {
             else { continue }
             seen.insert(taken.key.cgroupID)
             if apps[taken.key.cgroupID] == nil { name(taken.key.cgroupID, paths: &paths, at: now, lastChance: true) }
-            let app = apps[taken.key.cgroupID] ?? UsageApplication(unknownOf: taken.key.user)
+            // Whose it is: its slice's user, else the sockets' owner only where the machine's word names it.
+            let unsliced = TrafficVisibility.user(ofCgroup: nil, socketUser: taken.key.user,
+                                                  inMachinesNetwork: counters.isMachinesNetwork(taken.key.namespace))
+            let app = apps[taken.key.cgroupID] ?? UsageApplication(unknownOf: unsliced)
             let network = networks.network(interfaceIndex: taken.key.interfaceIndex, namespace: taken.key.namespace)
-            usage.add(moved, to: UsageEntry(day: today, user: taken.key.user, privateTo: app.privateTo,
+            usage.add(moved, to: UsageEntry(day: today, user: app.privateTo ?? unsliced, privateTo: app.privateTo,
                                             application: app.application, network: network.name,
                                             metered: network.metered),
                       label: app.label)
@@ -161,6 +174,7 @@ final class DataUsageKeeper {
         // Names are kept only for the cgroups that still move, or are followed.
         let followed = Set(added.keys.map(\.cgroupID))
         apps = apps.filter { seen.contains($0.key) || followed.contains($0.key) || unnamed.contains($0.key) }
+        let savingTake = nextTake
         lastTake = now
         nextTake = nil
         nextTakeEndsDay = false
@@ -173,7 +187,10 @@ final class DataUsageKeeper {
         if saving, unsaved { save() }
         if changed || staying || unsaved {
             // It moved, or is not written yet: the next take within a minute, or at midnight if that comes first.
-            schedule(now + Self.takeInterval, at: now, wallClock: wallClock)
+            // A question's take keeps the saving take that was due: however often a panel asks, what moved is
+            // written within the minute.
+            let due = now + Self.takeInterval
+            schedule(saving ? due : min(savingTake ?? due, due), at: now, wallClock: wallClock)
         } else {
             // Nothing moves: the next entry the kernel makes is to wake the service.
             setNewEntriesWake(true)
@@ -215,36 +232,59 @@ final class DataUsageKeeper {
         }
     }
 
-    /// Writes the totals whole (`AtomicFile`): a crash leaves the last file, at most a minute old.
+    /// Writes the totals whole and synced (`AtomicFile`): a crash, of the service or the machine, leaves the last
+    /// file, at most a minute old. Only a write that succeeded is told (`onChange`); after one that failed, the
+    /// totals stay unsaved and the next take, within a minute, tries again.
     private func save() {
+        if let directory, !write(to: directory) { return }
         unsaved = false
-        defer {
-            let told = untold
-            untold = (false, [])
-            if told.everyone || !told.users.isEmpty { onChange?(told.everyone, told.users) }
-        }
-        guard let directory else { return }
+        let told = untold
+        untold = (false, [])
+        if told.everyone || !told.users.isEmpty { onChange?(told.everyone, told.users) }
+    }
+
+    private func write(to directory: String) -> Bool {
         if mkdir(directory, 0o700) != 0, errno != EEXIST {
             logger.warning("cannot keep the data usage: cannot create \(directory): \(String(cString: strerror(errno)))")
-            return
+            return false
         }
         do {
-            let file = try AtomicFile.replace(directory + "/" + Self.fileName, with: UsageFileFormat.encode(usage))
+            let file = try AtomicFile.replace(directory + "/" + Self.fileName, with: UsageFileFormat.encode(usage),
+                                              durable: true)
             close(file)
+            return true
         } catch {
             logger.warning("cannot keep the data usage in \(directory): \(error)")
+            return false
         }
     }
 
+    /// The totals kept in the directory; nil for none. A file that is there but cannot be read, is empty, too
+    /// large to be one the service wrote, or damaged is kept aside as `usage.damaged`, with one warning, and the
+    /// totals begin afresh: the next write would replace it.
     private static func read(from directory: String, keptDays: Int, logger: Logger) -> DataUsage? {
         let path = directory + "/" + fileName
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
         let maximum = UsageFileFormat.maximumSize(keptDays: keptDays)
-        guard let bytes = readSmallFile(atPath: path, maxBytes: maximum) else { return nil }
-        guard let usage = UsageFileFormat.decode(bytes, keptDays: keptDays) else {
-            logger.warning("the data usage in \(path) cannot be read; it is kept as \(path).damaged and counted afresh")
+        let problem: String?
+        var usage: DataUsage?
+        if status.st_size == 0 {
+            problem = "is empty"
+        } else if Int(status.st_size) > maximum {
+            problem = "is \(status.st_size) bytes, more than the \(maximum) of \(keptDays) full days"
+        } else if let bytes = readSmallFile(atPath: path, maxBytes: maximum) {
+            usage = UsageFileFormat.decode(bytes, keptDays: keptDays)
+            problem = usage == nil ? "is damaged" : nil
+        } else {
+            problem = "cannot be read"
+        }
+        if let problem {
+            logger.warning("the data usage in \(path) \(problem); it is kept as \(path).damaged and counted afresh")
             rename(path, path + ".damaged")
             return nil
         }
+        guard let usage else { return nil }
         logger.info("keeping the data each app used in \(path) (\(usage.rows.count) rows, \(keptDays) days)")
         return usage
     }
@@ -272,7 +312,8 @@ struct UsageApplication {
         }
     }
 
-    /// A cgroup gone unnamed: private to the sockets' owner, since its slice is not known.
+    /// A cgroup gone unnamed: private to the sockets' owner as far as it can be believed (root where it cannot),
+    /// since its slice is not known.
     init(unknownOf user: UInt32) {
         application = Self.unknown
         label = Self.unknown

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import DBusKit
+import NetworkActivity
 import NetworkActivityInterface
 import ProgramSupport
 #if canImport(Glibc)
@@ -8,12 +9,16 @@ import Glibc
 
 /// The networks that data usage is counted on, for people: by NetworkManager's connection where NetworkManager
 /// runs (`Phone hotspot`, metered or not), else by the interface's name (`eth0`). Interfaces are known by index in
-/// the service's own network namespace; another namespace's (a container's) are named by their index and the
-/// namespace's cookie, since the service cannot look into it.
+/// the service's own network namespace; every other namespace's (a container's) are one, `other-namespaces`, since
+/// the service cannot look into them.
 ///
 /// NetworkManager is followed as PackageKit is (`PackageKitSource`): its owner, its devices' `PropertiesChanged`,
 /// `DeviceAdded` and `DeviceRemoved`; no call waits, and it is never started.
 final class NetworkNames {
+    /// The longest name a network is kept under, in bytes: Wi-Fi's names are at most 32, NetworkManager's
+    /// connections have no bound of their own.
+    static let maximumNameBytes = 64
+
     /// A network as usage rows name it.
     struct Network: Equatable {
         var name: String
@@ -62,8 +67,10 @@ final class NetworkNames {
 
     /// The network of an interface, by its index and its namespace's cookie (0: the kernel does not tell).
     func network(interfaceIndex: UInt32, namespace: UInt64) -> Network {
+        // Every other namespace's (a container's, one a user made) is one network for each user's rows: a cookie
+        // names nothing a person knows, and a user who makes namespaces by the thousand adds no row.
         guard namespace == 0 || namespace == ownNamespace else {
-            return Network(name: "namespace-\(namespace):\(interfaceIndex)", metered: false)
+            return Network(name: DataUsage.otherNamespaces, metered: false)
         }
         let interface = Self.interfaceName(interfaceIndex)
         // NetworkManager tells a device's index since 1.48 (`Ifindex`); before, its interfaces' names.
@@ -127,8 +134,12 @@ final class NetworkNames {
     private func apply(_ values: [String: ReceivedVariant], to device: inout Device, of path: String) {
         typealias Names = NetworkManagerInterface.Property
         if let index = try? values[Names.interfaceIndex]?.decode(Int32.self) { device.index = index }
-        if let interface = try? values[Names.interface]?.decode(String.self) { device.interface = interface }
-        if let interface = try? values[Names.ipInterface]?.decode(String.self) { device.ipInterface = interface }
+        if let interface = try? values[Names.interface]?.decode(String.self) {
+            device.interface = ActivityLabel.sanitized(interface, atMost: Self.maximumNameBytes)
+        }
+        if let interface = try? values[Names.ipInterface]?.decode(String.self) {
+            device.ipInterface = ActivityLabel.sanitized(interface, atMost: Self.maximumNameBytes)
+        }
         if let metered = try? values[Names.metered]?.decode(UInt32.self) { device.meteredValue = metered }
         let connectionChanged: Bool
         if let active = try? values[Names.activeConnection]?.decode(ObjectPath.self) {
@@ -152,7 +163,7 @@ final class NetworkNames {
         connection.send(call, timeout: .seconds(10)) { [unowned self] result in
             guard case .success(var reply) = result, devices[devicePath]?.activeConnection == activePath,
                   let id = try? StandardInterface.get.readReply(&reply).decode(String.self) else { return }
-            devices[devicePath]?.connectionID = id
+            devices[devicePath]?.connectionID = ActivityLabel.sanitized(id, atMost: Self.maximumNameBytes)
         }
     }
 }

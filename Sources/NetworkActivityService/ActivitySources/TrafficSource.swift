@@ -34,6 +34,8 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
     private var shown: [String: [CounterKey: TrafficFigures]] = [:]
     /// The cgroups whose packets the kernel drops.
     private var paused: Set<UInt64> = []
+    /// Apps the kernel woke the service for whose cgroups could not be named yet: followed at the next read.
+    private var awaitingOwner: Set<CounterKey> = []
     let usage: DataUsageKeeper
 
     /// Attaches the kernel's counting; throws what is missing, in words for people. What the kernel's verifier
@@ -74,13 +76,37 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
                 continue
             }
             usage.moving(at: now)
-            guard let counts = counters.counts(of: key) else { continue }
-            work.logger.debug("the kernel woke the service for cgroup \(key.cgroupID), user \(key.user)")
-            if !watch.wokeUp(for: key, user: key.user, counts: counts, at: now) {
-                work.logger.debug("user \(key.user) has \(watch.limitPerUser) apps followed: cgroup \(key.cgroupID) waits")
-            }
+            follow(key, at: now)
         }
-        if watch.isFollowing, nextRead == nil { nextRead = now + Self.readInterval }
+        if watch.isFollowing || !awaitingOwner.isEmpty, nextRead == nil { nextRead = now + Self.readInterval }
+    }
+
+    /// Follows an app the kernel woke the service for, within its user's share of the followed apps; its user is
+    /// its cgroup's (`TrafficVisibility.user`), so it waits for the next read when the cgroup cannot be named yet.
+    private func follow(_ key: CounterKey, at now: MonotonicTime) {
+        awaitingOwner.remove(key)
+        guard let counts = counters.counts(of: key) else { return }
+        guard let user = owner(of: key, at: now) else {
+            awaitingOwner.insert(key)
+            return
+        }
+        work.logger.debug("the kernel woke the service for cgroup \(key.cgroupID), user \(user) (the sockets' \(key.user))")
+        if !watch.wokeUp(for: key, user: user, counts: counts, at: now) {
+            work.logger.debug("user \(user) has \(watch.limitPerUser) apps followed: cgroup \(key.cgroupID) waits")
+        }
+    }
+
+    /// Whose the traffic under `key` is; nil while its cgroup cannot be named yet (the tree was walked within the
+    /// second).
+    private func owner(of key: CounterKey, at now: MonotonicTime) -> UInt32? {
+        let path: String?
+        switch paths.path(of: key.cgroupID, at: now) {
+        case .found(let found): path = found
+        case .notYet: return nil
+        case .gone: path = nil
+        }
+        return TrafficVisibility.user(ofCgroup: path, socketUser: key.user,
+                                      inMachinesNetwork: counters.isMachinesNetwork(key.namespace))
     }
 
     /// At the end of the loop's turn: reads the followed apps when a second has passed; returns how long until
@@ -93,9 +119,10 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
         guard let due = nextRead else { return usageTurn }
         guard now >= due else { return [now.duration(to: due), usageTurn].compactMap { $0 }.min() }
         endPausesOfAppsGone(at: now)
+        for key in awaitingOwner { follow(key, at: now) }
         for key in watch.followedKeys { read(key, at: now) }
         for key in watch.takeReleased() { counters.wakeAgain(for: key) }
-        nextRead = watch.isFollowing ? now + Self.readInterval : nil
+        nextRead = watch.isFollowing || !awaitingOwner.isEmpty ? now + Self.readInterval : nil
         return [nextRead.map { now.duration(to: $0) }, usageTurn].compactMap { $0 }.min()
     }
 
@@ -118,17 +145,18 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
 
     private func read(_ key: CounterKey, at now: MonotonicTime) {
         let counts = counters.counts(of: key)
-        let item = "\(key.cgroupID):\(key.user)"
+        let user = watch.user(of: key) ?? 0
+        let item = "\(key.cgroupID):\(user)"
         if watch.isFollowing { usage.moving(at: now) }
         let step = watch.sample(key, counts: counts, at: now)
-        work.logger.trace("cgroup \(key.cgroupID), user \(key.user): \(counts.map { "\($0.received) bytes received, \($0.sent) sent" } ?? "no count"), \(step)")
+        work.logger.trace("cgroup \(key.cgroupID), user \(user): \(counts.map { "\($0.received) bytes received, \($0.sent) sent" } ?? "no count"), \(step)")
         switch step {
         case .waits:
             break
         case .shows(let networkFigures):
             guard let app = application(of: key.cgroupID, at: now) else { return }
             shown[item, default: [:]][key] = networkFigures
-            show(item, of: app, in: key.cgroupID, user: key.user)
+            show(item, of: app, in: key.cgroupID, user: user)
         case .letGo:
             shown[item]?[key] = nil
             if shown[item]?.isEmpty ?? true {
