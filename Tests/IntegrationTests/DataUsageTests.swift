@@ -96,7 +96,8 @@ struct DataUsageTests {
                                     && $0["metered"] as? Bool == true
                                     && ($0["private-to"] as? NSNumber)?.uint32Value == personID } == true, "\(json)")
         #expect(records?.contains { $0["app"] as? String == "backup-tool" } == false, "--metered: \(json)")
-        let table = try runTool("/usr/sbin/runuser", ["-u", person.name, "--", Paths.cli.path, "usage", "--system",
+        let table = try runTool("/usr/sbin/runuser", ["-u", person.name, "--", ReachableCopies.of(Paths.cli).path,
+                                                      "usage", "--system",
                                                       "--network", "Office LAN"], bus: bus)
         #expect(table.succeeded && table.stdout.contains("backup-tool") && !table.stdout.contains("firefox-esr")
                 && table.stdout.contains("Office LAN"), "\(table)")

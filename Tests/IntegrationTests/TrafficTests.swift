@@ -461,12 +461,15 @@ struct TrafficTests {
         let unit = folder.appendingPathComponent("netactivityd.service")
         try FileManager.default.copyItem(at: Paths.dbusFolder.appendingPathComponent("netactivityd-system.service"),
                                          to: unit)
+        // Run as the unit's user, from copies it can reach (the clone may be in a private folder).
         let service = try DaemonProcess(
             bus: system, arguments: Self.counting + ["--state-dir", state.path],
+            executable: ReachableCopies.of(Paths.daemon),
             wrapper: ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "--no-new-privs",
                       "--inh-caps=-all,\(capabilities)", "--ambient-caps=-all,\(capabilities)",
                       "--bounding-set=-all,\(capabilities)", "--",
-                      "/usr/bin/python3", Paths.testTools.appendingPathComponent("as-the-unit-runs.py").path, unit.path, "--"],
+                      "/usr/bin/python3", ReachableCopies.of(Paths.testTools.appendingPathComponent("as-the-unit-runs.py")).path,
+                      unit.path, "--"],
             systemBus: true)
         let root = try SignalListener(system)
         try root.readActivities()
