@@ -56,6 +56,26 @@ public enum AccessRules {
         return reader == privateTo || isAdministrator(reader, serviceUser: serviceUser)
     }
 
+    /// What a sandboxed app (a Flatpak app, known as xdg-desktop-portal knows one) asks that reaches past its own
+    /// activities. It may begin, end, report on, stop and read its own activities, and follow the indicator; what
+    /// belongs to the user or to the user's other apps stays the user's, whatever its `--talk-name` lets it call.
+    public enum SandboxedRequest: Sendable {
+        case readUsage, clearUsage, pauseOrResume, readHistory, clearHistory, reset, stopAnother
+    }
+
+    /// Why a sandboxed app may not ask `request`, in words for its developer: the message of its refusal.
+    public static func refusal(ofSandboxed request: SandboxedRequest) -> String {
+        switch request {
+        case .readUsage: "reads every app's data usage, per network"
+        case .clearUsage: "clears every app's data usage"
+        case .pauseOrResume: "holds back or lets through another app's network"
+        case .readHistory: "reads what every app of the user did"
+        case .clearHistory: "clears what every app of the user did"
+        case .reset: "ends every activity"
+        case .stopAnother: "asks another app's activity to stop"
+        }
+    }
+
     private static func isAdministrator(_ user: UInt32?, serviceUser: UInt32) -> Bool {
         user.map { $0 == 0 || $0 == serviceUser } ?? false
     }

@@ -16,4 +16,7 @@ extension ErrorName {
     /// `GetUsage` or `ClearUsage` where nothing counts apps' traffic (no `--traffic`; the kernel, the privileges
     /// or, for a session, the system service do not count).
     public static let notCountingTraffic: ErrorName = "org.example.NetworkActivity.Error.NotCountingTraffic"
+    /// A sandboxed app (Flatpak's) asking for what is the user's or another app's: usage, history, pausing,
+    /// another app's stop, `Reset`.
+    public static let sandboxed: ErrorName = "org.example.NetworkActivity.Error.Sandboxed"
 }

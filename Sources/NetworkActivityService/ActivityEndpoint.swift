@@ -207,7 +207,7 @@ final class ActivityEndpoint {
         return system.row(id)
     }
 
-    private func details(of activity: TrackedActivity) -> ActivityDetails {
+    func details(of activity: TrackedActivity) -> ActivityDetails {
         var details = ActivityDetails(activity, extras: coordinator.tracker.extras(of: activity.id),
                                       owner: callers[activity.owner])
         if details.rate == nil { details.rate = joinedRate(of: activity.id) }

@@ -23,6 +23,37 @@ enum CallerApplication {
         return text.split(separator: "\n").first { $0.hasPrefix("0::") }.map { String($0.dropFirst(3)) }
     }
 
+    /// The Flatpak app a process runs as, as xdg-desktop-portal tells one: the `[Application]` name of the
+    /// `/.flatpak-info` that Flatpak puts at its root, or else the app of the `app-flatpak-ID-N.scope` it runs in
+    /// (Flatpak starts the app and its bus proxy there). Nil for a process in no sandbox, or gone. Neither is
+    /// the process's own word: the sandbox's root is Flatpak's, and only the user's systemd makes the scope.
+    static func sandboxedApp(ofProcess processID: UInt32) -> String? {
+        if let info = readSmallTextFile(atPath: "/proc/\(processID)/root/.flatpak-info"),
+           let name = flatpakApp(inInfo: info) {
+            return name
+        }
+        guard let cgroups = readSmallTextFile(atPath: "/proc/\(processID)/cgroup") else { return nil }
+        for line in cgroups.split(separator: "\n") where line.hasPrefix("0::") || line.contains(":name=systemd:") {
+            guard let unit = line.split(separator: "/").last, unit.hasPrefix("app-flatpak-") else { continue }
+            return desktopID(ofUnit: unit)
+        }
+        return nil
+    }
+
+    /// The `name` of the `[Application]` group of a `.flatpak-info` (a key file).
+    static func flatpakApp(inInfo text: String) -> String? {
+        var inApplication = false
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("[") {
+                inApplication = line == "[Application]"
+            } else if inApplication, line.hasPrefix("name=") {
+                let name = String(line.dropFirst("name=".count))
+                return isPrintable(name) ? name : nil
+            }
+        }
+        return nil
+    }
+
     /// A process's command name; nil when the process is gone.
     static func command(of processID: UInt32) -> String? {
         let command = readSmallTextFile(atPath: "/proc/\(processID)/comm").map {

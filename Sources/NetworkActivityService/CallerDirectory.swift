@@ -11,6 +11,9 @@ final class CallerDirectory {
         var application: String?
         /// Its process's cgroup v2, from the tree's root: where the kernel counts its traffic.
         var cgroup: String?
+        /// The Flatpak app it is, when it runs in a sandbox (`CallerApplication.sandboxedApp`): it reaches its
+        /// own activities alone (`AccessRules.SandboxedRequest`).
+        var sandbox: String?
     }
 
     private var known: [String: Caller] = [:]
@@ -30,8 +33,10 @@ final class CallerDirectory {
     subscript(name: String) -> Caller? {
         if let caller = known[name] { return caller }
         guard let busName = try? BusName(name), let credentials = lookUpCredentials(busName) else { return nil }
+        let cgroup = credentials.processID.flatMap(CallerApplication.unifiedCgroup(ofProcess:))
         let found = Caller(credentials: credentials, application: credentials.processID.flatMap(lookUpApplication),
-                           cgroup: credentials.processID.flatMap(CallerApplication.unifiedCgroup(ofProcess:)))
+                           cgroup: cgroup,
+                           sandbox: credentials.processID.flatMap { CallerApplication.sandboxedApp(ofProcess: $0) })
         known[name] = found
         return found
     }
@@ -39,6 +44,11 @@ final class CallerDirectory {
     /// Who was behind `name`, if it was ever asked; asks nothing.
     func asked(_ name: String) -> Caller? {
         known[name]
+    }
+
+    /// The Flatpak app behind a caller that runs in a sandbox; nil for any other.
+    func sandbox(of name: String) -> String? {
+        self[name]?.sandbox
     }
 
     /// The Unix user behind a caller.

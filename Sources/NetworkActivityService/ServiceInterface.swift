@@ -41,6 +41,7 @@ extension ActivityEndpoint {
                 UInt32(endpoint.coordinator.cancel(caller: call.callerName))
             },
             MethodDeclaration(ServiceMembers.reset) { endpoint, call throws(DBusError) in
+                try endpoint.refuseIfSandboxed(call.callerName, .reset)
                 guard AccessRules.mayReset(callerUser: endpoint.callers.unixUser(of: call.callerName),
                                            serviceUser: endpoint.ownUser) else {
                     throw DBusError(.accessDenied, "only root or the service's own user may reset it")
@@ -50,6 +51,9 @@ extension ActivityEndpoint {
                 return UInt32(ended)
             },
             MethodDeclaration(ServiceMembers.listActivities) { endpoint, call throws(DBusError) in
+                if endpoint.isSandboxed(call.callerName) {
+                    return endpoint.ownDetails(of: call.callerName).map(ActivityRecord.init)
+                }
                 endpoint.noteReader(call.callerName)
                 return endpoint.allRecords(readBy: call.callerName)
             },
@@ -76,6 +80,9 @@ extension ActivityEndpoint {
             },
             MethodDeclaration(ServiceMembers.requestCancel) { endpoint, call, rawID throws(DBusError) in
                 let id = ActivityID(rawValue: rawID)
+                if endpoint.coordinator.tracker[id]?.owner != call.callerName {
+                    try endpoint.refuseIfSandboxed(call.callerName, .stopAnother)
+                }
                 let receiver = try domain { () throws(ActivityError) in
                     try endpoint.coordinator.requestCancel(id, caller: call.callerName, serviceUser: endpoint.ownUser,
                                                            userOf: endpoint.callers.unixUser(of:))
@@ -84,27 +91,34 @@ extension ActivityEndpoint {
                 return NoValue()
             },
             MethodDeclaration(ServiceMembers.pause, answeringLater: { endpoint, call, id throws(DBusError) in
-                try endpoint.setPaused(true, id: ActivityID(rawValue: id), for: call)
+                try endpoint.refuseIfSandboxed(call.callerName, .pauseOrResume)
+                return try endpoint.setPaused(true, id: ActivityID(rawValue: id), for: call)
             }),
             MethodDeclaration(ServiceMembers.resume, answeringLater: { endpoint, call, id throws(DBusError) in
-                try endpoint.setPaused(false, id: ActivityID(rawValue: id), for: call)
+                try endpoint.refuseIfSandboxed(call.callerName, .pauseOrResume)
+                return try endpoint.setPaused(false, id: ActivityID(rawValue: id), for: call)
             }),
             MethodDeclaration(ServiceMembers.getActivities) { endpoint, call throws(DBusError) in
+                if endpoint.isSandboxed(call.callerName) { return endpoint.ownDetails(of: call.callerName) }
                 endpoint.noteReader(call.callerName)
                 return endpoint.allDetails(readBy: call.callerName)
             },
             MethodDeclaration(ServiceMembers.getHistory) { endpoint, call, max throws(DBusError) in
+                try endpoint.refuseIfSandboxed(call.callerName, .readHistory)
                 endpoint.noteReader(call.callerName)
                 return try endpoint.historyEntries(for: call.callerName, max: max)
             },
             MethodDeclaration(ServiceMembers.clearHistory) { endpoint, call throws(DBusError) in
-                try endpoint.clearHistory(for: call.callerName)
+                try endpoint.refuseIfSandboxed(call.callerName, .clearHistory)
+                return try endpoint.clearHistory(for: call.callerName)
             },
             MethodDeclaration(ServiceMembers.getUsage, answeringLater: { endpoint, call, since, daily throws(DBusError) in
-                try endpoint.usage(for: call, since: since, daily: daily)
+                try endpoint.refuseIfSandboxed(call.callerName, .readUsage)
+                return try endpoint.usage(for: call, since: since, daily: daily)
             }),
             MethodDeclaration(ServiceMembers.clearUsage, answeringLater: { endpoint, call throws(DBusError) in
-                try endpoint.clearUsage(for: call)
+                try endpoint.refuseIfSandboxed(call.callerName, .clearUsage)
+                return try endpoint.clearUsage(for: call)
             }),
         ],
         properties: [

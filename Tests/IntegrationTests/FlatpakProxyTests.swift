@@ -109,6 +109,76 @@ extension Integration {
             _ = service
         }
 
+        /// A Flatpak app with the talk permission, its proxy in the app's scope as Flatpak starts it: it begins,
+        /// reads and ends its own activities and reads the indicator; the user's data usage and history, other
+        /// apps' pause, resume and stop, the clears and `Reset` answer `Error.Sandboxed`, saying why, and change
+        /// nothing.
+        @Test func aSandboxedAppReachesItsOwnActivitiesAloneAndIsToldWhyOfTheRest() throws {
+            let bus = try PrivateBus()
+            let service = try DaemonProcess(bus: bus)
+            let outside = try RawClient(bus)
+            let others = try outside.call(ServiceMembers.beginWithTimeout.serviceCall("the user's backup", 600))
+            let proxy = try SandboxProxy(bus, talkingTo: [ServiceNames.busName.rawValue])
+            let scope = try ApplicationCgroup(desktopApp: "app-flatpak-org.example.Sandboxed", user: 0)
+            try "\(proxy.process.processIdentifier)".write(to: scope.unit.appendingPathComponent("cgroup.procs"),
+                                                          atomically: false, encoding: .utf8)
+            // gdbus, as an app's own GLib would call.
+            func gdbus(_ method: String, _ arguments: String...) throws -> ToolResult {
+                let member = method.contains(".") ? method : "\(ServiceNames.interface).\(method)"
+                return try runTool("/usr/bin/gdbus", ["call", "--address", proxy.address, "--dest",
+                                                      ServiceNames.busName.rawValue, "--object-path",
+                                                      ServiceNames.objectPath.rawValue, "--method", member] + arguments,
+                                   bus: bus)
+            }
+
+            // The app's own, held by a connection of its own through the proxy, as an app holds one.
+            let listener = try SignalListener(bus)
+            let run = try BackgroundProcess(Paths.cli, ["run", "--label", "sandboxed sync", "--", "sleep", "60"],
+                                            bus: bus, environment: ["DBUS_SESSION_BUS_ADDRESS": proxy.address])
+            let begun = try ClientExampleTests.awaitRecord(listener) { $0.label == "sandboxed sync" }
+            #expect(begun.application == "org.example.Sandboxed", "\(begun)")
+            let read = try gdbus(ServiceMembers.getActivities.name.rawValue)
+            #expect(read.succeeded && read.stdout.contains("sandboxed sync") && !read.stdout.contains("backup"),
+                    "its own activities alone: \(read)")
+            let listed = try gdbus(ServiceMembers.listActivities.name.rawValue)
+            #expect(listed.succeeded && listed.stdout.contains("sandboxed sync") && !listed.stdout.contains("backup"),
+                    "\(listed)")
+            let visible = try gdbus("org.freedesktop.DBus.Properties.Get", ServiceNames.interface.rawValue,
+                                    ServiceMembers.visible.name)
+            #expect(visible.succeeded && visible.stdout.contains("<"), "\(visible)")
+
+            let refused: [[String]] = [
+                [ServiceMembers.getUsage.name.rawValue, "", "true"],
+                [ServiceMembers.clearUsage.name.rawValue],
+                [ServiceMembers.pause.name.rawValue, "\(others)"],
+                [ServiceMembers.resume.name.rawValue, "\(others)"],
+                [ServiceMembers.requestCancel.name.rawValue, "\(others)"],
+                [ServiceMembers.getHistory.name.rawValue, "0"],
+                [ServiceMembers.clearHistory.name.rawValue],
+                [ServiceMembers.reset.name.rawValue],
+            ]
+            for call in refused {
+                let result = try runTool("/usr/bin/gdbus", ["call", "--address", proxy.address, "--dest",
+                                                            ServiceNames.busName.rawValue, "--object-path",
+                                                            ServiceNames.objectPath.rawValue, "--method",
+                                                            "\(ServiceNames.interface).\(call[0])"] + call.dropFirst(),
+                                         bus: bus)
+                #expect(!result.succeeded && result.stderr.contains("org.example.NetworkActivity.Error.Sandboxed")
+                        && result.stderr.contains("org.example.Sandboxed runs in a sandbox"), "\(call[0]): \(result)")
+            }
+            // Nothing changed: the user's activity is there, not asked to stop; the app's own ends.
+            let left = try outside.details()
+            #expect(left.contains { $0.id == others && !$0.isCancelRequested }, "\(left)")
+            let timed = try gdbus(ServiceMembers.beginWithTimeout.name.rawValue, "sandboxed lease", "60")
+            let id = try #require(UInt32(timed.stdout.split(separator: " ").last?.filter(\.isNumber) ?? ""), "\(timed)")
+            let ended = try gdbus(ServiceMembers.end.name.rawValue, "\(id)")
+            #expect(ended.succeeded, "\(ended)")
+            run.send(SIGTERM)
+            try ClientExampleTests.awaitEnd(of: begun.id, listener)
+            #expect(try outside.list().map(\.id) == [others])
+            _ = service
+        }
+
         /// With the permission but no service, the command says the service is not there, not that a permission
         /// is missing.
         @Test func withThePermissionButNoServiceTheServiceIsSaidToBeMissing() throws {

@@ -229,6 +229,58 @@ struct PauseTests {
                 "\(service.log.suffix(2_000))")
     }
 
+    /// A caller's activity in a paused app's cgroup (`netactivity run` in the same terminal, the shell hook) would
+    /// take the app's rate in place of its row; a paused app keeps its row instead, in the system service and in
+    /// the session, so that it is never cut off unseen, and the session's `Resume` lets it go on.
+    @Test func aPausedAppJoinedByARunInItsCgroupStillShowsPausedAndResumesThroughTheSession() throws {
+        let services = try SessionOverSystem(systemArguments: Self.counting)
+        let (system, session) = (services.system, services.session)
+        let systemListener = try SignalListener(system)
+        try systemListener.readActivities()
+        let sessionListener = try SignalListener(session)
+        try sessionListener.readActivities()
+        let link = try VethLink()
+        let server = try PacedServer(address: VethLink.serverAddress, namespace: link.onServerSide)
+        // The session's user is the test's, root: its apps are in user-0.slice.
+        let app = try Download(server, link, app: "app-gnome-joined\(getpid())", user: 0, seconds: 12, bus: system)
+        let shown = try Self.awaitActivity(of: app.cgroup, systemListener)
+        let paused = try runTool("/usr/bin/busctl", ["--address=\(session.address)", "call", "org.example.NetworkActivity",
+                                                     "/org/example/NetworkActivity", "org.example.NetworkActivity",
+                                                     "Pause", "u", "\(shown.id)"], bus: session)
+        #expect(paused.succeeded, "Pause through the session: \(paused)")
+        _ = try Self.awaitActivity(of: app.cgroup, systemListener) { $0.isPaused == true }
+
+        // A run of each service's, in the app's cgroup, as its user.
+        var runs: [BackgroundProcess] = []
+        for (flag, label) in [("--system", "joined-system"), ("", "joined-session")] {
+            let command = #"echo $$ > "\#(app.cgroup.unit.path)/cgroup.procs" && exec \#(Paths.cli.path) run "#
+                + #"\#(flag) --label \#(label) -- sleep 30"#
+            runs.append(try BackgroundProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", command], bus: session,
+                                              environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address]))
+        }
+        _ = try Integration.ClientExampleTests.awaitRecord(systemListener) { $0.label == "joined-system" }
+        _ = try Integration.ClientExampleTests.awaitRecord(sessionListener) { $0.label == "joined-session" }
+        // Two more seconds of the app's reads: the row would have joined the runs by then.
+        Thread.sleep(until: Date.now.addingTimeInterval(2))
+        let systemRow = try RawClient(system).details().first { $0.id == shown.id }
+        #expect(systemRow?.isPaused == true && systemRow?.rate == 0, "the system service's row: \(String(describing: systemRow))")
+        let sessionRows = try RawClient(session).details()
+        let sessionRow = sessionRows.first { $0.id == shown.id }
+        #expect(sessionRow?.isPaused == true && sessionRow?.isSystem == true,
+                "the session's row: \(String(describing: sessionRow)) of \(sessionRows)\n\(services.sessionService.log.suffix(3_000))")
+        let stopped = app.size
+        Thread.sleep(until: Date.now.addingTimeInterval(1))
+        #expect(app.size == stopped, "a paused app received \(app.size - stopped) bytes")
+
+        let resumed = try runTool("/usr/bin/busctl", ["--address=\(session.address)", "call", "org.example.NetworkActivity",
+                                                      "/org/example/NetworkActivity", "org.example.NetworkActivity",
+                                                      "Resume", "u", "\(shown.id)"], bus: session)
+        #expect(resumed.succeeded, "Resume through the session: \(resumed)")
+        #expect(app.awaitGrowth(beyond: stopped, within: .seconds(8)) != nil, "nothing arrived after Resume")
+        #expect(app.process.exitStatus(within: .seconds(60)) == 0 && app.size == app.wholeBody)
+        _ = (services, runs)
+    }
+
     /// Through the tray's dbusmenu, as a host draws it: a session service that shows the system service's
     /// measured apps, and the real tray on the session's bus. The session's user is the test's, root: its apps are
     /// in user-0.slice.
