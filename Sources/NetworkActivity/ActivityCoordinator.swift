@@ -93,8 +93,12 @@ public struct ActivityCoordinator {
     /// Whom the pending `HistoryChanged` is for.
     var historyAudience = SignalAudience()
 
-    public init(limits: ActivityLimits, delays: VisibilityDelays, clock: any TimeSource) {
+    /// - Parameter idCipher: how ids are made of the count (`ActivityIDCipher`): the service's has a key of its
+    ///   own, so that ids tell nothing; the counts themselves by default.
+    public init(limits: ActivityLimits, delays: VisibilityDelays, clock: any TimeSource,
+                idCipher: ActivityIDCipher = .sequential) {
         tracker = ActivityTracker(limits: limits)
+        tracker.idCipher = idCipher
         policy = VisibilityPolicy(delays: delays)
         self.clock = clock
     }
@@ -290,6 +294,9 @@ public struct ActivityCoordinator {
             if let receiver = saved.cancelReceiver, isOnBus?(receiver) != true { saved.cancelReceiver = nil }
             if tracker.restore(saved, ownerIsPresent: isOnBus?(saved.owner) == true, at: now) { restored += 1 }
         }
+        // The ids go on from the earlier instance's count, under its key; a file of ids that were counts keeps the
+        // service's new key, past the ids it holds.
+        if let cipher = state.idCipher { tracker.idCipher = cipher }
         tracker.skipIDs(through: state.highestID)
         if restored > 0 {
             policy.showAtOnce(at: now.monotonic)

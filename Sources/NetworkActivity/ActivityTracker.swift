@@ -77,7 +77,10 @@ public struct ActivityTracker {
     var pendingTotal = 0
     var expiries = ExpiryQueue()
     var labels = LabelPool()
+    /// How many ids were handed out (this instance's and the earlier ones' the state file told of).
     var lastID: UInt32 = 0
+    /// How a count becomes an id (`ActivityIDCipher`): the service draws a key, kept in the state file.
+    public var idCipher = ActivityIDCipher.sequential
     /// Progress and cancel receivers, of the activities that have them.
     /// Kept by the extension in `ActivityTracker+Progress.swift`.
     var extras = ActivityExtrasTable()
@@ -106,7 +109,8 @@ public struct ActivityTracker {
     /// When the earliest timed activity may be due.
     public var nextDeadline: MonotonicTime? { expiries.earliestDeadline }
 
-    /// The highest id handed out: a new activity's id is above it.
+    /// How many ids were handed out: a new activity's is the id (`idCipher`) of a count above it. (Named for what
+    /// it was when ids were the counts, as the state file names it.)
     public var highestID: UInt32 { lastID }
 
     /// How many live activities count against `user`.
@@ -144,7 +148,7 @@ public struct ActivityTracker {
         userOf: (String) -> UInt32?
     ) throws(ActivityError) -> ActivityID {
         guard activities.count < limits.total else { throw .totalLimitExceeded(limit: limits.total) }
-        guard lastID < UInt32.max else { throw .idsExhausted }
+        let (count, id) = try nextID()
         // One lookup of the caller's list for the whole Begin; a new caller's empty list stays until it leaves.
         let index: CallerIndex
         if let known = callerIndex(caller) {
@@ -162,10 +166,9 @@ public struct ActivityTracker {
         } else {
             pending = try admitAndCount(at: index, timedUser: expiry?.creatorUser, userOf: userOf)
         }
-        let id = ActivityID(rawValue: lastID + 1)
         let older = callers.values[index].push(id, pending: pending)
         if pending { pendingTotal += 1 }
-        lastID = id.rawValue
+        lastID = count
         if let older { activities[older]?.newer = id }
         let activity = TrackedActivity(id: id, owner: caller, label: labels.intern(label), startedAt: now.wallClock,
                                        expiry: expiry)
@@ -175,9 +178,20 @@ public struct ActivityTracker {
 
     /// An id for an activity kept elsewhere (a source's), from the same sequence, so that no two share one.
     mutating func takeID() throws(ActivityError) -> ActivityID {
-        guard lastID < UInt32.max else { throw .idsExhausted }
-        lastID += 1
-        return ActivityID(rawValue: lastID)
+        let (count, id) = try nextID()
+        lastID = count
+        return id
+    }
+
+    /// The next count and its id, past any id an activity of an earlier instance still holds (one that numbered
+    /// its ids otherwise); takes nothing.
+    private func nextID() throws(ActivityError) -> (UInt32, ActivityID) {
+        var count = lastID
+        repeat {
+            guard count < UInt32.max else { throw .idsExhausted }
+            count += 1
+        } while activities[ActivityID(rawValue: idCipher.id(forCount: count))] != nil
+        return (count, ActivityID(rawValue: idCipher.id(forCount: count)))
     }
 
     /// Adds `caller`, new, with an empty list; returns where it is in `callers`.

@@ -50,7 +50,8 @@ public final class NetworkActivityService {
         self.connection = connection
         // The connection's router holds the endpoint's served object, whose `send` must not hold the connection.
         endpoint = ActivityEndpoint(
-            coordinator: ActivityCoordinator(limits: configuration.limits, delays: configuration.delays, clock: clock),
+            coordinator: ActivityCoordinator(limits: configuration.limits, delays: configuration.delays, clock: clock,
+                                             idCipher: .random()),
             logger: logger, ownUser: UInt32(geteuid()),
             send: { [unowned connection] message in connection.send(message) },
             lookUpCredentials: { [unowned connection] name in try? connection.credentials(of: name) },

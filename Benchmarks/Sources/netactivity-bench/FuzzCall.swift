@@ -76,7 +76,9 @@ struct FuzzCallMaker {
         declared(ServiceMembers.cancel), declared(ServiceMembers.reset), declared(ServiceMembers.listActivities),
         declared(ServiceMembers.setProgress), declared(ServiceMembers.setTransfer),
         declared(ServiceMembers.setCancellable), declared(ServiceMembers.requestCancel),
-        declared(ServiceMembers.getActivities), declared(StandardInterface.get), declared(StandardInterface.getAll),
+        declared(ServiceMembers.getActivities), declared(ServiceMembers.pause), declared(ServiceMembers.resume),
+        declared(ServiceMembers.getUsage), declared(ServiceMembers.clearUsage),
+        declared(StandardInterface.get), declared(StandardInterface.getAll),
         declared(StandardInterface.set), declared(StandardInterface.introspect), declared(StandardInterface.ping),
         // Answered by libdbus, and declared nowhere here.
         (StandardInterface.peer, "GetMachineId", ""),
@@ -97,6 +99,7 @@ struct FuzzCallMaker {
         "del\u{7F}", "c1\u{85}", String(repeating: "x", count: 256), String(repeating: "é", count: 129),
         String(repeating: "y", count: 257), String(repeating: "z", count: 100_000), ServiceMembers.visible.name, ServiceMembers.activeCount.name,
         "org.example.NetworkActivity", "org.freedesktop.DBus.Properties", "/org/example/NetworkActivity",
+        "2026-11-28", "2026-02-31", "2026-11-28\n",
     ]
 
     var random: SeededGenerator
@@ -150,7 +153,7 @@ struct FuzzCallMaker {
         }
     }
 
-    /// A live id, or one that is not: 0, the largest, the next to be handed out, or any.
+    /// A live id, or one that is not: 0, the largest, one no live activity has, or any.
     private mutating func id(ids: [UInt32], nextID: UInt32) -> UInt32 {
         switch Int.random(in: 0..<10, using: &random) {
         case 0..<5 where !ids.isEmpty: ids.randomElement(using: &random)!

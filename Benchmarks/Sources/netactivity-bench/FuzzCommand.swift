@@ -102,7 +102,7 @@ struct Fuzzer {
         let caller = connection.uniqueName
         var batch: [(call: FuzzCall, serial: UInt32)] = []
         for _ in 0..<Int.random(in: 1...3, using: &random) {
-            let call = maker.call(ids: model.ids, nextID: model.highestID &+ 1)
+            let call = maker.call(ids: model.ids, nextID: model.absentID)
             batch.append((call, connection.send(call.message)))
             // An activity begun without a reply has an id the model learns only from the next listing.
             if !call.expectsReply { break }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import DBusKit
 import NetworkActivityInterface
+import ProgramSupport
 
 /// What the service should hold, and what it should answer to any call: the fuzzer's oracle, written from the
 /// interface's documentation (dbus/org.example.NetworkActivity.xml and the README), not from the service's code.
@@ -27,10 +28,18 @@ struct FuzzModel {
     private(set) var activities: [UInt32: Activity] = [:]
     /// Activities begun by calls that asked for no reply, whose ids are learnt from the next listing.
     private(set) var unresolved: [Activity] = []
-    private(set) var highestID: UInt32 = 0
+    /// Every id the service handed out: a new one is none of them (ids tell nothing, and are never reused).
+    private(set) var issued: Set<UInt32> = []
 
     var count: Int { activities.count + unresolved.count }
     var ids: [UInt32] { Array(activities.keys) }
+
+    /// An id that no live activity has.
+    var absentID: UInt32 {
+        var id = UInt32(activities.count + 1)
+        while activities[id] != nil { id &+= 1 }
+        return id
+    }
 
     /// What a call should get: a reply that `check` accepts (and whose effect it applies), or one of `errors`.
     enum Prediction {
@@ -101,6 +110,12 @@ struct FuzzModel {
         case (ServiceMembers.requestCancel.name, .uint32(let id), _):
             guard let activity = activities[id] else { return .failure([.unknownActivity]) }
             return activity.cancelReceiver == nil ? .failure([.notCancellable]) : .success(.cancelRequested(id))
+        case (ServiceMembers.pause.name, .uint32(let id), _), (ServiceMembers.resume.name, .uint32(let id), _):
+            // No app's traffic is measured here: a caller's activity is not pausable, anything else unknown.
+            return .failure([activities[id] == nil ? .unknownActivity : .notPausable])
+        case (ServiceMembers.getUsage.name, .string(let since), _):
+            return .failure([since.isEmpty || UsageDay(since) != nil ? .notCountingTraffic : .invalidArgs])
+        case (ServiceMembers.clearUsage.name, _, _): return .failure([.notCountingTraffic])
         case (ServiceMembers.getActivities.name, _, _): return .success(.details)
         case (ServiceMembers.cancel.name, _, _): return .success(.cancel)
         case (ServiceMembers.reset.name, _, _): return .success(.reset)
@@ -142,8 +157,7 @@ struct FuzzModel {
                     return nil
                 }
                 let id = try reader.read(UInt32.self)
-                guard id > highestID else { return "Begin returned id \(id), not above \(highestID)" }
-                highestID = id
+                guard id != 0, issued.insert(id).inserted else { return "Begin returned id \(id), handed out before" }
                 activities[id] = activity
             case .end(let id):
                 activities[id] = nil
@@ -237,7 +251,7 @@ struct FuzzModel {
                 $0.owner == activity.owner && $0.label == activity.label && ($0.deadline != nil) == activity.isTimed
             }) else { return "an activity begun without a reply, \(activity), is not listed" }
             activities[unknown[index].id] = activity
-            highestID = max(highestID, unknown[index].id)
+            issued.insert(unknown[index].id)
             unknown.remove(at: index)
         }
         unresolved = []

@@ -45,12 +45,11 @@ extension ActivityTracker {
         }
         if let expiry { expiries.insert(saved.id, deadline: expiry.deadline) }
         extras.restore(saved, at: now.monotonic)
-        lastID = max(lastID, saved.id.rawValue)
         return true
     }
 
-    /// Hands out no id up to `id`: an earlier instance of the service did.
-    public mutating func skipIDs(through id: UInt32) {
-        lastID = max(lastID, id)
+    /// Hands out no id of a count up to `count`: an earlier instance of the service did.
+    public mutating func skipIDs(through count: UInt32) {
+        lastID = max(lastID, count)
     }
 }

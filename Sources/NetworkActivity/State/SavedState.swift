@@ -9,8 +9,10 @@ public struct SavedState: Sendable, Equatable {
     /// The id of the bus that the service which wrote it was on (`org.freedesktop.DBus.GetId`); nil when
     /// nothing could be read.
     public private(set) var busID: String?
-    /// The highest id handed out, whether or not its activity is still live.
+    /// How many ids were handed out, whether or not their activities are still live.
     public private(set) var highestID: UInt32 = 0
+    /// How its ids were made of counts (`ActivityIDCipher`); nil for a file whose ids are the counts.
+    public private(set) var idCipher: ActivityIDCipher?
     /// Ordered by id.
     public private(set) var activities: [SavedActivity] = []
     /// The entries of the history, as many as the limit it was read with keeps.
@@ -57,9 +59,10 @@ public struct SavedState: Sendable, Equatable {
                 record = read
             }
             switch record.content {
-            case .instance(let busID, let highestID) where self.busID == nil:
+            case .instance(let busID, let highestID, let key) where self.busID == nil:
                 self.busID = busID
                 self.highestID = highestID
+                idCipher = key.map { ActivityIDCipher(key: $0) }
             case .instance:
                 problem = "a second header at byte \(position); ignored it and the \(bytes.count - position) bytes from there"
                 return
@@ -67,7 +70,7 @@ public struct SavedState: Sendable, Equatable {
                 problem = "no header before the first record; ignored the \(bytes.count - position) bytes from byte \(position)"
                 return
             case .activity(let activity):
-                highestID = max(highestID, activity.id.rawValue)
+                highestID = max(highestID, (idCipher ?? .sequential).count(ofID: activity.id.rawValue))
                 if live[activity.id] != nil || live.count < maximumActivities {
                     live[activity.id] = activity
                 } else {
@@ -87,7 +90,7 @@ public struct SavedState: Sendable, Equatable {
 /// One record of a state file, checked and decoded.
 private struct Record {
     enum Content {
-        case instance(busID: String, highestID: UInt32)
+        case instance(busID: String, highestID: UInt32, key: [UInt64]?)
         case activity(SavedActivity)
         case ended(ActivityID)
         case finished(FinishedActivity)
@@ -123,7 +126,12 @@ private struct Record {
         switch reader.integer(UInt8.self).flatMap(StateFileFormat.Kind.init(rawValue:)) {
         case .instance:
             guard let busID = reader.string(), let highestID = reader.integer(UInt32.self) else { return nil }
-            content = .instance(busID: busID, highestID: highestID)
+            var key: [UInt64]?
+            if !reader.isAtEnd {
+                key = (0..<4).compactMap { _ in reader.integer(UInt64.self) }
+                guard key?.count == 4 else { return nil }
+            }
+            content = .instance(busID: busID, highestID: highestID, key: key)
         case .activity:
             content = activity(&reader).map(Content.activity)
         case .ended:

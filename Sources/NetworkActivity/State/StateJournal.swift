@@ -27,6 +27,7 @@ public struct StateJournal {
         record(.instance) { journal in
             journal.append(busID)
             journal.append(tracker.highestID)
+            if let key = tracker.idCipher.key { for part in key { journal.append(part) } }
         }
         for entry in entries { appendFinished(entry) }
         tracker.forEachActivity { activity, extras in appendActivity(activity, extras) }

@@ -88,7 +88,9 @@ private func checkStateFile(_ input: inout FuzzedBytes) {
     fuzzCheck(state.activities.count <= limit, "\(state.activities.count) activities read past the limit")
     fuzzCheck(state.activities.map(\.id) == state.activities.map(\.id).sorted(), "activities out of order")
     for activity in state.activities {
-        fuzzCheck(activity.id.rawValue != 0 && activity.id.rawValue <= state.highestID, "activity id \(activity.id)")
+        fuzzCheck(activity.id.rawValue != 0
+                  && (state.idCipher ?? .sequential).count(ofID: activity.id.rawValue) <= state.highestID,
+                  "activity id \(activity.id)")
         fuzzCheck((try? ActivityLabel(activity.label.text)) != nil, "a label the rules refuse")
         fuzzCheck((try? BusName(activity.owner)) != nil && activity.owner.hasPrefix(":"), "the owner \(activity.owner.debugDescription)")
     }

@@ -136,7 +136,7 @@ final class ServiceScene {
         let tracker = endpoint.coordinator.tracker
         fuzzCheck(Int(endpoint.coordinator.activeCount) == held, "ActiveCount \(endpoint.coordinator.activeCount) for \(held) held")
         for activity in tracker.all {
-            fuzzCheck(activity.id.rawValue > 0 && activity.id.rawValue <= tracker.highestID, "activity id \(activity.id)")
+            fuzzCheck(activity.id.rawValue > 0 && tracker.idCipher.count(ofID: activity.id.rawValue) <= tracker.highestID, "activity id \(activity.id)")
             fuzzCheck((try? ActivityLabel(activity.label.text)) != nil, "activity \(activity.id) holds a label the rules refuse")
         }
         fuzzCheck(tracker.count <= tracker.limits.total, "\(tracker.count) activities over the limit")
