@@ -179,6 +179,34 @@ extension Integration {
             #expect(again.succeeded, "\(again)")
             _ = service
         }
+
+        /// One user's ids say nothing of another's activities: between two of the first user's `Begin`s the
+        /// second user's five change nothing that can be read from the ids; and a restart hands out none of the
+        /// ids it handed out before.
+        @Test func aUsersIdsTellNothingOfAnothersAndARestartReusesNone() throws {
+            let bus = try systemLikeBus(including: [systemPolicy])
+            var service: DaemonProcess? = try DaemonProcess(bus: bus, systemBus: true)
+            let first = try ThrowawayUser()
+            let second = try ThrowawayUser()
+            func begin(as user: ThrowawayUser) throws -> UInt32 {
+                let result = try dbusSend(as: user.name, bus, ServiceMembers.beginWithTimeout.name, "string:sync",
+                                          "uint32:600")
+                return try #require(replyNumber(result), "\(result)")
+            }
+            let before = try begin(as: first)
+            let others = try (0..<5).map { _ in try begin(as: second) }
+            let after = try begin(as: first)
+            let all = [before] + others + [after]
+            #expect(Set(all).count == 7 && !all.contains(0))
+            // Counted ids would be seven in a row, the first user's six apart.
+            #expect(!zip(all, all.dropFirst()).allSatisfy { $1 == $0 &+ 1 } && after != before &+ 6, "\(all)")
+            service?.send(SIGTERM)
+            #expect(service?.exitStatus(within: .seconds(10)) == 0)
+            service = try DaemonProcess(bus: bus, systemBus: true)
+            let later = try (0..<20).map { _ in try begin(as: first) }
+            #expect(Set(later).isDisjoint(with: all), "after the restart: \(later), before: \(all)")
+            _ = service
+        }
     }
 
     /// The service's own check, for a system bus whose policy lets everyone call Reset.
