@@ -17,7 +17,7 @@ set -m
 # resumed: their tests block their threads, which the library's tests, elsewhere, must not wait for); the package
 # (lintian) and the reliability runs. The sanitizer runs, which leave the client examples and the package out, name
 # theirs.
-default="ClientExampleTests|BenchmarkTests|TrafficTests DataUsageTests|PauseTests DebianPackageTests|ReliabilityTests"
+default="ClientExampleTests|BenchmarkTests|TrafficTests|TrafficIdentityTests DataUsageTests|PauseTests|UsageStoreTests DebianPackageTests|ReliabilityTests"
 # Split at white space, new lines included; a filter holds no character that a shell would expand.
 groups=(${TEST_GROUPS:-$default})
 jobs=()

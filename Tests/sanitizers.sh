@@ -68,8 +68,8 @@ else
   swift build "${build[@]}" --build-tests
   bundle="$(swift build "${build[@]}" --show-bin-path)/netactivityPackageTests.xctest"
   # Three groups of suites, each taking about as long, sanitized, as all the others together.
-  TEST_GROUPS="ReliabilityTests|BenchmarkTests|CommandLineTests|TrafficTests
-               DataUsageTests|PauseTests
+  TEST_GROUPS="ReliabilityTests|BenchmarkTests|CommandLineTests|TrafficTests|TrafficIdentityTests
+               DataUsageTests|PauseTests|UsageStoreTests
                TrayProtocolTests|CompletionTests|WatchCommandTests|RestartTests|PackageKitTests" \
     bash Tests/run-parts.sh "$bundle" "${outside[@]}" || status=$?
 fi
