@@ -31,7 +31,7 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
     private var apps: [UInt64: CgroupApplication?] = [:]
     private var nextRead: MonotonicTime?
     /// The figures of each followed network of an app, by the app's item, while it shows.
-    private var shown: [String: [CounterKey: TrafficFigures]] = [:]
+    private var shown: [TrafficItem: [CounterKey: TrafficFigures]] = [:]
     /// The cgroups whose packets the kernel drops.
     private var paused: Set<UInt64> = []
     /// Apps the kernel woke the service for whose cgroups could not be named yet: followed at the next read.
@@ -146,7 +146,7 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
     private func read(_ key: CounterKey, at now: MonotonicTime) {
         let counts = counters.counts(of: key)
         let user = watch.user(of: key) ?? 0
-        let item = "\(key.cgroupID):\(user)"
+        let item = TrafficItem(cgroupID: key.cgroupID, user: user)
         if watch.isFollowing { usage.moving(at: now) }
         let step = watch.sample(key, counts: counts, at: now)
         work.logger.trace("cgroup \(key.cgroupID), user \(user): \(counts.map { "\($0.received) bytes received, \($0.sent) sent" } ?? "no count"), \(step)")
@@ -156,13 +156,13 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
         case .shows(let networkFigures):
             guard let app = application(of: key.cgroupID, at: now) else { return }
             shown[item, default: [:]][key] = networkFigures
-            show(item, of: app, in: key.cgroupID, user: user)
+            show(item, of: app)
         case .letGo:
             shown[item]?[key] = nil
             if shown[item]?.isEmpty ?? true {
                 shown[item] = nil
                 let wasPaused = liftPause(of: key.cgroupID, ifNoneShows: true)
-                work.endWork(item, from: .traffic, wasPaused ? .paused : .ended)
+                work.endWork(item.description, from: .traffic, wasPaused ? .paused : .ended)
             }
             counters.wakeAgain(for: key)
             if !watch.followedKeys.contains(where: { $0.cgroupID == key.cgroupID }) { apps[key.cgroupID] = nil }
@@ -170,18 +170,18 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
     }
 
     /// Reports `item`'s activity with its networks' figures summed; a paused app's rate is 0.
-    private func show(_ item: String, of app: CgroupApplication, in cgroupID: UInt64, user: UInt32) {
-        let isPaused = paused.contains(cgroupID)
+    private func show(_ item: TrafficItem, of app: CgroupApplication) {
+        let isPaused = paused.contains(item.cgroupID)
         let figures = shown[item, default: [:]].values.reduce(TrafficFigures(rate: 0, received: 0, sent: 0)) {
             TrafficFigures(rate: $0.rate + $1.rate, received: $0.received + $1.received, sent: $0.sent + $1.sent)
         }
         // Its cgroup: a caller's activity there (`netactivity run --system -- rsync`) takes the rate instead.
         let report = SourceReport(
-            label: app.label, owner: app.path, application: app.application, user: user,
+            label: app.label, owner: app.path, application: app.application, user: item.user,
             rate: isPaused ? 0 : figures.rate, done: figures.done, received: figures.received, sent: figures.sent,
             privateTo: TrafficVisibility.sliceUser(ofCgroup: app.path), cgroup: app.path, isPaused: isPaused)
         do throws(ActivityError) {
-            try work.report(report, of: item, from: .traffic)
+            try work.report(report, of: item.description, from: .traffic)
         } catch {
             work.logger.debug("\(app.path)'s traffic shows not: \(error)")
         }
@@ -190,7 +190,7 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
     // MARK: Pausing
 
     func setPaused(_ pause: Bool, item: String) throws(DBusError) {
-        guard let cgroupID = UInt64(item.prefix { $0 != ":" }), let app = apps[cgroupID] ?? nil else { return }
+        guard let cgroupID = TrafficItem(item)?.cgroupID, let app = apps[cgroupID] ?? nil else { return }
         let now = clock.monotonicNow()
         if pause {
             guard !paused.contains(cgroupID) else { return }
@@ -205,9 +205,7 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
             for key in watch.followedKeys where key.cgroupID == cgroupID { watch.release(key, at: now) }
         }
         work.logger.info("\(pause ? "paused" : "resumed") the network of \(app.path)")
-        for shownItem in shown.keys where shownItem.hasPrefix("\(cgroupID):") {
-            show(shownItem, of: app, in: cgroupID, user: UInt32(shownItem.drop { $0 != ":" }.dropFirst()) ?? 0)
-        }
+        for shownItem in shown.keys where shownItem.cgroupID == cgroupID { show(shownItem, of: app) }
     }
 
     /// Lifts the pause of the apps whose cgroups emptied or went away: their activities end, `paused`.
@@ -220,9 +218,9 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
                 watch.stopFollowing(key)
                 counters.wakeAgain(for: key)
             }
-            for item in shown.keys where item.hasPrefix("\(cgroupID):") {
+            for item in shown.keys where item.cgroupID == cgroupID {
                 shown[item] = nil
-                work.endWork(item, from: .traffic, .paused)
+                work.endWork(item.description, from: .traffic, .paused)
             }
             apps[cgroupID] = nil
         }
@@ -232,7 +230,7 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
     /// of it shows any more); returns whether it was.
     private func liftPause(of cgroupID: UInt64, ifNoneShows: Bool) -> Bool {
         guard paused.contains(cgroupID) else { return false }
-        if ifNoneShows, shown.keys.contains(where: { $0.hasPrefix("\(cgroupID):") }) { return false }
+        if ifNoneShows, shown.keys.contains(where: { $0.cgroupID == cgroupID }) { return false }
         paused.remove(cgroupID)
         counters.resume(cgroupID: cgroupID)
         return true
@@ -250,6 +248,27 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
         apps[cgroupID] = found
         return found
     }
+}
+
+/// One app's measured traffic as a piece of the `traffic` source's work (`SourceWork` names it by its
+/// `description`): its cgroup, and whose it is (`TrafficVisibility.user`).
+struct TrafficItem: Hashable, CustomStringConvertible {
+    let cgroupID: UInt64
+    let user: UInt32
+
+    init(cgroupID: UInt64, user: UInt32) {
+        self.cgroupID = cgroupID
+        self.user = user
+    }
+
+    /// The item `description` named; nil for anything else.
+    init?(_ description: String) {
+        let parts = description.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let cgroupID = UInt64(parts[0]), let user = UInt32(parts[1]) else { return nil }
+        self.init(cgroupID: cgroupID, user: user)
+    }
+
+    var description: String { "\(cgroupID):\(user)" }
 }
 
 /// The app that a cgroup holds, by the desktops' convention for its unit's name (`CallerApplication`); for a
