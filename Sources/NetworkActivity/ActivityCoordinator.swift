@@ -93,12 +93,10 @@ public struct ActivityCoordinator {
     /// Whom the pending `HistoryChanged` is for.
     var historyAudience = SignalAudience()
 
-    /// - Parameter idCipher: how ids are made of the count (`ActivityIDCipher`): the service's has a key of its
-    ///   own, so that ids tell nothing; the counts themselves by default.
+    /// `idCipher`: how ids are made of the count (`ActivityIDCipher`); the counts themselves by default.
     public init(limits: ActivityLimits, delays: VisibilityDelays, clock: any TimeSource,
                 idCipher: ActivityIDCipher = .sequential) {
-        tracker = ActivityTracker(limits: limits)
-        tracker.idCipher = idCipher
+        tracker = ActivityTracker(limits: limits, idCipher: idCipher)
         policy = VisibilityPolicy(delays: delays)
         self.clock = clock
     }
@@ -294,9 +292,7 @@ public struct ActivityCoordinator {
             if let receiver = saved.cancelReceiver, isOnBus?(receiver) != true { saved.cancelReceiver = nil }
             if tracker.restore(saved, ownerIsPresent: isOnBus?(saved.owner) == true, at: now) { restored += 1 }
         }
-        // The ids go on from the earlier instance's count, under its key; a file of ids that were counts keeps the
-        // service's new key, past the ids it holds.
-        if let cipher = state.idCipher { tracker.idCipher = cipher }
+        if let cipher = state.idCipher { tracker.idCipher = cipher } // else the new key's ids pass the file's
         tracker.skipIDs(through: state.highestID)
         if restored > 0 {
             policy.showAtOnce(at: now.monotonic)

@@ -87,8 +87,9 @@ public struct ActivityTracker {
     // The stored state is internal rather than private for the extensions in `ActivityTracker+Progress.swift` and
     // `State/ActivityTracker+Restore.swift`; nothing else in the module touches it.
 
-    public init(limits: ActivityLimits = ActivityLimits()) {
+    public init(limits: ActivityLimits = ActivityLimits(), idCipher: ActivityIDCipher = .sequential) {
         self.limits = limits
+        self.idCipher = idCipher
     }
 
     /// How many activities are live.
