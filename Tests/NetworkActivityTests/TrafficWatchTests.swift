@@ -39,14 +39,14 @@ struct TrafficWatchTests {
     @Test mutating func aHeldAppStaysAtRateZeroAndAfterReleaseWaitsAsLongAsItWasHeld() {
         watch.wokeUp(for: "app", user: 1000, counts: counts, at: time)
         _ = second(100_000)
-        watch.hold("app", at: time)
-        #expect(watch.isHeld("app"))
+        watch.pause("app", at: time)
+        #expect(watch.isPaused("app"))
         for _ in 0..<8 {
             guard case .shows(let held) = second(0) else { Issue.record("a held app was let go"); return }
             #expect(held.rate == 0 && held.received == 0)
         }
-        watch.release("app", at: time)
-        #expect(!watch.isHeld("app"))
+        watch.resume("app", at: time)
+        #expect(!watch.isPaused("app"))
         // Held for 8 s: 8 slow seconds do not count; the 3 after them end it.
         for _ in 0..<8 { #expect(second(0) != .letGo(hadActivity: true)) }
         #expect(second(0) != .letGo(hadActivity: true))
@@ -57,9 +57,9 @@ struct TrafficWatchTests {
         watch.wokeUp(for: "other", user: 1000, counts: counts, at: time)
         _ = second(100_000, key: "other")
         guard case .shows = second(100_000, key: "other") else { Issue.record("no activity"); return }
-        watch.hold("other", at: time)
+        watch.pause("other", at: time)
         _ = second(0, key: "other")
-        watch.release("other", at: time)
+        watch.resume("other", at: time)
         _ = second(0, key: "other")
         guard case .shows(let back) = second(100_000, key: "other") else { Issue.record("it ended"); return }
         #expect(back.rate > 0 && back.rate < 100_000, "\(back)")

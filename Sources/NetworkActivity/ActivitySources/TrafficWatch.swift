@@ -10,8 +10,8 @@ public typealias ByteCounts = (received: UInt64, sent: UInt64)
 /// 3 s in a row below ends it. An app that falls below before it became one, or whose activity ended, is let go
 /// (`Step.letGo`): the kernel may wake the service for it again.
 ///
-/// A paused app (`hold`: the kernel drops its packets) is not let go for moving nothing: its activity stays, its
-/// rate 0, until it is released; then it has as long as it was held (at least `secondsToEnd`, at most two
+/// A paused app (`pause`: the kernel drops its packets) is not let go for moving nothing: its activity stays, its
+/// rate 0, until it is resumed; then it has as long as it was paused (at least `secondsToEnd`, at most two
 /// minutes) before slow seconds count, since TCP retransmits after a pause of that length only about that late.
 ///
 /// Each user's apps are followed `limitPerUser` at a time, so that a user who makes thousands of cgroups cannot
@@ -54,7 +54,7 @@ public struct TrafficWatch<Key: Hashable & Sendable>: Sendable {
         var start: ByteCounts?
         var progress = ActivityProgress()
         /// Since when its packets are held back, while they are.
-        var heldSince: MonotonicTime?
+        var pausedSince: MonotonicTime?
         /// Until when slow seconds do not count, after it was released.
         var waitsUntil: MonotonicTime?
     }
@@ -112,23 +112,23 @@ public struct TrafficWatch<Key: Hashable & Sendable>: Sendable {
         released.append(next)
     }
 
-    /// Whether `key`'s packets are held back (`hold`).
-    public func isHeld(_ key: Key) -> Bool { followed[key]?.heldSince != nil }
+    /// Whether `key`'s packets are held back (`pause`).
+    public func isPaused(_ key: Key) -> Bool { followed[key]?.pausedSince != nil }
 
-    /// The kernel holds back `key`'s packets from `now`: it stays followed, its rate 0, until `release`.
-    public mutating func hold(_ key: Key, at now: MonotonicTime) {
-        guard var app = followed[key], app.heldSince == nil else { return }
-        app.heldSince = now
+    /// The kernel holds back `key`'s packets from `now`: it stays followed, its rate 0, until `resume`.
+    public mutating func pause(_ key: Key, at now: MonotonicTime) {
+        guard var app = followed[key], app.pausedSince == nil else { return }
+        app.pausedSince = now
         // Released, its rate grows again from 0, not from before the pause.
         app.progress = ActivityProgress(percent: nil, done: app.progress.done, total: nil, rate: 0)
         followed[key] = app
     }
 
     /// The kernel lets `key`'s packets through again from `now`.
-    public mutating func release(_ key: Key, at now: MonotonicTime) {
-        guard var app = followed[key], let heldSince = app.heldSince else { return }
-        let held = heldSince.duration(to: now)
-        app.heldSince = nil
+    public mutating func resume(_ key: Key, at now: MonotonicTime) {
+        guard var app = followed[key], let pausedSince = app.pausedSince else { return }
+        let held = pausedSince.duration(to: now)
+        app.pausedSince = nil
         app.waitsUntil = now + min(max(held, .seconds(Self.secondsToEnd)), Self.longestWaitAfterPause)
         app.secondsBelow = 0
         app.progress.resume(at: now)
@@ -148,7 +148,7 @@ public struct TrafficWatch<Key: Hashable & Sendable>: Sendable {
         let perSecond = UInt64((Double(moved) * 1_000_000 / Double(elapsed)).rounded())
         app.last = counts
         app.lastTime = now
-        if app.heldSince != nil {
+        if app.pausedSince != nil {
             followed[key] = app
             guard let start = app.start else { return .waits }
             return .shows(TrafficFigures(rate: 0, received: counts.received - start.received,

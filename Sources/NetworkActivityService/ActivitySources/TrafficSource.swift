@@ -198,11 +198,11 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
                 throw DBusError(.limitExceeded, "at most \(TrafficCounters.pausedCapacity) apps may be paused at once")
             }
             paused.insert(cgroupID)
-            for key in watch.followedKeys where key.cgroupID == cgroupID { watch.hold(key, at: now) }
+            for key in watch.followedKeys where key.cgroupID == cgroupID { watch.pause(key, at: now) }
         } else {
             guard paused.remove(cgroupID) != nil else { return }
             counters.resume(cgroupID: cgroupID)
-            for key in watch.followedKeys where key.cgroupID == cgroupID { watch.release(key, at: now) }
+            for key in watch.followedKeys where key.cgroupID == cgroupID { watch.resume(key, at: now) }
         }
         work.logger.info("\(pause ? "paused" : "resumed") the network of \(app.path)")
         for shownItem in shown.keys where shownItem.cgroupID == cgroupID { show(shownItem, of: app) }
