@@ -14,7 +14,7 @@ public struct ActivitySummary: Sendable, Equatable {
 
     /// How many activities are active.
     public var count: Int
-    /// Their labels, ordered by id; may be empty when the labels were not read.
+    /// Their labels, in the order they began; may be empty when the labels were not read.
     public var labels: [String]
 
     public init(count: Int, labels: [String]) {

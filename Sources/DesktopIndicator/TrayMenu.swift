@@ -64,7 +64,7 @@ public struct TrayMenu: Sendable, Equatable {
     public let rows: [Row]
 
     /// - Parameters:
-    ///   - activities: every active activity, ordered by id.
+    ///   - activities: every active activity, in the order they began.
     ///   - recent: the activities that finished, newest first.
     ///   - time: now, in microseconds since the Unix epoch, for the ages.
     ///   - mayEndAll: whether the user may end every activity, someone else's included.

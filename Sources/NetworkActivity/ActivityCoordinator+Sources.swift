@@ -5,8 +5,11 @@ extension ActivityCoordinator {
     /// A source's live activity with this id.
     public func sourceActivity(_ id: ActivityID) -> SourceActivity? { sources[id] }
 
-    /// The sources' live activities, ordered by id.
-    public var allSourceActivities: [SourceActivity] { sources.activities.values.sorted { $0.id < $1.id } }
+    /// The sources' live activities, in the order they began.
+    public var allSourceActivities: [SourceActivity] {
+        let cipher = tracker.idCipher
+        return sources.activities.values.sorted { cipher.count(ofID: $0.id.rawValue) < cipher.count(ofID: $1.id.rawValue) }
+    }
 
     /// A source reports a piece of its work: it begins as an activity when new, and changes when the report
     /// says something new. Throws, and changes nothing, when the work's user or the service is at its quota.

@@ -98,8 +98,10 @@ public struct ActivityTracker {
     /// The activity with this id, if it is live.
     public subscript(id: ActivityID) -> TrackedActivity? { activities[id]?.activity }
 
-    /// Every live activity, ordered by id.
-    public var all: [TrackedActivity] { activities.values.map(\.activity).sorted { $0.id < $1.id } }
+    /// Every live activity, in the order they began (their ids' counts: the ids themselves tell nothing).
+    public var all: [TrackedActivity] {
+        activities.values.map(\.activity).sorted { idCipher.count(ofID: $0.id.rawValue) < idCipher.count(ofID: $1.id.rawValue) }
+    }
 
     /// Calls `body` with every live activity and what its owner added to it, in no particular order: for the state
     /// file, which `all` would sort and copy first.

@@ -61,7 +61,7 @@ final class ActivityFollower {
         let ended = report.ended.map { ActivityID(rawValue: $0) }
         for id in ended { activities[id] = nil }
         for status in changed { activities[status.id] = status }
-        update(ActivityUpdate(activities: activities.values.sorted { $0.id < $1.id }, changed: changed, ended: ended))
+        update(ActivityUpdate(activities: activities.values.sorted(by: ActivityStatus.beganBefore), changed: changed, ended: ended))
     }
 
     private func update(_ update: ActivityUpdate) {

@@ -5,7 +5,7 @@ internal import NetworkActivityInterface
 /// The activities as ``NetworkActivityClient/activityUpdates()`` follows them: every one now, and what changed
 /// since the previous update.
 public struct ActivityUpdate: Sendable, Equatable {
-    /// Every active activity, ordered by id; empty while the service is not running.
+    /// Every active activity, in the order they began; empty while the service is not running.
     public var activities: [ActivityStatus]
     /// The activities begun or changed since the previous update: every one in the first update, and in the first
     /// after the service started again.

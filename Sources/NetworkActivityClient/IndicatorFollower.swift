@@ -51,7 +51,7 @@ package final class IndicatorFollower {
     package func flush() {
         guard isChanged, !isStopped else { return }
         guard !owner.isEmpty else { return tell(.serviceStopped) }
-        let activities = activities.map { Array($0.activities.values).sorted { $0.id < $1.id } } ?? []
+        let activities = activities.map { Array($0.activities.values).sorted(by: ActivityStatus.beganBefore) } ?? []
         // The first state waits for the first word of both, and a state for the reads on their way.
         guard let properties, propertiesAnswered == propertiesAsked, !(self.activities?.isReading ?? false) else {
             return

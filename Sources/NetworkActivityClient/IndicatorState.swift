@@ -7,11 +7,11 @@ public struct IndicatorState: Sendable, Equatable {
     public var isVisible: Bool
     /// How many activities are active (the `ActiveCount` property).
     public var activeCount: UInt32
-    /// The active activities, ordered by id, with their progress; empty when the states do not carry them
+    /// The active activities, in the order they began, with their progress; empty when the states do not carry them
     /// (`readsActivities: false`).
     public var activities: [ActivityStatus]
 
-    /// The labels of the active activities, ordered by id; empty when the states do not carry them.
+    /// The labels of the active activities, in the order they began; empty when the states do not carry them.
     public var labels: [String] { activities.map(\.label) }
 
     /// A state with these values.

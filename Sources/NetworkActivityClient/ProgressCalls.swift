@@ -4,7 +4,7 @@ internal import NetworkActivityInterface
 
 extension NetworkActivityClient {
     /// Every active activity with all the service knows of it (`GetActivities`): progress, who may stop it, and the
-    /// owner's process where the bus tells it, ordered by id, the system service's last.
+    /// owner's process where the bus tells it, in the order they began, the system service's last.
     public func activities() async throws(NetworkActivityError) -> [ActivityStatus] {
         try await activities(autoStart: true)
     }

@@ -12,7 +12,7 @@ public struct ServiceStatus: Sendable, Equatable {
     public var traffic: String?
     /// Why it does not, in the service's words for people (`TrafficReason`); empty while it counts.
     public var trafficReason: String?
-    /// Every active activity, ordered by id.
+    /// Every active activity, in the order they began.
     public var activities: [ActivityStatus]
     /// When the status was read, in microseconds since the Unix epoch: ages and time left count from here.
     public var takenAt: UInt64
@@ -34,6 +34,11 @@ public struct ActivityStatus: Sendable, Hashable {
 
     /// The id that `Begin` or `BeginWithTimeout` returned.
     public var id: ActivityID { ActivityID(rawValue: record.id) }
+
+    /// Whether `lhs` began before `rhs`: the order lists show activities in (their ids tell nothing of it).
+    public static func beganBefore(_ lhs: ActivityStatus, _ rhs: ActivityStatus) -> Bool {
+        (lhs.record.startedAt, lhs.record.id) < (rhs.record.startedAt, rhs.record.id)
+    }
 
     public subscript<Value>(dynamicMember field: KeyPath<ActivityDetails, Value>) -> Value {
         record[keyPath: field]

@@ -180,7 +180,7 @@ final class ActivityEndpoint {
         }
     }
 
-    /// Every activity as `GetActivities` gives it to `caller`: this service's callers', ordered by id, its
+    /// Every activity as `GetActivities` gives it to `caller`: this service's callers', in the order they began, its
     /// sources' (another user's private work left out), then the system service's.
     func allDetails(readBy caller: String) -> [ActivityDetails] {
         coordinator.tracker.all.map(details(of:)) + sourceDetails(readBy: caller) + system.rows

@@ -101,7 +101,7 @@ extension Integration {
                 launcher: ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
                            "mount -t overlay overlay -o lowerdir=\(usr):/usr /usr && exec \"$@\"", "sh"])
             let begun = try dbusSend(bus, ServiceMembers.begin.name, "string:packaged")
-            #expect(begun.succeeded && replyNumber(begun) == 1, "\(begun)")
+            #expect(begun.succeeded && (replyNumber(begun) ?? 0) != 0, "\(begun)")
 
             let client = try RawClient(bus)
             let pid = try client.connection.processID(of: try BusName(client.connection.nameOwner(of: busName)))

@@ -82,8 +82,9 @@ extension Integration {
             #expect(try dbusSend(bus, ServiceMembers.end.name, "uint32:\(leases[0])").succeeded)
             #expect(try netactivity(bus, "cancel", "\(runID)").succeeded)
             #expect(run.exitStatus() == 128 + SIGTERM, "\(run.stderr)")
-            // Ids go on above every earlier one.
-            #expect(try watcher.begin("after") > before.map(\.id).max()!)
+            // None of the earlier ids again: the count goes on under the file's key.
+            let afterIDs = try (0..<20).map { try watcher.begin("after \($0)") }
+            #expect(Set(afterIDs).isDisjoint(with: before.map(\.id)), "\(afterIDs)")
             _ = service
         }
 
@@ -157,7 +158,7 @@ extension Integration {
                 let next = try startService(on: newBus)
                 #expect(try others[0].list().map(\.id) == [lease])
                 try next.awaitLog("took over 1 saved there on an earlier bus")
-                #expect(try others[0].begin() > lease)
+                #expect(try others[0].begin() != lease)
             }
         }
 
@@ -221,7 +222,7 @@ extension Integration {
             try #require(chown(bus.stateDirectory.path, 65534, 65534) == 0, "chown: errno \(errno)")
             let service = try startService()
             try service.awaitLog("keeping no activities across restarts: \(bus.stateDirectory.path) belongs to user 65534")
-            #expect(try RawClient(bus).begin() == 1)
+            #expect(try RawClient(bus).begin() != 0)
         }
 
         /// Two services on two buses given one directory (a user with two sessions): the second waits for the lock a
@@ -245,7 +246,7 @@ extension Integration {
         @Test func withoutAPlaceTheServiceSaysSoOnceAndRunsAsBefore() throws {
             let service = try DaemonProcess(bus: bus)
             try service.awaitLog("keeping no activities across restarts: --address names a bus of its own")
-            #expect(try RawClient(bus).begin() == 1)
+            #expect(try RawClient(bus).begin() != 0)
         }
 
         enum Damage: String, CaseIterable, Sendable {

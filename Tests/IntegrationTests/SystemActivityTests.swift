@@ -139,7 +139,7 @@ extension Integration {
 
             let restarted = try systemService()
             try Integration.awaitActiveCount(3, listener)
-            #expect(try user.list().map(\.id).sorted() == leases)
+            #expect(try user.list().map(\.id).sorted() == leases.sorted())
             #expect(try RawClient(system).list().map(\.id) == leases, "root's leases, with their ids")
             try restarted.awaitLog("took over 3 saved there")
             _ = sessionDaemon

@@ -13,7 +13,7 @@ public struct SavedState: Sendable, Equatable {
     public private(set) var highestID: UInt32 = 0
     /// How its ids were made of counts (`ActivityIDCipher`); nil for a file whose ids are the counts.
     public private(set) var idCipher: ActivityIDCipher?
-    /// Ordered by id.
+    /// In the order they began.
     public private(set) var activities: [SavedActivity] = []
     /// The entries of the history, as many as the limit it was read with keeps.
     public private(set) var history: ActivityHistory
@@ -30,7 +30,10 @@ public struct SavedState: Sendable, Equatable {
     public init(reading bytes: [UInt8], maximumActivities: Int, historyLimit: Int = 0) {
         history = ActivityHistory(limitPerUser: historyLimit)
         var live: [ActivityID: SavedActivity] = [:]
-        defer { activities = live.values.sorted { $0.id < $1.id } }
+        defer {
+            let cipher = idCipher ?? .sequential
+            activities = live.values.sorted { cipher.count(ofID: $0.id.rawValue) < cipher.count(ofID: $1.id.rawValue) }
+        }
         guard !bytes.isEmpty else {
             problem = "the file is empty"
             return
