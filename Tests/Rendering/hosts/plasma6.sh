@@ -3,6 +3,9 @@
 # (its screen, its regions, its readiness, a system bus), with Plasma 6's programs, icon and job.
 source "$here/hosts/plasma.sh"
 host_tools="plasmashell kded6 kwin_x11"
+# Debian 13's Plasma since late 2026 draws the tray's items further right, beside its date: our icon ends near
+# x=1120, past Plasma 5's region; the region ends just before the tray's arrow, which moves as items come.
+panel_region=524x44+600+756
 
 # Plasma 6 draws the jobs' ring in its notifications' icon, left of the items: the icon is the rightmost part of what
 # changed in the panel.
