@@ -12,8 +12,6 @@ import Testing
 @Suite("Whose traffic it is, in a user's own namespaces",
        .enabled(if: ApplicationCgroup.canBeMade, "counting needs root and a writable cgroup v2 tree"))
 struct TrafficIdentityTests {
-    /// The user that every Debian machine has and nobody logs in as.
-    static let nobody: UInt32 = 65534
 
     /// As `user`, in `cgroup`: a user namespace and a network namespace of its own (`unshare -Urn`), a veth pair
     /// made inside, and UDP sent out of it at `bytesPerSecond` for `seconds` to a neighbour that is only an entry
@@ -36,18 +34,22 @@ struct TrafficIdentityTests {
         _ = try? runTool("/usr/sbin/modprobe", ["veth"], bus: nil)
     }
 
+    /// As a user of the test's own, not 65534: each user's apps are followed 32 at a time across the machine, and
+    /// another test's or copy's crowd of 65534's would take them.
     @Test func aUserInTheirOwnUserNamespaceIsStillThemselves() throws {
         Self.loadVeth()
+        let person = try ThrowawayUser()
+        let uid = try person.uid
         let bus = try PrivateBus()
         let service = try TrafficTests.systemService(bus)
         let listener = try SignalListener(bus)
         try listener.readActivities()
-        let app = try ApplicationCgroup(desktopApp: "app-gnome-ownnamespaces", user: Self.nobody)
+        let app = try ApplicationCgroup(desktopApp: "app-gnome-ownnamespaces", user: uid)
 
-        let sender = try Self.sendFromOwnNamespaces(app, as: Self.nobody, bytesPerSecond: 400_000, seconds: 5,
+        let sender = try Self.sendFromOwnNamespaces(app, as: uid, bytesPerSecond: 400_000, seconds: 5,
                                                     bus: bus)
         let shown = try TrafficTests.awaitTraffic(listener) { $0.owner == app.path }
-        #expect(shown.user == Self.nobody && shown.application == "ownnamespaces", "\(shown)\n\(service.log)")
+        #expect(shown.user == uid && shown.application == "ownnamespaces", "\(shown)\n\(service.log)")
         #expect(sender.exitStatus(within: .seconds(30)) == 0, "\(sender.lines)")
         _ = try TrafficTests.awaitEnd(of: shown.id, listener)
 
@@ -55,10 +57,11 @@ struct TrafficIdentityTests {
         let client = try RawClient(bus)
         let history = try client.call(ServiceMembers.getHistory.serviceCall(0))
         let entry = try #require(history.first { $0.id == shown.id }, "\(history)")
-        #expect(entry.user == Self.nobody, "\(entry)")
+        #expect(entry.user == uid, "\(entry)")
         let rows: [UsageRecord] = try client.call(ServiceMembers.getUsage.serviceCall("", true))
-        let row = try #require(rows.first { $0.application == "ownnamespaces" }, "\(rows)")
-        #expect(row.user == Self.nobody && row.privateTo == Self.nobody && row.network == "other-namespaces", "\(row)")
+        // Another copy of the suite has an app of this name, of its own user.
+        let row = try #require(rows.first { $0.application == "ownnamespaces" && $0.privateTo == uid }, "\(rows)")
+        #expect(row.user == uid && row.privateTo == uid && row.network == "other-namespaces", "\(row)")
         #expect(!rows.contains { $0.application == "ownnamespaces" && $0.user == 0 }, "\(rows)")
     }
 
@@ -66,6 +69,8 @@ struct TrafficIdentityTests {
     /// the machine's download beside them, root's, still shows.
     @Test func fortyAppsInTheirOwnNamespacesCrowdOutNoOneElse() throws {
         Self.loadVeth()
+        let person = try ThrowawayUser()
+        let uid = try person.uid
         let bus = try PrivateBus()
         let service = try TrafficTests.systemService(bus)
         let listener = try SignalListener(bus)
@@ -73,9 +78,9 @@ struct TrafficIdentityTests {
         var apps: [ApplicationCgroup] = []
         var senders: [BackgroundProcess] = []
         for number in 0..<40 {
-            let app = try ApplicationCgroup(desktopApp: "app-gnome-crowd\(number)", user: Self.nobody)
+            let app = try ApplicationCgroup(desktopApp: "app-gnome-crowd\(number)", user: uid)
             apps.append(app)
-            senders.append(try Self.sendFromOwnNamespaces(app, as: Self.nobody, bytesPerSecond: 200_000,
+            senders.append(try Self.sendFromOwnNamespaces(app, as: uid, bytesPerSecond: 200_000,
                                                           seconds: 14, bus: bus))
         }
         let crowdPaths = Set(apps.map(\.path))
@@ -88,7 +93,7 @@ struct TrafficIdentityTests {
         let shown = try TrafficTests.awaitTraffic(listener, timeout: .seconds(10)) { $0.owner == machine.path }
         #expect(shown.user == 0 && shown.application == "crowd-check.service", "\(shown)")
         let crowd = TrafficTests.trafficSeen(listener).filter { crowdPaths.contains($0.owner) }
-        #expect(!crowd.isEmpty && crowd.allSatisfy { $0.user == Self.nobody }, "\(crowd.filter { $0.user != Self.nobody })")
+        #expect(!crowd.isEmpty && crowd.allSatisfy { $0.user == uid }, "\(crowd.filter { $0.user != uid })")
         #expect(Set(crowd.map(\.owner)).count <= 32, "one user follows at most 32 apps at once")
         #expect(download.exitStatus(within: .seconds(30)) == 0)
         for sender in senders { _ = sender.exitStatus(within: .seconds(30)) }
