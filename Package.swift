@@ -59,7 +59,8 @@ let package = Package(
             name: "NetworkActivityService",
             dependencies: ["CDBus", "DBusKit", "NetworkActivity", "NetworkActivityInterface", "ProgramSupport",
                            "TrafficCounters"],
-            resources: [.embedInCode("org.example.NetworkActivity.xml")]
+            resources: [.embedInCode("org.example.NetworkActivity.xml"), .embedInCode("org.example.NetworkActivity.Usage.xml"),
+                        .embedInCode("org.example.NetworkActivity.Pause.xml")]
         ),
         // The Swift programs' way to the service: activity tokens, scopes and a state monitor.
         .target(name: "NetworkActivityClient", dependencies: ["DBusKit", "NetworkActivityInterface", "ProgramSupport"]),

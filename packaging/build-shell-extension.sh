@@ -24,11 +24,14 @@ build() { # NAME SHELL_VERSIONS ENTRY_POINT MODULE_EXPORT
   mkdir -p "$folder"
   sed -e "s/SHELL_VERSIONS/$2/" -e "s/\"VERSION\"/\"$version\"/" "$source/metadata.json" >"$folder/metadata.json"
   cp "$source/$3" "$folder/extension.js"
-  # The interface, from the XML the service embeds, as a string in the code: the extension reads no file for it.
-  python3 -c 'import json, sys
-xml = open(sys.argv[2]).read()
+  # The interfaces, from the XML the service embeds, as strings in the code by name: the extension reads no file
+  # for them.
+  python3 -c 'import json, re, sys
+xml = {re.search(r"<interface name=\"(org\.example\.[^\"]*)\"", open(f).read()).group(1): open(f).read()
+       for f in sys.argv[2:]}
 sys.stdout.write(open(sys.argv[1]).read().replace("= INTERFACE_XML_FROM_THE_BUILD;", "= " + json.dumps(xml) + ";"))' \
-    "$source/indicator.js" dbus/org.example.NetworkActivity.xml >"$folder/indicator.js"
+    "$source/indicator.js" dbus/org.example.NetworkActivity.xml dbus/org.example.NetworkActivity.Usage.xml \
+    dbus/org.example.NetworkActivity.Pause.xml >"$folder/indicator.js"
   printf '%s' "$4" >>"$folder/indicator.js"
   cp "$source/stylesheet.css" "$source/LICENSE" "$folder/"
   # GNOME 47 and later load stylesheet-light.css instead in their light style: the same, in the destructive

@@ -18,3 +18,30 @@ extension Connection {
         }
     }
 }
+
+extension Connection {
+    /// Sends a call that a relay passes on (`Message.passedOn`) and returns at once; `onReply` gets the reply
+    /// message itself, an error reply included, to pass back whole; it fails only when no reply came (`NoReply`
+    /// once `timeout` has passed, or the connection closed).
+    public func passOn(
+        _ message: Message, timeout: Duration, onReply: @escaping (Result<Message, DBusError>) -> Void
+    ) {
+        assertOnLoopThread()
+        if !awaited.send(message, on: raw, timeout: timeout, for: ReplyMessageHandler(onReply)) {
+            onReply(.failure(DBusError(.disconnected, "the connection to the bus is closed")))
+        }
+    }
+}
+
+/// Hands the reply on as it came.
+final class ReplyMessageHandler: ReplyWaiter {
+    private let handler: (Result<Message, DBusError>) -> Void
+
+    init(_ handler: @escaping (Result<Message, DBusError>) -> Void) {
+        self.handler = handler
+    }
+
+    func replyArrived(_ result: Result<Message, DBusError>) {
+        handler(result)
+    }
+}

@@ -142,3 +142,25 @@ extension PropertyDeclaration {
         self.init(member.name, Value.self, announcesChanges: announcesChanges, get: get)
     }
 }
+
+extension InterfaceDeclaration {
+    /// The interface `name` whose methods and signals `members` declares, served by an object that implements
+    /// none of them but passes every call on: `passOn` is given each call whose arguments have its method's
+    /// signature, and answers it later (`ServedObject.answer`), or throws the error to answer now.
+    public init(
+        _ name: InterfaceName, passingOn members: [any InterfaceMember],
+        to passOn: @escaping @Sendable (Object, Message) throws(DBusError) -> Void
+    ) {
+        let methods = members.compactMap { $0 as? any MethodMember }.map { method in
+            MethodDeclaration<Object>(method.name, inputs: method.inputs, outputs: method.outputs) {
+                object, call throws(DBusError) in
+                try passOn(object, call)
+                return nil
+            }
+        }
+        let signals = members.compactMap { $0 as? any SignalMember }.map {
+            SignalDeclaration($0.name, arguments: $0.arguments)
+        }
+        self.init(name, methods: methods, signals: signals)
+    }
+}

@@ -187,3 +187,20 @@ extension Signal: InterfaceMember {
 extension Property: InterfaceMember {
     public var memberName: String { name }
 }
+
+/// A method as code that serves any method alike (a relay) sees it: its names and arguments, not their types.
+public protocol MethodMember: InterfaceMember {
+    var name: MemberName { get }
+    var inputs: [ArgumentDeclaration] { get }
+    var outputs: [ArgumentDeclaration] { get }
+}
+
+extension Method: MethodMember {}
+
+/// A signal as a relay sees it.
+public protocol SignalMember: InterfaceMember {
+    var name: MemberName { get }
+    var arguments: [ArgumentDeclaration] { get }
+}
+
+extension Signal: SignalMember {}

@@ -76,6 +76,12 @@ public final class ServedObject {
         if call.expectsReply { send(call.makeReturn(with: value)) }
     }
 
+    /// Answers a call whose handler said it would answer later with another call's reply, passed on whole
+    /// (`Message.replyPassingOn`).
+    public func answer(_ call: Message, passingOn reply: Message) {
+        if call.expectsReply { send(call.replyPassingOn(reply)) }
+    }
+
     /// Answers a call whose handler said it would answer later with an error.
     public func answer(_ call: Message, failing error: DBusError) {
         if call.expectsReply { send(call.makeErrorReply(error)) }

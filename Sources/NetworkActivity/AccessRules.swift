@@ -61,6 +61,8 @@ public enum AccessRules {
     /// belongs to the user or to the user's other apps stays the user's, whatever its `--talk-name` lets it call.
     public enum SandboxedRequest: Sendable {
         case readUsage, clearUsage, pauseOrResume, readHistory, clearHistory, reset, stopAnother
+        /// Any call of an interface that is the user's as a whole (a session passes it on to the system service).
+        case usersInterface(String)
     }
 
     /// Why a sandboxed app may not ask `request`, in words for its developer: the message of its refusal.
@@ -73,6 +75,7 @@ public enum AccessRules {
         case .clearHistory: "clears what every app of the user did"
         case .reset: "ends every activity"
         case .stopAnother: "asks another app's activity to stop"
+        case .usersInterface(let interface): "calls \(interface), which is the user's"
         }
     }
 

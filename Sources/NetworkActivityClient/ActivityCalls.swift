@@ -44,7 +44,7 @@ extension ServiceCall where Reply == NoValue {
 
     /// `Pause` (`paused`) or `Resume`.
     static func setPaused(_ id: ActivityID, _ paused: Bool) -> ServiceCall {
-        (paused ? ServiceMembers.pause : ServiceMembers.resume).serviceCall(id.rawValue)
+        (paused ? PauseMembers.pause : PauseMembers.resume).serviceCall(id.rawValue)
     }
 
 }

@@ -35,13 +35,13 @@ extension NetworkActivityClient {
     /// This program's user's apps and the machine's services (root: everyone's). Throws `NotCountingTraffic` where
     /// the system service does not count apps' traffic.
     public func usage(since: String? = nil, daily: Bool = true) async throws(NetworkActivityError) -> [AppDataUsage] {
-        try await call(ServiceMembers.getUsage.serviceCall(since ?? "", daily)).map(AppDataUsage.init)
+        try await call(UsageMembers.getUsage.serviceCall(since ?? "", daily)).map(AppDataUsage.init)
     }
 
     /// Forgets the data usage of this program's user's apps (root: every row) (`ClearUsage`); returns how many
     /// rows.
     @discardableResult
     public func clearUsage() async throws(NetworkActivityError) -> Int {
-        Int(try await call(ServiceMembers.clearUsage.serviceCall()))
+        Int(try await call(UsageMembers.clearUsage.serviceCall()))
     }
 }

@@ -27,10 +27,11 @@ public struct ServiceCall<Reply> {
 }
 
 extension Method where Output: DBusDecodable {
-    /// A call of this method of the service's object, carrying `arguments`.
+    /// A call of this method of the service, to the object of its interface, carrying `arguments`.
     public func serviceCall(_ arguments: repeat each Input) -> ServiceCall<Output>
     where repeat each Input: DBusEncodable {
-        ServiceCall(call(repeat each arguments, destination: ServiceNames.busName, path: ServiceNames.objectPath),
+        ServiceCall(call(repeat each arguments, destination: ServiceNames.busName,
+                         path: ServiceNames.objectPath(serving: interface)),
                     readReply: readReply)
     }
 }

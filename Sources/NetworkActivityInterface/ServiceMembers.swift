@@ -28,9 +28,6 @@ public enum ServiceMembers {
     public static let setCancellable = Method(
         "SetCancellable", of: interface, Argument<UInt32>("id"), Argument<Bool>("cancellable"))
     public static let requestCancel = Method("RequestCancel", of: interface, Argument<UInt32>("id"))
-    /// Holds back an app's network (an activity of the `traffic` source), and lets it through again.
-    public static let pause = Method("Pause", of: interface, Argument<UInt32>("id"))
-    public static let resume = Method("Resume", of: interface, Argument<UInt32>("id"))
     public static let getActivities = Method(
         "GetActivities", of: interface, output: Argument<[ActivityDetails]>("activities"))
 
@@ -41,18 +38,6 @@ public enum ServiceMembers {
     public static let clearHistory = Method("ClearHistory", of: interface, output: Argument<UInt32>("count"))
     /// At most once a second, when entries were added or cleared.
     public static let historyChanged = Signal("HistoryChanged", of: interface)
-
-    // MARK: Data usage
-
-    /// The data each app used, per user and network, from the day `since` (`YYYY-MM-DD`; empty: all kept): per
-    /// day with `daily`, else summed over the days.
-    public static let getUsage = Method(
-        "GetUsage", of: interface, Argument<String>("since"), Argument<Bool>("daily"),
-        output: Argument<[UsageRecord]>("usage"))
-    public static let clearUsage = Method("ClearUsage", of: interface, output: Argument<UInt32>("count"))
-    /// At most once a minute while anything moves, to the connections that read `GetUsage` and may see a row
-    /// that changed; a session service sends it on to its own bus.
-    public static let usageChanged = Signal("UsageChanged", of: interface)
 
     // MARK: Signals and properties
 
@@ -75,8 +60,8 @@ public enum ServiceMembers {
     /// Every member above, for the contract test's count.
     public static let all: [any InterfaceMember] = [
         begin, beginWithTimeout, end, cancel, reset, listActivities, setProgress, setTransfer, setCancellable,
-        requestCancel, pause, resume, getActivities, getHistory, clearHistory, getUsage, clearUsage, usageChanged, visibilityChanged, activitiesChanged,
-        cancelRequested, historyChanged, visible, activeCount, traffic, trafficReason,
+        requestCancel, getActivities, getHistory, clearHistory, visibilityChanged, activitiesChanged, cancelRequested,
+        historyChanged, visible, activeCount, traffic, trafficReason,
     ]
 }
 

@@ -5,10 +5,25 @@ public import DBusKit
 public enum ServiceNames {
     /// The well-known name the service owns.
     public static let busName: BusName = "org.example.NetworkActivity"
-    /// The one object the service exports.
+    /// The object of the service's own interface.
     public static let objectPath: ObjectPath = "/org/example/NetworkActivity"
     /// The service's own interface.
     public static let interface: InterfaceName = "org.example.NetworkActivity"
+    /// The data each app used (`UsageMembers`), served at its own object.
+    public static let usageInterface: InterfaceName = "org.example.NetworkActivity.Usage"
+    public static let usagePath: ObjectPath = "/org/example/NetworkActivity/Usage"
+    /// Holding an app's network back (`PauseMembers`), served at its own object.
+    public static let pauseInterface: InterfaceName = "org.example.NetworkActivity.Pause"
+    public static let pausePath: ObjectPath = "/org/example/NetworkActivity/Pause"
+
+    /// The object that serves `interface`: each of the service's interfaces has its own, named after it.
+    public static func objectPath(serving interface: InterfaceName) -> ObjectPath {
+        switch interface {
+        case usageInterface: usagePath
+        case pauseInterface: pausePath
+        default: objectPath
+        }
+    }
 
     /// Marks, in a session service's `ListActivities`, the system service's activities: their owner is this
     /// followed by their owner's unique name on the system bus, such as `system::1.42`.
@@ -17,6 +32,6 @@ public enum ServiceNames {
     /// this name has an owner, so that GNOME shows one indicator.
     public static let shellIndicatorName: BusName = "org.example.NetworkActivity.ShellIndicator"
 
-    // Its members are declared in `ServiceMembers`; the object also implements the standard interfaces, named in
+    // Their members are declared in `ServiceMembers`, `UsageMembers` and `PauseMembers`; each object also implements the standard interfaces, named in
     // DBusKit's `StandardInterface`.
 }

@@ -7,11 +7,9 @@ import NetworkActivityInterface
 /// indicator alone, whatever its `--talk-name` lets it call: what is the user's or another app's is refused by
 /// name (`AccessRules.SandboxedRequest`), and what it reads is its own.
 extension ActivityEndpoint {
-    /// Refuses `request` to a sandboxed caller with `Error.Sandboxed`, saying why.
+    /// Refuses `request` to a sandboxed caller (`CallerDirectory.refuseIfSandboxed`).
     func refuseIfSandboxed(_ caller: String, _ request: AccessRules.SandboxedRequest) throws(DBusError) {
-        guard let app = callers.sandbox(of: caller) else { return }
-        throw DBusError(.sandboxed, "\(app) runs in a sandbox, and this \(AccessRules.refusal(ofSandboxed: request)): "
-                        + "a sandboxed app may use its own activities alone")
+        try callers.refuseIfSandboxed(caller, request)
     }
 
     /// Whether `caller` runs in a sandbox.

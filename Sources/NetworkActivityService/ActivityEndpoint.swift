@@ -32,16 +32,6 @@ final class ActivityEndpoint {
     var trafficState = TrafficState.off("--traffic is not given")
     /// Which apps' traffic a person wants to see.
     var trafficChoice = TrafficChoice()
-    /// The data usage this service keeps (the system service counting traffic), or the way to the system
-    /// service's (a session's).
-    weak var dataUsage: (any DataUsageAnswering)?
-    /// The connections that read `GetUsage`, told of its changes (`UsageChanged`).
-    var usageReaders = ActivityReaders()
-    weak var usageForwarding: (any DataUsageForwarding)?
-    /// Where apps' packets are held back (the system service counting traffic), or the way to the system
-    /// service's (a session's).
-    weak var trafficPausing: (any TrafficPausing)?
-    weak var pauseForwarding: (any PauseForwarding)?
     /// Each distinct change signal, built once and sent as copies.
     private var changeSignals = SignalCache<ActivityNotification>()
     /// Where changes are saved for the next instance, if anywhere.
@@ -121,10 +111,7 @@ final class ActivityEndpoint {
 
     /// The Unix user behind a caller, or the error that says the bus did not tell.
     func knownUser(of caller: String) throws(DBusError) -> UInt32 {
-        guard let user = callers.unixUser(of: caller) else {
-            throw DBusError(.failed, "the bus did not tell the Unix user of \(caller)")
-        }
-        return user
+        try callers.knownUser(of: caller)
     }
 
     /// Sends `HistoryChanged` when it is due, to whom it concerns; returns the turn with the next time one may be.
@@ -237,7 +224,6 @@ final class ActivityEndpoint {
         recordFinished()
         callers.forget(name)
         readers.forget(name)
-        usageReaders.forget(name)
         publishNotifications()
         return ended
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import DBusKit
+import NetworkActivity
 
 /// Who is behind the service's callers: what the bus says of a connection (its Unix user and process) and the
 /// application the system says it is, asked once per connection. Unique names are never reused, so an entry
@@ -54,6 +55,22 @@ final class CallerDirectory {
     /// The Unix user behind a caller.
     func unixUser(of name: String) -> UInt32? {
         self[name]?.credentials.user
+    }
+
+    /// The Unix user behind a caller, or the error that says the bus did not tell.
+    func knownUser(of name: String) throws(DBusError) -> UInt32 {
+        guard let user = unixUser(of: name) else {
+            throw DBusError(.failed, "the bus did not tell the Unix user of \(name)")
+        }
+        return user
+    }
+
+    /// Refuses `request` to a caller that runs in a sandbox with `Error.Sandboxed`, saying why: a sandboxed app
+    /// reaches its own activities and the indicator alone, whatever its `--talk-name` lets it call.
+    func refuseIfSandboxed(_ name: String, _ request: AccessRules.SandboxedRequest) throws(DBusError) {
+        guard let app = sandbox(of: name) else { return }
+        throw DBusError(.sandboxed, "\(app) runs in a sandbox, and this \(AccessRules.refusal(ofSandboxed: request)): "
+                        + "a sandboxed app may use its own activities alone")
     }
 
     /// `name` left the bus.

@@ -17,6 +17,12 @@ public final class NetworkActivityService {
     private let clock = SystemClock()
     /// The object at `ServiceNames.objectPath`, with the domain's state.
     private let endpoint: ActivityEndpoint
+    /// The system service's objects of the data usage and pausing, which a session passes on (`relay`).
+    private var usage: UsageEndpoint?
+    private var pause: PauseEndpoint?
+    private var relay: SystemServiceRelay?
+    /// The kernel's counts, where this service keeps them.
+    private var traffic: TrafficSource?
     private var memory = MemoryReturn()
     private var systemService: SystemServiceFollower?
     /// The sources followed, each through its adapter (`SourceAdapters`).
@@ -61,6 +67,15 @@ public final class NetworkActivityService {
             endpoint.trafficState = configuration.followsSystemService ? .unavailable("the system service is not running")
                 : .unavailable("--no-system: the system service, which counts it, is not followed")
         }
+        let send: (Message) -> Void = { [unowned connection] message in connection.send(message) }
+        let notCounting: () -> DBusError = { [unowned endpoint] in endpoint.trafficState.notCountingError }
+        if configuration.bus == .system {
+            usage = UsageEndpoint(callers: endpoint.callers, ownUser: endpoint.ownUser, logger: logger, send: send,
+                                  notCounting: notCounting)
+            pause = PauseEndpoint(activities: endpoint, send: send, notCounting: notCounting)
+        } else {
+            relay = SystemServiceRelay(callers: endpoint.callers, send: send, notCounting: notCounting)
+        }
         loop = EventLoop(connection: connection)
         do {
             try start()
@@ -95,7 +110,7 @@ public final class NetworkActivityService {
         loop.add(system) { [unowned self] in
             logger.notice("lost the system bus; following nothing there any more")
             systemService?.systemBusLost()
-            for (source, adapter) in adapters where SourceAdapters.all[source]?.bus == .system { adapter.busLost() }
+            for adapter in adapters.values where type(of: adapter).bus == .system { adapter.busLost() }
         }
         if configuration.followsSystemService {
             do {
@@ -103,9 +118,8 @@ public final class NetworkActivityService {
                     connection: system, logger: logger, startsService: configuration.traffic.isOn,
                     onTraffic: { [unowned self] state in trafficOfSystemService(state) }
                 ) { [unowned endpoint] records in endpoint.followSystemActivities(records) }
-                endpoint.usageForwarding = systemService
-                endpoint.pauseForwarding = systemService
-                systemService?.onUsageChanged = { [unowned endpoint] in endpoint.systemUsageChanged() }
+                relay?.systemService = systemService
+                systemService?.onRelayedSignal = { [unowned self] signal in relay?.systemSignal(signal) }
             } catch {
                 logger.warning("following no system service: \(error.message)")
             }
@@ -113,20 +127,26 @@ public final class NetworkActivityService {
         for source in onSystemBus { follow(source, with: SourceAdapters.all[source]!, on: system) }
     }
 
-    /// Attaches the kernel's counting (`TrafficSource`); without it, says once what is missing, and serves on.
+    /// Attaches the kernel's counting (`TrafficSource`), which answers the data usage and pauses; without it,
+    /// says once what is missing, and serves on.
     private func startCountingTraffic() {
-        follow(.traffic, with: SourceAdapters.all[.traffic]!, on: connection) { [unowned self] error in
+        let traffic: TrafficSource
+        do {
+            traffic = try TrafficSource(connection: connection, work: endpoint, configuration: configuration,
+                                        clock: clock)
+        } catch {
             logger.warning("not counting apps' traffic: \(error.message)")
             endpoint.trafficState = .unavailable(error.message)
+            return
         }
-        if let traffic = adapters[.traffic] as? TrafficSource {
-            endpoint.trafficState = .counting
-            endpoint.notesReaders = true
-            endpoint.dataUsage = traffic
-            endpoint.trafficPausing = traffic
-            traffic.usage.onChange = { [unowned endpoint] everyone, users in
-                endpoint.usageChanged(everyone: everyone, users: users)
-            }
+        self.traffic = traffic
+        add(traffic, as: .traffic)
+        endpoint.trafficState = .counting
+        endpoint.notesReaders = true
+        usage?.dataUsage = traffic
+        pause?.pausing = traffic
+        traffic.usage.onChange = { [unowned self] everyone, users in
+            usage?.usageChanged(everyone: everyone, users: users)
         }
     }
 
@@ -141,22 +161,29 @@ public final class NetworkActivityService {
         }
     }
 
-    private func follow(_ source: ActivitySource, with adapter: any SourceAdapter.Type, on bus: Connection,
-                        unavailable: ((DBusError) -> Void)? = nil) {
+    private func follow(_ source: ActivitySource, with adapter: any SourceAdapter.Type, on bus: Connection) {
         do {
-            let followed = try adapter.init(connection: bus, work: endpoint, configuration: configuration, clock: clock)
-            adapters[source] = followed
-            if adapter.readsAtEndOfTurn { readingAdapters.append(followed) }
-            if let descriptor = followed.wakeUpDescriptor {
-                loop.watch(fileDescriptor: descriptor) { [unowned followed] in followed.wokeUp() }
-            }
+            add(try adapter.init(connection: bus, work: endpoint, configuration: configuration, clock: clock),
+                as: source)
         } catch {
-            if let unavailable { unavailable(error) } else { logger.warning("following no \(source.rawValue): \(error.message)") }
+            logger.warning("following no \(source.rawValue): \(error.message)")
+        }
+    }
+
+    /// Wires a followed source into the loop.
+    private func add(_ followed: any SourceAdapter, as source: ActivitySource) {
+        adapters[source] = followed
+        if type(of: followed).readsAtEndOfTurn { readingAdapters.append(followed) }
+        if let descriptor = followed.wakeUpDescriptor {
+            loop.watch(fileDescriptor: descriptor) { [unowned followed] in followed.wokeUp() }
         }
     }
 
     private func start() throws(DBusError) {
         try connection.register(endpoint.object)
+        for object in [usage?.object, pause?.object].compactMap({ $0 }) + (relay?.objects ?? []) {
+            try connection.register(object)
+        }
         try connection.subscribe(to: MatchRule(
             sender: Connection.busDriverName, path: Connection.busDriverPath,
             interface: Connection.busDriverInterface, member: "NameOwnerChanged", arguments: [2: ""])
@@ -208,7 +235,7 @@ public final class NetworkActivityService {
     private func shutDown() {
         endpoint.saveChanges()
         // What the kernel counted since the last take, which its map forgets with this process.
-        (adapters[.traffic] as? TrafficSource)?.takeUsageNow()
+        traffic?.takeUsageNow()
         if !isReplaced {
             endpoint.shutDown()
             try? connection.releaseName(ServiceNames.busName)
@@ -285,9 +312,10 @@ public final class NetworkActivityService {
     private func nameVanished(_ signal: Message) {
         var arguments = signal.arguments()
         guard let name = try? arguments.read(String.self), name.hasPrefix(":") else { return }
-        for (source, adapter) in adapters where SourceAdapters.all[source]?.bus == .session {
+        for adapter in adapters.values where type(of: adapter).bus == .session {
             adapter.connectionLeft(name)
         }
+        usage?.callerLeft(name)
         let ended = endpoint.callerLeft(name)
         if ended > 0 { logger.debug("\(name) left the bus; ended its \(ended) activities") }
     }

@@ -72,6 +72,11 @@ enum TrafficState: Equatable {
         }
     }
 
+    /// The answer to a call of the data usage or pausing where no traffic is counted, saying why.
+    var notCountingError: DBusError {
+        DBusError(.notCountingTraffic, reason.isEmpty ? "the system service does not count apps' traffic" : reason)
+    }
+
     /// The `TrafficReason` property: empty while it counts.
     var reason: String {
         switch self {

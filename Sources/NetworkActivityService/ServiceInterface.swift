@@ -90,14 +90,6 @@ extension ActivityEndpoint {
                 endpoint.askToCancel(id, receiver: receiver, caller: call.callerName)
                 return NoValue()
             },
-            MethodDeclaration(ServiceMembers.pause, answeringLater: { endpoint, call, id throws(DBusError) in
-                try endpoint.refuseIfSandboxed(call.callerName, .pauseOrResume)
-                return try endpoint.setPaused(true, id: ActivityID(rawValue: id), for: call)
-            }),
-            MethodDeclaration(ServiceMembers.resume, answeringLater: { endpoint, call, id throws(DBusError) in
-                try endpoint.refuseIfSandboxed(call.callerName, .pauseOrResume)
-                return try endpoint.setPaused(false, id: ActivityID(rawValue: id), for: call)
-            }),
             MethodDeclaration(ServiceMembers.getActivities) { endpoint, call throws(DBusError) in
                 if endpoint.isSandboxed(call.callerName) { return endpoint.ownDetails(of: call.callerName) }
                 endpoint.noteReader(call.callerName)
@@ -112,14 +104,6 @@ extension ActivityEndpoint {
                 try endpoint.refuseIfSandboxed(call.callerName, .clearHistory)
                 return try endpoint.clearHistory(for: call.callerName)
             },
-            MethodDeclaration(ServiceMembers.getUsage, answeringLater: { endpoint, call, since, daily throws(DBusError) in
-                try endpoint.refuseIfSandboxed(call.callerName, .readUsage)
-                return try endpoint.usage(for: call, since: since, daily: daily)
-            }),
-            MethodDeclaration(ServiceMembers.clearUsage, answeringLater: { endpoint, call throws(DBusError) in
-                try endpoint.refuseIfSandboxed(call.callerName, .clearUsage)
-                return try endpoint.clearUsage(for: call)
-            }),
         ],
         properties: [
             PropertyDeclaration(ServiceMembers.visible, announcesChanges: true) { $0.coordinator.isVisible },
@@ -131,7 +115,6 @@ extension ActivityEndpoint {
             SignalDeclaration(ServiceMembers.visibilityChanged),
             SignalDeclaration(ServiceMembers.activitiesChanged),
             SignalDeclaration(ServiceMembers.cancelRequested),
-            SignalDeclaration(ServiceMembers.usageChanged),
             SignalDeclaration(ServiceMembers.historyChanged),
         ]
     )

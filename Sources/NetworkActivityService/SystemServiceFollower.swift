@@ -25,9 +25,9 @@ final class SystemServiceFollower {
     private var owner = ""
     private var isAsking = false
     private var askAgain = false
-    /// Called when the system service says the data usage changed (`UsageChanged`, sent to this connection once
-    /// it has read `GetUsage`).
-    var onUsageChanged: (() -> Void)?
+    /// Called with each signal of the interfaces a session passes on (`SystemServiceRelay`), such as
+    /// `UsageChanged`, which the system service sends to this connection once it has read `GetUsage`.
+    var onRelayedSignal: ((Message) -> Void)?
 
     /// Starts following on `connection`, to the system bus.
     init(connection: Connection, logger: Logger, startsService: Bool, onTraffic: @escaping (String?) -> Void,
@@ -43,9 +43,8 @@ final class SystemServiceFollower {
                      StandardInterface.propertiesChanged.rule(sender: ServiceNames.busName, path: ServiceNames.objectPath)] {
             try connection.subscribe(to: rule) { [unowned self] _ in askForActivities() }
         }
-        try connection.subscribe(to: ServiceMembers.usageChanged.rule(sender: ServiceNames.busName,
-                                                                     path: ServiceNames.objectPath)) {
-            [unowned self] _ in onUsageChanged?()
+        for rule in SystemServiceRelay.signalRules {
+            try connection.subscribe(to: rule) { [unowned self] signal in onRelayedSignal?(signal) }
         }
         // Whoever owns the name now; from here on, NameOwnerChanged tells.
         ownerChanged(to: (try? connection.nameOwner(of: ServiceNames.busName)) ?? "")
@@ -133,46 +132,14 @@ final class SystemServiceFollower {
     }
 }
 
-/// A session's `Pause` and `Resume` of an app the system service measures are the system service's, asked as the
-/// session's user: it decides who may.
-extension SystemServiceFollower: PauseForwarding {
-    func forward(paused: Bool, id: UInt32, answer: @escaping (Result<Void, DBusError>) -> Void) -> Bool {
+extension SystemServiceFollower {
+    /// Passes a call of the session's bus on to the system service whole, as the session's user
+    /// (`SystemServiceRelay`); `answer` is called on the loop with its reply. False when it is not running.
+    func passOn(_ call: Message, answer: @escaping (Result<Message, DBusError>) -> Void) -> Bool {
         guard let destination = try? BusName(owner) else { return false }
-        let call = (paused ? ServiceMembers.pause : ServiceMembers.resume).call(id, destination: destination,
-                                                                               path: ServiceNames.objectPath)
-        call.autoStart = false
-        connection.send(call, timeout: .seconds(10)) { result in answer(result.map { _ in }) }
-        return true
-    }
-}
-
-/// A session's `GetUsage` and `ClearUsage` are the system service's, asked as the session's user: the system
-/// service answers each user their own apps and the machine's services.
-extension SystemServiceFollower: DataUsageForwarding {
-    func forward(usageSince since: String, daily: Bool,
-                 answer: @escaping (Result<[UsageRecord], DBusError>) -> Void) -> Bool {
-        guard let destination = try? BusName(owner) else { return false }
-        let call = ServiceMembers.getUsage.call(since, daily, destination: destination, path: ServiceNames.objectPath)
-        call.autoStart = false
-        connection.send(call, timeout: .seconds(10)) { result in
-            answer(result.flatMap { reply in
-                var reply = reply
-                return Result { () throws(DBusError) in try ServiceMembers.getUsage.readReply(&reply) }
-            })
-        }
-        return true
-    }
-
-    func forwardClearUsage(answer: @escaping (Result<UInt32, DBusError>) -> Void) -> Bool {
-        guard let destination = try? BusName(owner) else { return false }
-        let call = ServiceMembers.clearUsage.call(destination: destination, path: ServiceNames.objectPath)
-        call.autoStart = false
-        connection.send(call, timeout: .seconds(10)) { result in
-            answer(result.flatMap { reply in
-                var reply = reply
-                return Result { () throws(DBusError) in try ServiceMembers.clearUsage.readReply(&reply) }
-            })
-        }
+        let passed = call.passedOn(to: destination)
+        passed.autoStart = false
+        connection.passOn(passed, timeout: .seconds(10), onReply: answer)
         return true
     }
 }

@@ -2,8 +2,8 @@
 // The extension's logic, written once for both of GNOME Shell's extension systems: the entry points
 // (`extension-43.js`, `extension-45.js`) hand it the Shell's modules, and `packaging/build-shell-extension.sh`
 // makes it a legacy `imports` module for GNOME 43-44 (as it is) or an ES module for GNOME 45 and later (with an
-// `export` line added), and puts the service's interface XML in place of INTERFACE_XML_FROM_THE_BUILD. A thin
-// client of the service's D-Bus interface: it reads `GetActivities` once, then follows `ActivitiesChanged` and
+// `export` line added), and puts the service's interfaces' XML in place of INTERFACE_XML_FROM_THE_BUILD. A thin
+// client of the service's D-Bus interfaces: it reads `GetActivities` once, then follows `ActivitiesChanged` and
 // `VisibilityChanged`, and the day's data usage (`GetUsage`) at `UsageChanged` and when the menu opens; idle it has
 // no timer and polls nothing.
 //
@@ -15,10 +15,13 @@
 
 const BUS_NAME = 'org.example.NetworkActivity';
 const OBJECT_PATH = '/org/example/NetworkActivity';
+// The data usage and pausing are interfaces of their own, each at its object, named after it.
+const USAGE_INTERFACE = 'org.example.NetworkActivity.Usage';
+const PAUSE_INTERFACE = 'org.example.NetworkActivity.Pause';
 // Owned while the extension is enabled: `netactivity-tray` follows its owner, and leaves the tray while it has one.
 const INDICATOR_NAME = 'org.example.NetworkActivity.ShellIndicator';
 const ICON_NAME = 'network-transmit-receive';
-// The service's interface (dbus/org.example.NetworkActivity.xml), put here by the build.
+// The service's interfaces (dbus/org.example.NetworkActivity*.xml) by name, put here by the build.
 var INTERFACE_XML = INTERFACE_XML_FROM_THE_BUILD;
 
 /// The texts for people, in the session's language: the extension's gettext functions, which `start` takes from
@@ -409,11 +412,14 @@ var start = function (shell) {
             setPaused(view.id, view.action === 'pause');
     }
 
-    // The interface's methods, by name, for the types of their replies.
-    const methods = Gio.DBusNodeInfo.new_for_xml(INTERFACE_XML).lookup_interface(BUS_NAME);
-    function call(method, parameters, done) {
-        const replyType = `(${methods.lookup_method(method).out_args.map(arg => arg.signature).join('')})`;
-        Gio.DBus.session.call(BUS_NAME, OBJECT_PATH, BUS_NAME, method, parameters, new GLib.VariantType(replyType),
+    // The interfaces' methods, by name, for the types of their replies; each interface at its own object.
+    const interfaces = new Map(Object.entries(INTERFACE_XML).map(([name, xml]) =>
+        [name, Gio.DBusNodeInfo.new_for_xml(xml).lookup_interface(name)]));
+    function call(method, parameters, done, interfaceName = BUS_NAME) {
+        const declared = interfaces.get(interfaceName).lookup_method(method);
+        const replyType = `(${declared.out_args.map(arg => arg.signature).join('')})`;
+        Gio.DBus.session.call(BUS_NAME, `/${interfaceName.replaceAll('.', '/')}`, interfaceName, method, parameters,
+            new GLib.VariantType(replyType),
             Gio.DBusCallFlags.NO_AUTO_START, -1, cancellable, (connection, result) => {
                 let reply = null;
                 let failure = null;
@@ -447,7 +453,7 @@ var start = function (shell) {
         call(paused ? 'Pause' : 'Resume', new GLib.Variant('(u)', [id]), (_reply, error) => {
             if (error)
                 log(`netactivity: could not ${paused ? 'pause' : 'resume'} activity ${id}: ${error.message}`);
-        });
+        }, PAUSE_INTERFACE);
     }
 
     /// Reads the day's usage: when the service appears, says it changed (`UsageChanged`) and the menu opens.
@@ -464,7 +470,7 @@ var start = function (shell) {
                 return;
             usage = read;
             render();
-        });
+        }, USAGE_INTERFACE);
     }
 
     function readAll(owner) {
@@ -505,8 +511,9 @@ var start = function (shell) {
             readAll(owner);
     }
 
-    function subscribe(signal, handler) {
-        const id = Gio.DBus.session.signal_subscribe(BUS_NAME, BUS_NAME, signal, OBJECT_PATH, null,
+    function subscribe(signal, handler, interfaceName = BUS_NAME) {
+        const id = Gio.DBus.session.signal_subscribe(BUS_NAME, interfaceName, signal,
+            `/${interfaceName.replaceAll('.', '/')}`, null,
             Gio.DBusSignalFlags.NONE, (_connection, _sender, _path, _interface, _signal, parameters) => {
                 if (!released)
                     handler(parameters.deepUnpack());
@@ -514,7 +521,7 @@ var start = function (shell) {
         undo.push(() => Gio.DBus.session.signal_unsubscribe(id));
     }
     subscribe('VisibilityChanged', ([visible]) => setVisible(visible));
-    subscribe('UsageChanged', () => readUsage(serviceOwner));
+    subscribe('UsageChanged', () => readUsage(serviceOwner), USAGE_INTERFACE);
     subscribe('ActivitiesChanged', ([changed, ended]) => {
         for (const record of changed) {
             const activity = activityOf(record);

@@ -228,7 +228,7 @@ final class ActivityTray {
 
     /// Pauses or resumes the app's network; the row says "paused" once the service says it is.
     private func setPaused(_ id: ActivityID, _ paused: Bool) {
-        callService((paused ? ServiceMembers.pause : ServiceMembers.resume).serviceCall(id.rawValue)) { [logger] result in
+        callService((paused ? PauseMembers.pause : PauseMembers.resume).serviceCall(id.rawValue)) { [logger] result in
             switch result {
             case .success: logger.notice("\(paused ? "paused" : "resumed") the network of activity \(id)")
             case .failure(let error): logger.warning("could not \(paused ? "pause" : "resume") activity \(id): \(error)")

@@ -38,8 +38,8 @@ final class UsedToday {
         let warned = warningsFile.flatMap { readSmallTextFile(atPath: $0) }
             .map { Set($0.split(separator: "\n").map(String.init)) } ?? []
         warnings = MeteredWarnings(threshold: meteredWarning, warned: warned)
-        try connection.subscribe(to: ServiceMembers.usageChanged.rule(sender: ServiceNames.busName,
-                                                                      path: ServiceNames.objectPath)) {
+        try connection.subscribe(to: UsageMembers.usageChanged.rule(sender: ServiceNames.busName,
+                                                                      path: ServiceNames.usagePath)) {
             [unowned self] _ in read()
         }
     }
@@ -48,7 +48,7 @@ final class UsedToday {
     func read() {
         guard reads.start() else { return }
         let day = LocalFormats.day(clock.now().wallClock)
-        connection.send(ServiceMembers.getUsage.serviceCall(day, true).withoutAutoStart()) { [unowned self] result in
+        connection.send(UsageMembers.getUsage.serviceCall(day, true).withoutAutoStart()) { [unowned self] result in
             switch result {
             case .success(let records):
                 let rows = records.map(AppDataUsage.init)

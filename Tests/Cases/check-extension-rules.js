@@ -7,7 +7,7 @@ import System from 'system';
 const [indicatorPath, casesPath] = ARGV;
 const read = path => new TextDecoder().decode(GLib.file_get_contents(path)[1]);
 // The build puts the interface XML in place of the placeholder; the rules do not read it.
-const source = read(indicatorPath).replaceAll('INTERFACE_XML_FROM_THE_BUILD', "''");
+const source = read(indicatorPath).replaceAll('INTERFACE_XML_FROM_THE_BUILD', '{}');
 const rules = new Function(`${source}\nreturn {overallPercent, byteAmount, elapsed};`)();
 const cases = JSON.parse(read(casesPath));
 

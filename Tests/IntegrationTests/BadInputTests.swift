@@ -55,20 +55,42 @@ extension Integration {
             try expectUnchanged()
         }
 
-        /// A service that counts no traffic says so for the data usage; a `since` that is not a day is refused first.
+        /// A service that counts no traffic says so for the data usage and pausing; the system service refuses a
+        /// `since` that is not a day first, and a session passes its refusal back whole.
         @Test func dataUsageWithoutCountingIsNotCountingTrafficAndABadDayInvalidArgs() throws {
+            func usage(_ member: MemberName) -> String { "\(ServiceNames.usageInterface).\(member)" }
+            // This session follows no system service: nothing answers what it would pass on.
             let notCounting = try expectDbusSendError("org.example.NetworkActivity.Error.NotCountingTraffic",
-                                                      ServiceMembers.getUsage.name, "string:2026-11-28", "boolean:true")
+                                                      usage(UsageMembers.getUsage.name),
+                                                      arguments: ["string:2026-11-28", "boolean:true"])
             #expect(notCounting.contains("--traffic is not given"), "\(notCounting)")
             _ = try expectDbusSendError("org.example.NetworkActivity.Error.NotCountingTraffic",
-                                        ServiceMembers.clearUsage.name)
-            for day in ["yesterday", "2026-02-30", "2026-1-5", "20261128"] {
-                let refused = try expectDbusSendError("org.freedesktop.DBus.Error.InvalidArgs",
-                                                      ServiceMembers.getUsage.name, "string:\(day)",
-                                                      "boolean:false")
-                #expect(refused.contains("YYYY-MM-DD"), "\(refused)")
-            }
+                                        usage(UsageMembers.clearUsage.name))
+            _ = try expectDbusSendError("org.example.NetworkActivity.Error.NotCountingTraffic",
+                                        "\(ServiceNames.pauseInterface).\(PauseMembers.pause.name)",
+                                        arguments: ["uint32:\(held)"])
             try expectUnchanged()
+
+            // A system service that counts nothing, and a session that passes calls on to it.
+            let system = try PrivateBus()
+            let systemService = try DaemonProcess(bus: system, arguments: DaemonProcess.noDelays, systemBus: true)
+            let session = try PrivateBus()
+            let sessionService = try DaemonProcess(bus: session, arguments: DaemonProcess.noDelays,
+                                                   environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+            try sessionService.awaitLog("following the system service")
+            for (bus, name) in [(system, "the system service"), (session, "the session, passing it on")] {
+                for day in ["yesterday", "2026-02-30", "2026-1-5", "20261128"] {
+                    let refused = try dbusSend(bus, usage(UsageMembers.getUsage.name),
+                                               arguments: ["string:\(day)", "boolean:false"])
+                    #expect(refused.stderr.contains("Error org.freedesktop.DBus.Error.InvalidArgs:")
+                            && refused.stderr.contains("YYYY-MM-DD"), "\(name): \(refused)")
+                }
+                let notCounted = try dbusSend(bus, usage(UsageMembers.getUsage.name),
+                                              arguments: ["string:", "boolean:false"])
+                #expect(notCounted.stderr.contains("Error org.example.NetworkActivity.Error.NotCountingTraffic:"),
+                        "\(name): \(notCounted)")
+            }
+            #expect(systemService.isRunning && sessionService.isRunning)
         }
 
         @Test func endingAnUnknownIdIsUnknownActivityAndLogged() throws {

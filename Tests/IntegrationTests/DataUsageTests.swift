@@ -27,7 +27,7 @@ struct DataUsageTests {
     }
 
     static func usage(_ bus: PrivateBus, since: String = "") throws -> [UsageRecord] {
-        try RawClient(bus).call(ServiceMembers.getUsage.serviceCall(since, true))
+        try RawClient(bus).call(UsageMembers.getUsage.serviceCall(since, true))
     }
 
     /// `busctl` as another Unix user, on the test's bus.
@@ -37,8 +37,8 @@ struct DataUsageTests {
     }
 
     static func usageCall(_ member: String, _ arguments: String...) -> [String] {
-        ["call", "org.example.NetworkActivity", "/org/example/NetworkActivity", "org.example.NetworkActivity",
-         member] + arguments
+        ["call", "org.example.NetworkActivity", "/org/example/NetworkActivity/Usage",
+         "org.example.NetworkActivity.Usage", member] + arguments
     }
 
     @Test func eachAppsBytesAreCountedPerNetworkMeteredOrNotAndShownOnlyToItsUser() throws {
@@ -80,12 +80,12 @@ struct DataUsageTests {
         #expect(!rows.contains { $0.network == "lo" }, "loopback is never counted: \(rows)")
 
         // Its user reads it, with a real client; another user reads none of it and clears none of it.
-        let own = try Self.busctl(as: person, bus, Self.usageCall(ServiceMembers.getUsage.name.rawValue, "sb", "", "true"))
+        let own = try Self.busctl(as: person, bus, Self.usageCall(UsageMembers.getUsage.name.rawValue, "sb", "", "true"))
         #expect(own.succeeded && own.stdout.contains("firefox-esr") && own.stdout.contains("Phone hotspot"), "\(own)")
-        let other = try Self.busctl(as: stranger, bus, Self.usageCall(ServiceMembers.getUsage.name.rawValue, "sb", "", "true"))
+        let other = try Self.busctl(as: stranger, bus, Self.usageCall(UsageMembers.getUsage.name.rawValue, "sb", "", "true"))
         #expect(other.succeeded && !other.stdout.contains("firefox-esr") && !other.stdout.contains("backup-tool"),
                 "\(other)")
-        let cleared = try Self.busctl(as: stranger, bus, Self.usageCall(ServiceMembers.clearUsage.name.rawValue))
+        let cleared = try Self.busctl(as: stranger, bus, Self.usageCall(UsageMembers.clearUsage.name.rawValue))
         #expect(cleared.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "u 0", "\(cleared)")
         #expect(try Self.usage(bus).contains { $0.application == "firefox-esr" })
 
@@ -128,7 +128,7 @@ struct DataUsageTests {
         let trickle = try server.download(bytesPerSecond: 2_048, seconds: 150, in: app, as: Self.person,
                                           namespace: network.inMachine, bus: bus)
         try listener.settle()
-        let taken = try listener.next(timeout: .seconds(90)) { $0.member == ServiceMembers.usageChanged.name.rawValue }
+        let taken = try listener.next(timeout: .seconds(90)) { $0.member == UsageMembers.usageChanged.name.rawValue }
         #expect(taken != nil, "no take within a minute and a half: \(service?.log ?? "")")
         service?.send(SIGKILL)
         _ = service?.exitStatus(within: .seconds(10))

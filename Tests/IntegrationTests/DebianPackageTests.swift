@@ -48,6 +48,8 @@ extension Integration {
         static let installedFiles = [
             "usr/share/dbus-1/services/org.example.NetworkActivity.service",
             "usr/share/dbus-1/interfaces/org.example.NetworkActivity.xml",
+            "usr/share/dbus-1/interfaces/org.example.NetworkActivity.Usage.xml",
+            "usr/share/dbus-1/interfaces/org.example.NetworkActivity.Pause.xml",
             "usr/share/dbus-1/system.d/org.example.NetworkActivity.conf",
             "usr/lib/systemd/user/netactivityd.service", "usr/lib/systemd/user/netactivity-tray.service",
             "usr/share/dbus-1/system-services/org.example.NetworkActivity.service",

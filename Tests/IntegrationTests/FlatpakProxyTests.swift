@@ -147,24 +147,25 @@ extension Integration {
                                     ServiceMembers.visible.name)
             #expect(visible.succeeded && visible.stdout.contains("<"), "\(visible)")
 
-            let refused: [[String]] = [
-                [ServiceMembers.getUsage.name.rawValue, "", "true"],
-                [ServiceMembers.clearUsage.name.rawValue],
-                [ServiceMembers.pause.name.rawValue, "\(others)"],
-                [ServiceMembers.resume.name.rawValue, "\(others)"],
-                [ServiceMembers.requestCancel.name.rawValue, "\(others)"],
-                [ServiceMembers.getHistory.name.rawValue, "0"],
-                [ServiceMembers.clearHistory.name.rawValue],
-                [ServiceMembers.reset.name.rawValue],
+            // Each as (interface, member, arguments), to the interface's own object.
+            let refused: [(InterfaceName, String, [String])] = [
+                (ServiceNames.usageInterface, UsageMembers.getUsage.name.rawValue, ["", "true"]),
+                (ServiceNames.usageInterface, UsageMembers.clearUsage.name.rawValue, []),
+                (ServiceNames.pauseInterface, PauseMembers.pause.name.rawValue, ["\(others)"]),
+                (ServiceNames.pauseInterface, PauseMembers.resume.name.rawValue, ["\(others)"]),
+                (ServiceNames.interface, ServiceMembers.requestCancel.name.rawValue, ["\(others)"]),
+                (ServiceNames.interface, ServiceMembers.getHistory.name.rawValue, ["0"]),
+                (ServiceNames.interface, ServiceMembers.clearHistory.name.rawValue, []),
+                (ServiceNames.interface, ServiceMembers.reset.name.rawValue, []),
             ]
-            for call in refused {
+            for (interface, member, arguments) in refused {
                 let result = try runTool("/usr/bin/gdbus", ["call", "--address", proxy.address, "--dest",
                                                             ServiceNames.busName.rawValue, "--object-path",
-                                                            ServiceNames.objectPath.rawValue, "--method",
-                                                            "\(ServiceNames.interface).\(call[0])"] + call.dropFirst(),
+                                                            ServiceNames.objectPath(serving: interface).rawValue,
+                                                            "--method", "\(interface).\(member)"] + arguments,
                                          bus: bus)
                 #expect(!result.succeeded && result.stderr.contains("org.example.NetworkActivity.Error.Sandboxed")
-                        && result.stderr.contains("org.example.Sandboxed runs in a sandbox"), "\(call[0]): \(result)")
+                        && result.stderr.contains("org.example.Sandboxed runs in a sandbox"), "\(member): \(result)")
             }
             // Nothing changed: the user's activity is there, not asked to stop; the app's own ends.
             let left = try outside.details()

@@ -38,8 +38,11 @@ extension Integration {
         @Test func eachBuildHasItsEntryPointItsVersionsItsLicenceAndTheInterface() throws {
             let output = try Self.build()
             defer { try? FileManager.default.removeItem(at: output) }
-            let interface = try String(contentsOf: Paths.dbusFolder.appendingPathComponent(
-                "org.example.NetworkActivity.xml"), encoding: .utf8)
+            let interfaces = try [ServiceNames.interface, ServiceNames.usageInterface, ServiceNames.pauseInterface]
+                .map { name in
+                    (name.rawValue, try String(contentsOf: Paths.dbusFolder.appendingPathComponent("\(name).xml"),
+                                               encoding: .utf8))
+                }
             for (build, versions) in [("gnome-43", ["43", "44"]),
                                       ("gnome-45", ["45", "46", "47", "48", "49", "50", "51"])] {
                 let folder = output.appendingPathComponent("\(build)/\(Self.uuid)")
@@ -64,13 +67,16 @@ extension Integration {
                     #expect(listed.stdout.contains(file), "\(build): \(listed)")
                 }
             }
-            // The string in the code is the XML, byte for byte: gjs prints it. The ES module is the same code.
+            // The strings in the code are the XML, byte for byte, by interface: gjs prints them. The ES module is the
+            // same code.
             let legacy = output.appendingPathComponent("gnome-43/\(Self.uuid)")
-            let embedded = try runTool("/usr/bin/gjs", ["-c", """
-                imports.searchPath.unshift('\(legacy.path)');
-                print(imports.indicator.INTERFACE_XML);
-                """], bus: nil)
-            #expect(embedded.stdout == interface + "\n", "\(embedded)")
+            for (name, xml) in interfaces {
+                let embedded = try runTool("/usr/bin/gjs", ["-c", """
+                    imports.searchPath.unshift('\(legacy.path)');
+                    print(imports.indicator.INTERFACE_XML['\(name)']);
+                    """], bus: nil)
+                #expect(embedded.stdout == xml + "\n", "\(name): \(embedded)")
+            }
             let module = try String(contentsOf: output.appendingPathComponent("gnome-45/\(Self.uuid)/indicator.js"),
                                     encoding: .utf8)
             #expect(module == (try String(contentsOf: legacy.appendingPathComponent("indicator.js"), encoding: .utf8))

@@ -58,7 +58,7 @@ struct TrafficIdentityTests {
         let history = try client.call(ServiceMembers.getHistory.serviceCall(0))
         let entry = try #require(history.first { $0.id == shown.id }, "\(history)")
         #expect(entry.user == uid, "\(entry)")
-        let rows: [UsageRecord] = try client.call(ServiceMembers.getUsage.serviceCall("", true))
+        let rows: [UsageRecord] = try client.call(UsageMembers.getUsage.serviceCall("", true))
         // Another copy of the suite has an app of this name, of its own user.
         let row = try #require(rows.first { $0.application == "ownnamespaces" && $0.privateTo == uid }, "\(rows)")
         #expect(row.user == uid && row.privateTo == uid && row.network == "other-namespaces", "\(row)")

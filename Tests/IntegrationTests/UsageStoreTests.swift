@@ -33,14 +33,14 @@ struct UsageStoreTests {
             let read = try runTool(Paths.cli.path, ["usage", "--system", "--json"], bus: bus)
             #expect(read.succeeded, "\(read)")
             reads += 1
-            written = try listener.next(timeout: .seconds(20)) { $0.member == ServiceMembers.usageChanged.name.rawValue }
+            written = try listener.next(timeout: .seconds(20)) { $0.member == UsageMembers.usageChanged.name.rawValue }
         }
         #expect(written != nil, "no save within 100 s of reads every 20 s (\(reads) reads): \(service?.log ?? "")")
         #expect(reads >= 2, "the reads went on while the save was due: \(reads)")
         service?.send(SIGKILL)
         _ = service?.exitStatus(within: .seconds(10))
         service = try TrafficTests.systemService(bus)
-        let rows = try RawClient(bus).call(ServiceMembers.getUsage.serviceCall("", true))
+        let rows = try RawClient(bus).call(UsageMembers.getUsage.serviceCall("", true))
         let row = try #require(rows.first { $0.application == name }, "\(rows)")
         #expect(row.received >= body, "every byte of the transfer is kept: \(row)")
         _ = service

@@ -1,3 +1,4 @@
+import DBusKit
 import Foundation
 import TestSupport
 import NetworkActivityInterface
@@ -23,5 +24,47 @@ struct ServiceContractTests {
         let file = InterfaceContract.dbusFolder.appendingPathComponent(Self.file)
         #expect(try InterfaceContract.introspect(scene.endpoint.object, on: scene.bus)
             == String(contentsOf: file, encoding: .utf8))
+    }
+}
+
+/// The data usage's and pausing's interfaces are their XML too, as the system service serves them and as a
+/// session passes them on (`SystemServiceRelay`, built from the members alone), each at its own object.
+@Suite("The usage and pause interfaces against their XML")
+struct RelayedInterfaceContractTests {
+    static let usageFile = "org.example.NetworkActivity.Usage.xml"
+    static let pauseFile = "org.example.NetworkActivity.Pause.xml"
+
+    @Test func theSystemServicesDeclarationsAreTheXML() throws {
+        let usage = try InterfaceContract.compare(UsageEndpoint.interface, withFile: Self.usageFile)
+        #expect(usage.declaredOnly == [] && usage.contractOnly == [], "\(usage)")
+        #expect(usage.declaredMembers == UsageMembers.all.count)
+        let pause = try InterfaceContract.compare(PauseEndpoint.interface, withFile: Self.pauseFile)
+        #expect(pause.declaredOnly == [] && pause.contractOnly == [], "\(pause)")
+        #expect(pause.declaredMembers == PauseMembers.all.count)
+    }
+
+    @Test func theSessionsRelayServesTheSameInterfacesAtTheSameObjects() throws {
+        let bus = InMemoryBus()
+        let callers = CallerDirectory(lookUpCredentials: { _ in nil }, lookUpApplication: { _ in nil })
+        let relay = SystemServiceRelay(callers: callers, send: bus.send) {
+            DBusError(.notCountingTraffic, "no system service in this test")
+        }
+        #expect(relay.objects.map(\.path) == [ServiceNames.usagePath, ServiceNames.pausePath])
+        for (object, file) in zip(relay.objects, [Self.usageFile, Self.pauseFile]) {
+            let xml = try String(contentsOf: InterfaceContract.dbusFolder.appendingPathComponent(file), encoding: .utf8)
+            #expect(try InterfaceContract.introspect(object, on: bus) == xml)
+        }
+        let usage = try InterfaceContract.compare(
+            InterfaceDeclaration<SystemServiceRelay>(ServiceNames.usageInterface, passingOn: UsageMembers.all) { _, _ in },
+            withFile: Self.usageFile)
+        #expect(usage.declaredOnly == [] && usage.contractOnly == [], "\(usage)")
+        // With no system service to pass it to, a call says why; a call of the wrong signature never leaves.
+        let reply = try bus.reply(relay.objects[1], ServiceNames.pauseInterface, PauseMembers.pause.name) {
+            $0.append(UInt32(7))
+        }
+        #expect(reply.errorName == ErrorName.notCountingTraffic.rawValue)
+        #expect(try bus.errorName(relay.objects[1], ServiceNames.pauseInterface, PauseMembers.pause.name) {
+            $0.append("seven")
+        } == "org.freedesktop.DBus.Error.InvalidArgs")
     }
 }

@@ -9,7 +9,9 @@ public final class SignalListener {
 
     public init(_ bus: PrivateBus) throws {
         connection = try bus.connect()
-        try connection.addMatch(MatchRule(sender: ServiceNames.busName, path: ServiceNames.objectPath))
+        for path in [ServiceNames.objectPath, ServiceNames.usagePath] {
+            try connection.addMatch(MatchRule(sender: ServiceNames.busName, path: path))
+        }
     }
 
     /// Reads the service's activities once (`GetActivities`), as a panel does first: from then on the service
@@ -23,14 +25,14 @@ public final class SignalListener {
     /// it may see change (`UsageChanged`).
     @discardableResult
     public func readUsage() throws -> [UsageRecord] {
-        try connection.call(ServiceMembers.getUsage.serviceCall("", true), timeout: .seconds(10))
+        try connection.call(UsageMembers.getUsage.serviceCall("", true), timeout: .seconds(10))
     }
 
     /// Waits for the next signal that `matches`, up to `timeout`; signals before it stay in the history.
     public func next(timeout: Duration = .seconds(10), _ matches: (Message) -> Bool) throws -> Message? {
         let deadline = ContinuousClock.now + timeout
         while let message = try connection.nextMessage(timeout: ContinuousClock.now.duration(to: deadline)) {
-            guard message.type == .signal, message.path == ServiceNames.objectPath.rawValue else { continue }
+            guard message.type == .signal, message.path?.hasPrefix(ServiceNames.objectPath.rawValue) == true else { continue }
             history.append(message)
             if matches(message) { return message }
         }

@@ -76,8 +76,8 @@ struct FuzzCallMaker {
         declared(ServiceMembers.cancel), declared(ServiceMembers.reset), declared(ServiceMembers.listActivities),
         declared(ServiceMembers.setProgress), declared(ServiceMembers.setTransfer),
         declared(ServiceMembers.setCancellable), declared(ServiceMembers.requestCancel),
-        declared(ServiceMembers.getActivities), declared(ServiceMembers.pause), declared(ServiceMembers.resume),
-        declared(ServiceMembers.getUsage), declared(ServiceMembers.clearUsage),
+        declared(ServiceMembers.getActivities), declared(PauseMembers.pause), declared(PauseMembers.resume),
+        declared(UsageMembers.getUsage), declared(UsageMembers.clearUsage),
         declared(StandardInterface.get), declared(StandardInterface.getAll),
         declared(StandardInterface.set), declared(StandardInterface.introspect), declared(StandardInterface.ping),
         // Answered by libdbus, and declared nowhere here.
@@ -89,6 +89,8 @@ struct FuzzCallMaker {
     {
         (method.interface, method.name, method.inputSignature)
     }
+    static let standard = [StandardInterface.properties, StandardInterface.introspectable, StandardInterface.peer]
+    static let servicePaths = [ServiceNames.objectPath, ServiceNames.usagePath, ServiceNames.pausePath]
     static let otherPaths: [ObjectPath] = ["/", "/org", "/org/example", "/org/example/NetworkActivity/child", "/x"]
     static let otherInterfaces: [InterfaceName] = ["org.example.Nothing", "org.freedesktop.DBus.ObjectManager",
                                                   "org.example.NetworkActivity.Error"]
@@ -105,9 +107,11 @@ struct FuzzCallMaker {
     var random: SeededGenerator
 
     mutating func call(ids: [UInt32], nextID: UInt32) -> FuzzCall {
-        var path = ServiceNames.objectPath
-        if random.chance(0.08) { path = Self.otherPaths.randomElement(using: &random)! }
         let chosen = Self.members.randomElement(using: &random)!
+        // The object of the chosen interface (the standard ones: any of the service's objects).
+        var path = Self.standard.contains(chosen.0) ? Self.servicePaths.randomElement(using: &random)!
+            : ServiceNames.objectPath(serving: chosen.0)
+        if random.chance(0.08) { path = Self.otherPaths.randomElement(using: &random)! }
         var (interface, member) = (chosen.0, chosen.1)
         let signature = chosen.signature
         var maybeInterface: InterfaceName? = interface

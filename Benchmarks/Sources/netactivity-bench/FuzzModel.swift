@@ -60,11 +60,14 @@ struct FuzzModel {
         if call.interface == peer {
             return [StandardInterface.ping.name, "GetMachineId"].contains(call.member) ? .success(.none) : .failure([.unknownMethod])
         }
-        guard call.path == ServiceNames.objectPath else {
+        // Each of the service's interfaces at its own object; the data usage's and pausing's are passed on to
+        // a system service, and no system service runs here.
+        let objects = [ServiceNames.interface, ServiceNames.usageInterface, ServiceNames.pauseInterface]
+        guard let own = objects.first(where: { ServiceNames.objectPath(serving: $0) == call.path }) else {
             let errors: Set<ErrorName> = [.unknownMethod, .unknownObject, .unknownInterface]
             return call.member == StandardInterface.introspect.name ? .successOrFailure(errors) : .failure(errors)
         }
-        let interfaces = [ServiceNames.interface, StandardInterface.properties, StandardInterface.introspectable]
+        let interfaces = [own, StandardInterface.properties, StandardInterface.introspectable]
         let candidates = FuzzCallMaker.members.filter { member in
             call.interface.map { member.0 == $0 } ?? interfaces.contains(member.0)
         }
@@ -73,6 +76,10 @@ struct FuzzModel {
         guard let method = interfaces.lazy.compactMap({ interface in
             candidates.first { $0.0 == interface && $0.1 == call.member }
         }).first else { return .failure([.unknownMethod]) }
+        if own != ServiceNames.interface {
+            return predictPassedOn(method.1, call.arguments, signatureMatches: call.signature == method.signature,
+                                   of: own)
+        }
         guard call.signature == method.signature else { return .failure([.invalidArgs]) }
         return predict(method.1, call.arguments, caller: caller)
     }
@@ -110,12 +117,6 @@ struct FuzzModel {
         case (ServiceMembers.requestCancel.name, .uint32(let id), _):
             guard let activity = activities[id] else { return .failure([.unknownActivity]) }
             return activity.cancelReceiver == nil ? .failure([.notCancellable]) : .success(.cancelRequested(id))
-        case (ServiceMembers.pause.name, .uint32(let id), _), (ServiceMembers.resume.name, .uint32(let id), _):
-            // No app's traffic is measured here: a caller's activity is not pausable, anything else unknown.
-            return .failure([activities[id] == nil ? .unknownActivity : .notPausable])
-        case (ServiceMembers.getUsage.name, .string(let since), _):
-            return .failure([since.isEmpty || UsageDay(since) != nil ? .notCountingTraffic : .invalidArgs])
-        case (ServiceMembers.clearUsage.name, _, _): return .failure([.notCountingTraffic])
         case (ServiceMembers.getActivities.name, _, _): return .success(.details)
         case (ServiceMembers.cancel.name, _, _): return .success(.cancel)
         case (ServiceMembers.reset.name, _, _): return .success(.reset)
@@ -130,6 +131,23 @@ struct FuzzModel {
             return .success(.property(nil))
         default:
             return .failure([.invalidArgs])
+        }
+    }
+
+    /// A call of an object that a session passes on to the system service, with none running: the standard
+    /// interfaces answer as for an object without properties; every other call with the right arguments says
+    /// that nothing counts apps' traffic.
+    private func predictPassedOn(_ member: MemberName, _ arguments: [FuzzValue], signatureMatches: Bool,
+                                 of own: InterfaceName) -> Prediction {
+        guard signatureMatches else { return .failure([.invalidArgs]) }
+        switch (member, arguments.first) {
+        case (StandardInterface.introspect.name, _): return .success(.introspection)
+        case (StandardInterface.get.name, .string(let interface)), (StandardInterface.set.name, .string(let interface)):
+            return .failure(["", own.rawValue].contains(interface) ? [.unknownProperty] : [.unknownInterface])
+        case (StandardInterface.getAll.name, .string(let interface)):
+            return ["", own.rawValue].contains(interface) ? .success(.property(nil)) : .failure([.unknownInterface])
+        case (StandardInterface.ping.name, _): return .success(.none)
+        default: return .failure([.notCountingTraffic])
         }
     }
 

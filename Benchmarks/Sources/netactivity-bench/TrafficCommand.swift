@@ -398,7 +398,7 @@ private final class PausedApp {
             if activity == nil { Thread.sleep(forTimeInterval: 0.2) }
         }
         guard let activity else { throw BenchFailure("the app to pause did not show within 20 s") }
-        _ = try client.call(ServiceMembers.pause.serviceCall(activity.id))
+        _ = try client.call(PauseMembers.pause.serviceCall(activity.id))
         guard try client.details().contains(where: { $0.id == activity.id && $0.isPaused == true }) else {
             throw BenchFailure("the app did not show paused")
         }

@@ -51,12 +51,12 @@ enum FollowedBus {
     case kernel
 }
 
-/// The sources the service can follow, each with its adapter.
+/// The sources a session service can follow, each with its adapter; the kernel's (`TrafficSource`), which the
+/// system service alone reads and which answers the data usage and pausing too, it starts by itself.
 enum SourceAdapters {
     static let all: [ActivitySource: any SourceAdapter.Type] = [
         .packagekit: PackageKitSource.self,
         .launcher: LauncherEntrySource.self,
-        .traffic: TrafficSource.self,
     ]
 }
 

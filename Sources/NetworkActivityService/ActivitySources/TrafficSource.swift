@@ -36,6 +36,8 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
     private var paused: Set<UInt64> = []
     /// Apps the kernel woke the service for whose cgroups could not be named yet: followed at the next read.
     private var awaitingOwner: Set<CounterKey> = []
+    /// The app behind each activity shown, for `Pause` by the activity's id.
+    private var shownActivities: [ActivityID: TrafficItem] = [:]
     let usage: DataUsageKeeper
 
     /// Attaches the kernel's counting; throws what is missing, in words for people. What the kernel's verifier
@@ -162,7 +164,7 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
             if shown[item]?.isEmpty ?? true {
                 shown[item] = nil
                 let wasPaused = liftPause(of: key.cgroupID, ifNoneShows: true)
-                work.endWork(item.description, from: .traffic, wasPaused ? .paused : .ended)
+                end(item, wasPaused ? .paused : .ended)
             }
             counters.wakeAgain(for: key)
             if !watch.followedKeys.contains(where: { $0.cgroupID == key.cgroupID }) { apps[key.cgroupID] = nil }
@@ -181,7 +183,7 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
             rate: isPaused ? 0 : figures.rate, done: figures.done, received: figures.received, sent: figures.sent,
             privateTo: TrafficVisibility.sliceUser(ofCgroup: app.path), cgroup: app.path, isPaused: isPaused)
         do throws(ActivityError) {
-            try work.report(report, of: item.description, from: .traffic)
+            shownActivities[try work.report(report, of: item.description, from: .traffic)] = item
         } catch {
             work.logger.debug("\(app.path)'s traffic shows not: \(error)")
         }
@@ -189,8 +191,8 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
 
     // MARK: Pausing
 
-    func setPaused(_ pause: Bool, item: String) throws(DBusError) {
-        guard let cgroupID = TrafficItem(item)?.cgroupID, let app = apps[cgroupID] ?? nil else { return }
+    func setPaused(_ pause: Bool, activity id: ActivityID) throws(DBusError) {
+        guard let cgroupID = shownActivities[id]?.cgroupID, let app = apps[cgroupID] ?? nil else { return }
         let now = clock.monotonicNow()
         if pause {
             guard !paused.contains(cgroupID) else { return }
@@ -220,10 +222,15 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
             }
             for item in shown.keys where item.cgroupID == cgroupID {
                 shown[item] = nil
-                work.endWork(item.description, from: .traffic, .paused)
+                end(item, .paused)
             }
             apps[cgroupID] = nil
         }
+    }
+
+    private func end(_ item: TrafficItem, _ way: ActivityOutcome) {
+        shownActivities = shownActivities.filter { $0.value != item }
+        work.endWork(item.description, from: .traffic, way)
     }
 
     /// Lets the kernel pass the cgroup's packets again, when it was paused (and, with `ifNoneShows`, no activity
@@ -255,18 +262,6 @@ final class TrafficSource: SourceAdapter, DataUsageAnswering, TrafficPausing {
 struct TrafficItem: Hashable, CustomStringConvertible {
     let cgroupID: UInt64
     let user: UInt32
-
-    init(cgroupID: UInt64, user: UInt32) {
-        self.cgroupID = cgroupID
-        self.user = user
-    }
-
-    /// The item `description` named; nil for anything else.
-    init?(_ description: String) {
-        let parts = description.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, let cgroupID = UInt64(parts[0]), let user = UInt32(parts[1]) else { return nil }
-        self.init(cgroupID: cgroupID, user: user)
-    }
 
     var description: String { "\(cgroupID):\(user)" }
 }

@@ -84,7 +84,14 @@ func dbusSend(_ bus: PrivateBus, _ member: MemberName, arguments: [String]) thro
 func dbusSend(_ bus: PrivateBus, _ call: String, arguments: [String]) throws -> ToolResult {
     let member = call.contains(".") ? call : "org.example.NetworkActivity.\(call)"
     return try runTool("dbus-send", ["--session", "--print-reply", "--dest=org.example.NetworkActivity",
-                                     "/org/example/NetworkActivity", member] + arguments, bus: bus)
+                                     objectPath(of: member), member] + arguments, bus: bus)
+}
+
+/// The object of `Interface.Member`'s interface: each of the service's interfaces has its own.
+func objectPath(of member: String) -> String {
+    let interface = member.split(separator: ".").dropLast().joined(separator: ".")
+    return (try? InterfaceName(interface)).map { ServiceNames.objectPath(serving: $0).rawValue }
+        ?? ServiceNames.objectPath.rawValue
 }
 
 /// `gdbus call` on the service's object, of a member of its interface.
@@ -99,8 +106,7 @@ func gdbusCall(_ bus: PrivateBus, _ member: String, _ arguments: String...) thro
 
 func gdbusCall(_ bus: PrivateBus, _ member: String, arguments: [String]) throws -> ToolResult {
     try runTool("gdbus", ["call", "--session", "--dest", "org.example.NetworkActivity",
-                                 "--object-path", "/org/example/NetworkActivity", "--method", member] + arguments,
-                       bus: bus)
+                          "--object-path", objectPath(of: member), "--method", member] + arguments, bus: bus)
 }
 
 /// `busctl` against the private bus.
