@@ -93,7 +93,7 @@ struct PauseTests {
     /// `busctl call` of `Pause` or `Resume` as `user` (nil: root, the test's own).
     static func call(_ member: String, _ id: UInt32, as user: ThrowawayUser?, _ bus: PrivateBus) throws -> ToolResult {
         let busctl = ["/usr/bin/busctl", "--address=\(bus.address)", "call", "org.example.NetworkActivity",
-                      "/org/example/NetworkActivity", "org.example.NetworkActivity", member, "u", "\(id)"]
+                      "/org/example/NetworkActivity/Pause", "org.example.NetworkActivity.Pause", member, "u", "\(id)"]
         guard let user else { return try runTool(busctl[0], Array(busctl.dropFirst()), bus: bus) }
         return try runTool("/usr/sbin/runuser", ["-u", user.name, "--"] + busctl, bus: bus)
     }
@@ -245,7 +245,7 @@ struct PauseTests {
         let app = try Download(server, link, app: "app-gnome-joined\(getpid())", user: 0, seconds: 12, bus: system)
         let shown = try Self.awaitActivity(of: app.cgroup, systemListener)
         let paused = try runTool("/usr/bin/busctl", ["--address=\(session.address)", "call", "org.example.NetworkActivity",
-                                                     "/org/example/NetworkActivity", "org.example.NetworkActivity",
+                                                     "/org/example/NetworkActivity/Pause", "org.example.NetworkActivity.Pause",
                                                      "Pause", "u", "\(shown.id)"], bus: session)
         #expect(paused.succeeded, "Pause through the session: \(paused)")
         _ = try Self.awaitActivity(of: app.cgroup, systemListener) { $0.isPaused == true }
@@ -273,7 +273,7 @@ struct PauseTests {
         #expect(app.size == stopped, "a paused app received \(app.size - stopped) bytes")
 
         let resumed = try runTool("/usr/bin/busctl", ["--address=\(session.address)", "call", "org.example.NetworkActivity",
-                                                      "/org/example/NetworkActivity", "org.example.NetworkActivity",
+                                                      "/org/example/NetworkActivity/Pause", "org.example.NetworkActivity.Pause",
                                                       "Resume", "u", "\(shown.id)"], bus: session)
         #expect(resumed.succeeded, "Resume through the session: \(resumed)")
         #expect(app.awaitGrowth(beyond: stopped, within: .seconds(8)) != nil, "nothing arrived after Resume")

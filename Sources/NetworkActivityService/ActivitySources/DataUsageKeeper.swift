@@ -7,13 +7,12 @@ import Glibc
 #endif
 
 /// Keeps the data each app used (`DataUsage`) from the kernel's counts, for the system service with `--traffic`:
-/// it takes the counts (`TrafficCounters.takeCounts`) at most once a minute while anything moves, at local
-/// midnight so that each day gets its own bytes, and before it answers a question; it writes the totals to
+/// it takes the counts (`TrafficCounters.takeCounts`) when the domain's `UsageTakeSchedule` says (at most once a
+/// minute while anything moves, at local midnight, and before it answers a question), and writes the totals to
 /// `usage` in its directory after each take that changed them. While nothing moves it does nothing: the kernel
 /// wakes it (`WakeUpKind.newEntry`) when an app first moves something after a take. While a take is due, the
 /// kernel's records of new entries wait in the ring for it, so a trickle costs one wake-up a minute.
 final class DataUsageKeeper {
-    static let takeInterval = Duration.seconds(60)
     static let fileName = "usage"
 
     private(set) var usage: DataUsage
@@ -34,17 +33,11 @@ final class DataUsageKeeper {
     private var apps: [UInt64: UsageApplication] = [:]
     /// Cgroups the kernel told of that could not be named yet (the tree was walked within the second).
     private var unnamed: Set<UInt64> = []
-    /// The counts already added of entries that stay in the kernel (apps it follows), by key.
-    private var added: [CounterKey: UsageBytes] = [:]
-    private var lastTake: MonotonicTime?
-    private var nextTake: MonotonicTime?
-    /// Whether the next take is at local midnight: what moved until then is the day's that ends.
-    private var nextTakeEndsDay = false
-    /// Whether the kernel wakes the service for a new entry: not while a take is due anyway.
+    /// The counts of entries that stay in the kernel (apps it follows), of which each take adds what moved.
+    private var staying = StayingCounts<CounterKey>()
+    private var schedule = UsageTakeSchedule(mapCapacity: Int(TrafficCounters.capacity))
+    /// Whether the kernel wakes the service for a new entry, as last told (`schedule.newEntriesWake`).
     private var newEntriesWake = true
-    /// The entries the kernel made since the last take: past a quarter of its map, the take is now, so that the
-    /// map never has to evict an entry nobody read.
-    private var entriesMade = 0
     /// Whether the totals changed since the file was last written: a question's take leaves the writing to the
     /// next take, within a minute, so that the answer waits for no file.
     private var unsaved = false
@@ -70,23 +63,21 @@ final class DataUsageKeeper {
     /// now, while it is likely still there, and a take is due within a minute of the last.
     func entryMade(_ key: CounterKey, paths: inout CgroupPaths, at now: MonotonicTime) {
         name(key.cgroupID, paths: &paths, at: now)
-        scheduleTake(at: now)
-        entriesMade += 1
-        if entriesMade >= Int(TrafficCounters.capacity) / 4, let due = nextTake, due > now {
-            logger.info("\(entriesMade) new apps and networks within a minute: taking the counts now")
-            nextTake = now
-            nextTakeEndsDay = false
+        if schedule.entryMade(at: now, untilMidnight: untilMidnight) {
+            logger.info("a quarter of the kernel's map filled within a minute: taking the counts now")
         }
+        tellNewEntriesWake()
     }
 
     /// An app is followed, its entry staying in the kernel: it moves, so a take is due.
     func moving(at now: MonotonicTime) {
-        scheduleTake(at: now)
+        schedule.moving(at: now, untilMidnight: untilMidnight)
+        tellNewEntriesWake()
     }
 
     /// Whether a take is due now: the kernel's records that waited in the ring are to be read first.
     func isTakeDue(at now: MonotonicTime) -> Bool {
-        nextTake.map { now >= $0 } ?? false
+        schedule.isDue(at: now)
     }
 
     /// At the end of the loop's turn: takes the counts when due, names what waited; returns how long until the
@@ -99,9 +90,9 @@ final class DataUsageKeeper {
             clearedUnsaved = false
             if unsaved { save() }
         }
-        if let due = nextTake, now >= due { take(paths: &paths, at: now, saving: true) }
+        if schedule.isDue(at: now) { take(paths: &paths, at: now, saving: true) }
         let retry = unnamed.isEmpty ? nil : now + CgroupPaths.walkInterval
-        guard let next = [nextTake, retry].compactMap({ $0 }).min() else { return nil }
+        guard let next = [schedule.nextTake, retry].compactMap({ $0 }).min() else { return nil }
         return now.duration(to: max(now, next))
     }
 
@@ -129,31 +120,18 @@ final class DataUsageKeeper {
     /// Takes what the kernel counted, names what it could not before, and writes the file when `saving`.
     private func take(paths: inout CgroupPaths, at now: MonotonicTime, saving: Bool) {
         let wallClock = clock.now().wallClock
-        // A take at midnight, however late the loop woke for it, counts for the day that ended.
-        var dayClock = wallClock
-        if nextTakeEndsDay, let midnight = nextTake, now >= midnight {
-            dayClock -= min(wallClock, UInt64(midnight.duration(to: now).wholeMicroseconds) + 1)
-        }
-        let today = LocalCalendar.day(atWallClock: dayClock)
+        let today = LocalCalendar.day(atWallClock: schedule.dayWallClock(wallClock, at: now))
         var changed = usage.dropOldDays(today: trustedToday.today(wallDay: today, at: now))
         var everyoneChanged = changed
         var usersChanged: Set<UInt32> = []
-        var staying = false
+        var anyStays = false
         var seen: Set<UInt64> = []
         let entries = counters.takeCounts()
-        entriesMade = 0
         logger.debug("took the kernel's counts: \(entries.count) entries")
         for taken in entries {
-            let counted = UsageBytes(received: taken.received, sent: taken.sent)
-            let before = taken.stays ? added[taken.key] : added.removeValue(forKey: taken.key)
-            if taken.stays {
-                added[taken.key] = counted
-                staying = true
-            }
-            // A new entry under a key that stayed (the kernel dropped and made it again) starts from zero.
-            let base = before.flatMap { $0.received <= counted.received && $0.sent <= counted.sent ? $0 : nil }
-                ?? UsageBytes()
-            let moved = UsageBytes(received: counted.received - base.received, sent: counted.sent - base.sent)
+            anyStays = anyStays || taken.stays
+            let moved = staying.moved(taken.key, counted: UsageBytes(received: taken.received, sent: taken.sent),
+                                      stays: taken.stays)
             // Loopback is no network, unless `--traffic-loopback` says it is.
             guard moved.total > 0, countsLoopback || taken.key.interfaceIndex != TrafficCounters.loopbackIndex
             else { continue }
@@ -172,51 +150,30 @@ final class DataUsageKeeper {
             if let user = app.privateTo { usersChanged.insert(user) } else { everyoneChanged = true }
         }
         // Names are kept only for the cgroups that still move, or are followed.
-        let followed = Set(added.keys.map(\.cgroupID))
+        let followed = Set(staying.keys.map(\.cgroupID))
         apps = apps.filter { seen.contains($0.key) || followed.contains($0.key) || unnamed.contains($0.key) }
-        let savingTake = nextTake
-        lastTake = now
-        nextTake = nil
-        nextTakeEndsDay = false
         if changed {
             unsaved = true
             untold.everyone = untold.everyone || everyoneChanged
             untold.users.formUnion(usersChanged)
         }
-        // Told once written (`save`): a question's take leaves both to the next take, within a minute.
+        // Told once written (`save`): a question's take leaves both to the saving take, within the minute.
         if saving, unsaved { save() }
-        if changed || staying || unsaved {
-            // It moved, or is not written yet: the next take within a minute, or at midnight if that comes first.
-            // A question's take keeps the saving take that was due: however often a panel asks, what moved is
-            // written within the minute.
-            let due = now + Self.takeInterval
-            schedule(saving ? due : min(savingTake ?? due, due), at: now, wallClock: wallClock)
-        } else {
-            // Nothing moves: the next entry the kernel makes is to wake the service.
-            setNewEntriesWake(true)
-        }
+        schedule.taken(at: now, saving: saving, stillMoving: changed || anyStays || unsaved,
+                       untilMidnight: LocalCalendar.untilMidnight(atWallClock: wallClock))
+        tellNewEntriesWake()
     }
 
-    /// Due a minute after the last take (now if that is past), or at local midnight if that comes first, unless a
-    /// take is due already.
-    private func scheduleTake(at now: MonotonicTime) {
-        guard nextTake == nil else { return }
-        schedule(lastTake.map { max(now, $0 + Self.takeInterval) } ?? now + Self.takeInterval, at: now,
-                 wallClock: clock.now().wallClock)
+    private var untilMidnight: Duration {
+        LocalCalendar.untilMidnight(atWallClock: clock.now().wallClock)
     }
 
-    private func schedule(_ due: MonotonicTime, at now: MonotonicTime, wallClock: UInt64) {
-        let midnight = now + LocalCalendar.untilMidnight(atWallClock: wallClock)
-        nextTakeEndsDay = midnight <= due
-        nextTake = min(due, midnight)
-        // A take is due: new entries wait in the ring for it, rather than wake the service each.
-        setNewEntriesWake(false)
-    }
-
-    private func setNewEntriesWake(_ wakes: Bool) {
-        guard wakes != newEntriesWake else { return }
-        newEntriesWake = wakes
-        counters.announcesNewEntries(wakingTheService: wakes)
+    /// Tells the kernel whether to wake the service for a new entry, when the schedule changed its mind: not
+    /// while a take is due anyway.
+    private func tellNewEntriesWake() {
+        guard schedule.newEntriesWake != newEntriesWake else { return }
+        newEntriesWake = schedule.newEntriesWake
+        counters.announcesNewEntries(wakingTheService: newEntriesWake)
     }
 
     private func name(_ cgroup: UInt64, paths: inout CgroupPaths, at now: MonotonicTime, lastChance: Bool = false) {
