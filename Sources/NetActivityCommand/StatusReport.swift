@@ -39,13 +39,19 @@ enum StatusReport {
         return lines.joined(separator: "\n")
     }
 
-    /// `{"active_count":…,"activities":[…],"visible":…}`, each activity its record as `GetActivities` gives it.
+    /// `{"active-count":…,"activities":[…],"visible":…}`, each activity its record as `GetActivities` gives it.
+    /// Keys are in kebab-case, as the records' own (`cancel-requested`, `private-to`); `active_count` and
+    /// `traffic_reason`, from before that was the rule, stay beside their new names for the scripts that read them.
     static func json(_ status: ServiceStatus) -> String {
-        JSONValue.object([
-            "active_count": .unsigned(UInt64(status.activeCount)),
+        let activeCount = JSONValue.unsigned(UInt64(status.activeCount))
+        let trafficReason = status.trafficReason.map(JSONValue.string) ?? .null
+        return JSONValue.object([
+            "active-count": activeCount,
+            "active_count": activeCount,
             "activities": .array(status.activities.map(\.record.json)),
             "traffic": status.traffic.map(JSONValue.string) ?? .null,
-            "traffic_reason": status.trafficReason.map(JSONValue.string) ?? .null,
+            "traffic-reason": trafficReason,
+            "traffic_reason": trafficReason,
             "visible": .bool(status.isVisible),
         ]).text
     }

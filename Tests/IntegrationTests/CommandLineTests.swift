@@ -48,7 +48,9 @@ extension Integration {
             #expect(result.status == 0, "\(result)")
             let status = try jsonObject(result.stdout.trimmingCharacters(in: .newlines))
             #expect(status["visible"] as? Bool == true)
-            #expect(status["active_count"] as? Int == 2)
+            #expect(status["active-count"] as? Int == 2)
+            // The key's name from before the keys were all kebab-case still works.
+            #expect(status["active_count"] as? Int == 2 && status["traffic_reason"] as? String == status["traffic-reason"] as? String)
             let activities = try #require(status["activities"] as? [[String: Any]])
             try #require(activities.count == 2)
             let first = activities[0], second = activities[1]
