@@ -143,8 +143,8 @@ public final class NetworkActivityService {
         add(traffic, as: .traffic)
         endpoint.trafficState = .counting
         endpoint.notesReaders = true
-        usage?.dataUsage = traffic
-        pause?.pausing = traffic
+        usage?.dataUsage = traffic.usage
+        pause?.pausing = traffic.pausing
         traffic.usage.onChange = { [unowned self] everyone, users in
             usage?.usageChanged(everyone: everyone, users: users)
         }

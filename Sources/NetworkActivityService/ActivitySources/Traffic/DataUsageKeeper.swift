@@ -12,7 +12,7 @@ import Glibc
 /// `usage` in its directory after each take that changed them. While nothing moves it does nothing: the kernel
 /// wakes it (`WakeUpKind.newEntry`) when an app first moves something after a take. While a take is due, the
 /// kernel's records of new entries wait in the ring for it, so a trickle costs one wake-up a minute.
-final class DataUsageKeeper {
+final class DataUsageKeeper: TrafficPeer, DataUsageAnswering {
     static let fileName = "usage"
 
     private(set) var usage: DataUsage
@@ -21,8 +21,8 @@ final class DataUsageKeeper {
     var onChange: ((_ everyone: Bool, _ users: Set<UInt32>) -> Void)?
     /// What changed since the file was last written, and is still to be told.
     private var untold: (everyone: Bool, users: Set<UInt32>) = (false, [])
-    private let counters: TrafficCounters
-    private let networks: NetworkNames
+    private unowned let kernel: TrafficKernel
+    private var counters: TrafficCounters { kernel.counters }
     private let directory: String?
     /// `--traffic-loopback`: loopback counts in the totals too (for tests, and a machine whose network is local).
     private let countsLoopback: Bool
@@ -46,66 +46,78 @@ final class DataUsageKeeper {
     /// The day old days are dropped against: a wall clock that jumps ahead and back loses no kept day.
     private var trustedToday: TrustedToday
 
-    init(counters: TrafficCounters, networks: NetworkNames, options: TrafficOptions, logger: Logger,
-         clock: any TimeSource) {
-        self.counters = counters
-        self.networks = networks
+    init(kernel: TrafficKernel, options: TrafficOptions) {
+        self.kernel = kernel
+        logger = kernel.logger
+        clock = kernel.clock
         directory = options.usageDirectory
         countsLoopback = options.countsLoopback
-        self.logger = logger
-        self.clock = clock
         usage = DataUsage(keptDays: options.usageDays)
-        if let directory { usage = Self.read(from: directory, keptDays: options.usageDays, logger: logger) ?? usage }
-        trustedToday = TrustedToday(newestKept: usage.newestDay, at: clock.monotonicNow())
+        if let directory {
+            usage = Self.read(from: directory, keptDays: options.usageDays, logger: kernel.logger) ?? usage
+        }
+        trustedToday = TrustedToday(newestKept: usage.newestDay, at: kernel.clock.monotonicNow())
     }
 
-    /// The kernel made an entry: an app moved something on a network since the last take. Its cgroup is named
-    /// now, while it is likely still there, and a take is due within a minute of the last.
-    func entryMade(_ key: CounterKey, paths: inout CgroupPaths, at now: MonotonicTime) {
-        name(key.cgroupID, paths: &paths, at: now)
-        if schedule.entryMade(at: now, untilMidnight: untilMidnight) {
-            logger.info("a quarter of the kernel's map filled within a minute: taking the counts now")
+    /// The kernel made an entry (an app moved something on a network since the last take), whose cgroup is
+    /// named now, while it is likely still there; or an app moves past the threshold. Either way a take is due
+    /// within a minute of the last.
+    func kernelWoke(for key: CounterKey, _ kind: WakeUpKind, at now: MonotonicTime) {
+        switch kind {
+        case .newEntry:
+            name(key.cgroupID, at: now)
+            if schedule.entryMade(at: now, untilMidnight: untilMidnight) {
+                logger.info("a quarter of the kernel's map filled within a minute: taking the counts now")
+            }
+        case .pastThreshold:
+            schedule.moving(at: now, untilMidnight: untilMidnight)
         }
         tellNewEntriesWake()
     }
 
-    /// An app is followed, its entry staying in the kernel: it moves, so a take is due.
-    func moving(at now: MonotonicTime) {
-        schedule.moving(at: now, untilMidnight: untilMidnight)
-        tellNewEntriesWake()
-    }
-
     /// Whether a take is due now: the kernel's records that waited in the ring are to be read first.
-    func isTakeDue(at now: MonotonicTime) -> Bool {
+    func wantsWakeUpsReadFirst(at now: MonotonicTime) -> Bool {
         schedule.isDue(at: now)
     }
 
     /// At the end of the loop's turn: takes the counts when due, names what waited; returns how long until the
     /// next time it wants a turn's end, nil for never.
-    func endOfTurn(paths: inout CgroupPaths, at now: MonotonicTime) -> Duration? {
+    func endOfTurn(at now: MonotonicTime) -> Duration? {
+        // An app followed keeps its entry in the kernel: it moves, so a take is due.
+        if kernel.isFollowingApps {
+            schedule.moving(at: now, untilMidnight: untilMidnight)
+            tellNewEntriesWake()
+        }
         if !unnamed.isEmpty {
-            for cgroup in unnamed { name(cgroup, paths: &paths, at: now) }
+            for cgroup in unnamed { name(cgroup, at: now) }
         }
         if clearedUnsaved {
             clearedUnsaved = false
             if unsaved { save() }
         }
-        if schedule.isDue(at: now) { take(paths: &paths, at: now, saving: true) }
+        if schedule.isDue(at: now) { take(at: now, saving: true) }
         let retry = unnamed.isEmpty ? nil : now + CgroupPaths.walkInterval
         guard let next = [schedule.nextTake, retry].compactMap({ $0 }).min() else { return nil }
         return now.duration(to: max(now, next))
     }
 
-    /// Takes the kernel's counts now: for a question that must be answered to the second (the file is written
-    /// at the next take), or before the service stops (`saving`).
-    func takeNow(paths: inout CgroupPaths, saving: Bool) {
-        take(paths: &paths, at: clock.monotonicNow(), saving: saving)
+    /// Takes the kernel's counts now, what woke the service read first: for a question that must be answered to
+    /// the second (the file is written at the saving take, within the minute), or before the service stops
+    /// (`saving`).
+    func takeNow(saving: Bool) {
+        kernel.readWakeUps()
+        take(at: clock.monotonicNow(), saving: saving)
+    }
+
+    func usageRows(since: UsageDay?, daily: Bool, readableBy reader: UInt32, serviceUser: UInt32) -> [UsageRow] {
+        takeNow(saving: false)
+        return usage.rows(since: since, daily: daily, readableBy: reader, serviceUser: serviceUser)
     }
 
     /// Forgets the rows `reader` may clear; returns how many. The file is written at the end of the loop's turn:
     /// the clears of one turn are one write.
-    func clear(for reader: UInt32, serviceUser: UInt32, paths: inout CgroupPaths) -> Int {
-        takeNow(paths: &paths, saving: false)
+    func clearUsage(for reader: UInt32, serviceUser: UInt32) -> Int {
+        takeNow(saving: false)
         let cleared = usage.clear(for: reader, serviceUser: serviceUser)
         if cleared > 0 {
             let clearsAll = reader == 0 || reader == serviceUser
@@ -118,7 +130,7 @@ final class DataUsageKeeper {
     }
 
     /// Takes what the kernel counted, names what it could not before, and writes the file when `saving`.
-    private func take(paths: inout CgroupPaths, at now: MonotonicTime, saving: Bool) {
+    private func take(at now: MonotonicTime, saving: Bool) {
         let wallClock = clock.now().wallClock
         let today = LocalCalendar.day(atWallClock: schedule.dayWallClock(wallClock, at: now))
         var changed = usage.dropOldDays(today: trustedToday.today(wallDay: today, at: now))
@@ -136,12 +148,12 @@ final class DataUsageKeeper {
             guard moved.total > 0, countsLoopback || taken.key.interfaceIndex != TrafficCounters.loopbackIndex
             else { continue }
             seen.insert(taken.key.cgroupID)
-            if apps[taken.key.cgroupID] == nil { name(taken.key.cgroupID, paths: &paths, at: now, lastChance: true) }
+            if apps[taken.key.cgroupID] == nil { name(taken.key.cgroupID, at: now, lastChance: true) }
             // Whose it is: its slice's user, else the sockets' owner only where the machine's word names it.
             let unsliced = TrafficVisibility.user(ofCgroup: nil, socketUser: taken.key.user,
                                                   inMachinesNetwork: counters.isMachinesNetwork(taken.key.namespace))
             let app = apps[taken.key.cgroupID] ?? UsageApplication(unknownOf: unsliced)
-            let network = networks.network(interfaceIndex: taken.key.interfaceIndex, namespace: taken.key.namespace)
+            let network = kernel.networks.network(interfaceIndex: taken.key.interfaceIndex, namespace: taken.key.namespace)
             usage.add(moved, to: UsageEntry(day: today, user: app.privateTo ?? unsliced, privateTo: app.privateTo,
                                             application: app.application, network: network.name,
                                             metered: network.metered),
@@ -176,11 +188,11 @@ final class DataUsageKeeper {
         counters.announcesNewEntries(wakingTheService: newEntriesWake)
     }
 
-    private func name(_ cgroup: UInt64, paths: inout CgroupPaths, at now: MonotonicTime, lastChance: Bool = false) {
+    private func name(_ cgroup: UInt64, at now: MonotonicTime, lastChance: Bool = false) {
         guard apps[cgroup] == nil else { return }
-        switch paths.path(of: cgroup, at: now) {
+        switch kernel.paths.path(of: cgroup, at: now) {
         case .found(let path):
-            apps[cgroup] = UsageApplication(path: path, tree: paths.tree)
+            apps[cgroup] = UsageApplication(path: path, tree: kernel.paths.tree)
             unnamed.remove(cgroup)
         case .notYet where !lastChance:
             unnamed.insert(cgroup)
