@@ -32,7 +32,7 @@ common=(--from-code=UTF-8 --add-comments=TRANSLATORS: --sort-by-file --package-n
 xgettext "${common[@]}" --directory="$work" --language=C --keyword= --keyword=localized:1 \
   --keyword=localizedPlural:1,2 --output="$work/netactivity.pot" "${swift[@]}"
 xgettext "${common[@]}" --join-existing --language=JavaScript --keyword= --keyword=_ --keyword=ngettext:1,2 \
-  --output="$work/netactivity.pot" Sources/gnome-shell-extension/indicator.js
+  --output="$work/netactivity.pot" Sources/gnome-shell-extension/{rules,service,menu,indicator}.js
 sed -i 's/^"Content-Type: text\/plain; charset=CHARSET\\n"$/"Content-Type: text\/plain; charset=UTF-8\\n"/' \
   "$work/netactivity.pot"
 cp "$work/netactivity.pot" "$template"

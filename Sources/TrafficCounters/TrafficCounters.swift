@@ -43,8 +43,7 @@ public struct CounterKey: Sendable, Hashable {
 /// An app's bytes on one network, as `TrafficCounters.takeCounts` found them.
 public struct TakenCounts: Sendable {
     public var key: CounterKey
-    public var received: UInt64
-    public var sent: UInt64
+    public var counts: ByteCounts
     /// Whether the entry stays in the kernel (the service follows the app), its counts growing on; else the
     /// kernel dropped it as it was read, and a new entry starts from zero.
     public var stays: Bool
@@ -281,8 +280,9 @@ public final class TrafficCounters {
                 stays = false
             }
             let counterKey = key.withUnsafeBytes { CounterKey(bytes: $0) }
-            taken.append(TakenCounts(key: counterKey, received: Self.field(CounterLayout.received, of: value),
-                                     sent: Self.field(CounterLayout.sent, of: value), stays: stays))
+            let counts = ByteCounts(received: Self.field(CounterLayout.received, of: value),
+                                    sent: Self.field(CounterLayout.sent, of: value))
+            taken.append(TakenCounts(key: counterKey, counts: counts, stays: stays))
         }
         return taken
     }
@@ -311,11 +311,11 @@ public final class TrafficCounters {
     }
 
     /// An app's counts so far; nil when the kernel has none (it never moved anything, or was made room for).
-    public func counts(of key: CounterKey) -> (received: UInt64, sent: UInt64)? {
+    public func counts(of key: CounterKey) -> ByteCounts? {
         lookUp(key.bytes).map { value in
             value.withUnsafeBytes { raw in
-                (raw.load(fromByteOffset: Int(CounterLayout.received), as: UInt64.self),
-                 raw.load(fromByteOffset: Int(CounterLayout.sent), as: UInt64.self))
+                ByteCounts(received: raw.load(fromByteOffset: Int(CounterLayout.received), as: UInt64.self),
+                           sent: raw.load(fromByteOffset: Int(CounterLayout.sent), as: UInt64.self))
             }
         }
     }

@@ -1,13 +1,12 @@
-// Checks the GNOME Shell extension's rules (indicator.js: overallPercent, byteAmount, elapsed) against the table
-// of cases the Swift rules are tested against too. `gjs -m check-extension-rules.js INDICATOR.js CASES.json`;
+// Checks the GNOME Shell extension's rules (rules.js: overallPercent, byteAmount, elapsed) against the table
+// of cases the Swift rules are tested against too. `gjs -m check-extension-rules.js RULES.js CASES.json`;
 // prints each case that differs, and exits 1 when any does.
 import GLib from 'gi://GLib';
 import System from 'system';
 
-const [indicatorPath, casesPath] = ARGV;
+const [rulesPath, casesPath] = ARGV;
 const read = path => new TextDecoder().decode(GLib.file_get_contents(path)[1]);
-// The build puts the interface XML in place of the placeholder; the rules do not read it.
-const source = read(indicatorPath).replaceAll('INTERFACE_XML_FROM_THE_BUILD', '{}');
+const source = read(rulesPath);
 const rules = new Function(`${source}\nreturn {overallPercent, byteAmount, elapsed};`)();
 const cases = JSON.parse(read(casesPath));
 

@@ -27,7 +27,7 @@ extension Integration {
             let cases = Paths.repository.appendingPathComponent("Tests/Cases")
             let checked = try runTool("/usr/bin/gjs", [
                 "-m", cases.appendingPathComponent("check-extension-rules.js").path,
-                Paths.repository.appendingPathComponent("Sources/gnome-shell-extension/indicator.js").path,
+                Paths.repository.appendingPathComponent("Sources/gnome-shell-extension/rules.js").path,
                 cases.appendingPathComponent("indicator-rules.json").path,
             ], bus: nil)
             #expect(checked.succeeded && checked.stdout.contains(" cases agree"), "\(checked)")

@@ -88,8 +88,8 @@ struct TrafficKernelTests {
 
         let taken = counters.takeCounts()
         let counts = try #require(taken.first { $0.key == key })
-        #expect(!counts.stays && counts.received == 2 * (300 + UInt64(TrafficCounters.linkHeaderSize)) - 2 * 14
-                || counts.received > 0, "\(counts)")
+        #expect(!counts.stays && counts.counts.received == 2 * (300 + UInt64(TrafficCounters.linkHeaderSize)) - 2 * 14
+                || counts.counts.received > 0, "\(counts)")
         #expect(counters.counts(of: key) == nil, "taken and dropped")
         #expect(counters.takeCounts().isEmpty, "nothing moved since")
         counters.run(program, onPacketCarrying: [UInt8](repeating: 0, count: 300))
@@ -107,7 +107,7 @@ struct TrafficKernelTests {
         #expect(first.stays)
         followedCounters.run(followedCounters.programs[.received]!, onPacketCarrying: [UInt8](repeating: 0, count: 2_000))
         let second = try #require(followedCounters.takeCounts().first { $0.key == followed })
-        #expect(second.stays && second.received > first.received, "\(first) then \(second)")
+        #expect(second.stays && second.counts.received > first.counts.received, "\(first) then \(second)")
     }
 
     /// A paused cgroup is a key of the paused map until it is resumed; a test run's packets come in on loopback,

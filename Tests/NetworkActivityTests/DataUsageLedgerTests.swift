@@ -26,38 +26,38 @@ struct DataUsageLedgerTests {
 
     @Test func bytesAddUpPerAppNetworkAndDayAndTheMostComeFirst() {
         var usage = DataUsage()
-        usage.add(UsageBytes(received: 100, sent: 10), to: Self.entry("firefox-esr"), label: "Firefox")
-        usage.add(UsageBytes(received: 50, sent: 5), to: Self.entry("firefox-esr"), label: "Firefox ESR")
-        usage.add(UsageBytes(received: 500), to: Self.entry("apt-daily.service", privateTo: nil, network: "eth0",
+        usage.add(ByteCounts(received: 100, sent: 10), to: Self.entry("firefox-esr"), label: "Firefox")
+        usage.add(ByteCounts(received: 50, sent: 5), to: Self.entry("firefox-esr"), label: "Firefox ESR")
+        usage.add(ByteCounts(received: 500), to: Self.entry("apt-daily.service", privateTo: nil, network: "eth0",
                                                             metered: false), label: "apt-daily.service")
-        usage.add(UsageBytes(), to: Self.entry("nothing"), label: "nothing")
+        usage.add(ByteCounts(), to: Self.entry("nothing"), label: "nothing")
         let rows = usage.rows(since: nil, readableBy: 1000, serviceUser: 999)
         #expect(rows.map(\.entry.application) == ["apt-daily.service", "firefox-esr"])
-        #expect(rows.last?.bytes == UsageBytes(received: 150, sent: 15) && rows.last?.label == "Firefox ESR")
+        #expect(rows.last?.bytes == ByteCounts(received: 150, sent: 15) && rows.last?.label == "Firefox ESR")
     }
 
     /// A month's table needs one row per app and network, not one per day: the service sums the days.
     @Test func withoutDailyEachAppsDaysAreSummedInARowOfTheFirstDay() {
         var usage = DataUsage()
         for back in 0..<3 {
-            usage.add(UsageBytes(received: 10, sent: 1), to: Self.entry("app", day: Self.day.adding(days: -back)),
+            usage.add(ByteCounts(received: 10, sent: 1), to: Self.entry("app", day: Self.day.adding(days: -back)),
                       label: "App")
         }
-        usage.add(UsageBytes(received: 5), to: Self.entry("app", network: "eth0", metered: false), label: "App")
+        usage.add(ByteCounts(received: 5), to: Self.entry("app", network: "eth0", metered: false), label: "App")
         let since = Self.day.adding(days: -1)
         let summed = usage.rows(since: since, daily: false, readableBy: 1000, serviceUser: 999)
-        #expect(summed.map(\.bytes) == [UsageBytes(received: 20, sent: 2), UsageBytes(received: 5)])
+        #expect(summed.map(\.bytes) == [ByteCounts(received: 20, sent: 2), ByteCounts(received: 5)])
         #expect(summed.allSatisfy { $0.entry.day == since })
         #expect(usage.rows(since: since, daily: true, readableBy: 1000, serviceUser: 999).count == 3)
         let all = usage.rows(since: nil, daily: false, readableBy: 1000, serviceUser: 999)
-        #expect(all.first?.bytes == UsageBytes(received: 30, sent: 3) && all.first?.entry.day == Self.day.adding(days: -2))
+        #expect(all.first?.bytes == ByteCounts(received: 30, sent: 3) && all.first?.entry.day == Self.day.adding(days: -2))
     }
 
     @Test func aUserReadsTheirOwnAppsAndTheMachinesNeverAnothersAndClearsOnlyTheirOwn() {
         var usage = DataUsage()
-        usage.add(UsageBytes(received: 1), to: Self.entry("mine"), label: "mine")
-        usage.add(UsageBytes(received: 2), to: Self.entry("theirs", user: 1001, privateTo: 1001), label: "theirs")
-        usage.add(UsageBytes(received: 3), to: Self.entry("apt", user: 0, privateTo: nil), label: "apt")
+        usage.add(ByteCounts(received: 1), to: Self.entry("mine"), label: "mine")
+        usage.add(ByteCounts(received: 2), to: Self.entry("theirs", user: 1001, privateTo: 1001), label: "theirs")
+        usage.add(ByteCounts(received: 3), to: Self.entry("apt", user: 0, privateTo: nil), label: "apt")
         #expect(Set(usage.rows(since: nil, readableBy: 1000, serviceUser: 999).map(\.entry.application)) == ["mine", "apt"])
         #expect(usage.rows(since: nil, readableBy: 0, serviceUser: 999).count == 3)
         #expect(usage.rows(since: nil, readableBy: 999, serviceUser: 999).count == 3)
@@ -74,7 +74,7 @@ struct DataUsageLedgerTests {
     @Test func ninetyDaysAreKeptAndOlderOnesDropped() {
         var usage = DataUsage(keptDays: 90)
         for back in 0..<100 {
-            usage.add(UsageBytes(received: 1), to: Self.entry("app", day: Self.day.adding(days: -back)), label: "app")
+            usage.add(ByteCounts(received: 1), to: Self.entry("app", day: Self.day.adding(days: -back)), label: "app")
         }
         let dropped = usage.dropOldDays(today: Self.day)
         #expect(dropped)
@@ -89,20 +89,20 @@ struct DataUsageLedgerTests {
         var usage = DataUsage()
         let bound = DataUsage.maximumRowsPerUserAndDay
         for number in 0..<(bound + 10) {
-            usage.add(UsageBytes(received: 1), to: Self.entry("app-\(number)"), label: "app")
+            usage.add(ByteCounts(received: 1), to: Self.entry("app-\(number)"), label: "app")
         }
         #expect(usage.rows.count == bound + 1)
         let folded = Self.entry(DataUsage.otherApps, network: DataUsage.otherNetworks)
-        #expect(usage.rows[folded] == UsageBytes(received: 10))
+        #expect(usage.rows[folded] == ByteCounts(received: 10))
         #expect(usage.rows.values.reduce(0) { $0 + $1.received } == UInt64(bound + 10))
         // A row already kept still adds up.
-        usage.add(UsageBytes(received: 5), to: Self.entry("app-0"), label: "app")
-        #expect(usage.rows[Self.entry("app-0")] == UsageBytes(received: 6))
+        usage.add(ByteCounts(received: 5), to: Self.entry("app-0"), label: "app")
+        #expect(usage.rows[Self.entry("app-0")] == ByteCounts(received: 6))
         // The folded apps' names are kept nowhere.
         #expect(usage.nameCount == bound + 3, "\(usage.nameCount) names")
         // Another user that day is not crowded out by the first.
-        usage.add(UsageBytes(received: 7), to: Self.entry("firefox-esr", user: 1001, privateTo: 1001), label: "Firefox")
-        #expect(usage.rows[Self.entry("firefox-esr", user: 1001, privateTo: 1001)] == UsageBytes(received: 7))
+        usage.add(ByteCounts(received: 7), to: Self.entry("firefox-esr", user: 1001, privateTo: 1001), label: "Firefox")
+        #expect(usage.rows[Self.entry("firefox-esr", user: 1001, privateTo: 1001)] == ByteCounts(received: 7))
     }
 
     /// The bound with every key varied: users, their apps, their networks, metered or not, private or the
@@ -122,7 +122,7 @@ struct DataUsageLedgerTests {
                 for app in 0..<apps {
                     let network = "net-\(app % (user == 7 ? 40 : 3))"
                     let bytes = UInt64(1 + app % 5)
-                    usage.add(UsageBytes(received: bytes), to: UsageEntry(
+                    usage.add(ByteCounts(received: bytes), to: UsageEntry(
                         day: day, user: uid, privateTo: app % 2 == 0 ? uid : nil, application: "app-\(user)-\(app)",
                         network: network, metered: app % 3 == 0), label: "App \(app)")
                     if back < 3 { sent[uid, default: 0] += bytes; total += bytes }
@@ -154,10 +154,10 @@ struct DataUsageLedgerTests {
 
     @Test func namesGoWithTheirDaysAndAClear() {
         var usage = DataUsage(keptDays: 2)
-        usage.add(UsageBytes(received: 1), to: Self.entry("old-app", day: Self.day.adding(days: -2), network: "Old Wi-Fi"),
+        usage.add(ByteCounts(received: 1), to: Self.entry("old-app", day: Self.day.adding(days: -2), network: "Old Wi-Fi"),
                   label: "Old")
-        usage.add(UsageBytes(received: 1), to: Self.entry("new-app"), label: "New")
-        usage.add(UsageBytes(received: 1), to: Self.entry("theirs", user: 1001, privateTo: 1001, network: "Their LAN"),
+        usage.add(ByteCounts(received: 1), to: Self.entry("new-app"), label: "New")
+        usage.add(ByteCounts(received: 1), to: Self.entry("theirs", user: 1001, privateTo: 1001, network: "Their LAN"),
                   label: "Theirs")
         #expect(usage.nameCount == 6)
         usage.dropOldDays(today: Self.day)
@@ -165,10 +165,10 @@ struct DataUsageLedgerTests {
         #expect(usage.clear(for: 1001, serviceUser: 999) == 1)
         #expect(usage.nameCount == 2 && usage.rows.keys.map(\.application) == ["new-app"])
         // Added again after the pruning, names number afresh and rows read right.
-        usage.add(UsageBytes(received: 2), to: Self.entry("new-app"), label: "New")
-        usage.add(UsageBytes(received: 3), to: Self.entry("later"), label: "Later")
-        #expect(usage.rows[Self.entry("new-app")] == UsageBytes(received: 3)
-                && usage.rows[Self.entry("later")] == UsageBytes(received: 3))
+        usage.add(ByteCounts(received: 2), to: Self.entry("new-app"), label: "New")
+        usage.add(ByteCounts(received: 3), to: Self.entry("later"), label: "Later")
+        #expect(usage.rows[Self.entry("new-app")] == ByteCounts(received: 3)
+                && usage.rows[Self.entry("later")] == ByteCounts(received: 3))
     }
 
     /// A wall clock set a year ahead and back (a first NTP sync) drops no kept day; one that stays ahead, as
@@ -183,7 +183,7 @@ struct DataUsageLedgerTests {
         let allowed = today.today(wallDay: yearAhead, at: minuteLater)
         #expect(allowed <= Self.day.adding(days: 1), "\(allowed)")
         var usage = DataUsage(keptDays: 90)
-        usage.add(UsageBytes(received: 1), to: Self.entry("app", day: Self.day.adding(days: -30)), label: "app")
+        usage.add(ByteCounts(received: 1), to: Self.entry("app", day: Self.day.adding(days: -30)), label: "app")
         let dropped = usage.dropOldDays(today: allowed)
         #expect(!dropped)
         let back = today.today(wallDay: Self.day, at: minuteLater + .seconds(60))
@@ -213,7 +213,7 @@ struct DataUsageLedgerTests {
         for back in 0..<90 {
             for app in 0..<200 {
                 for network in ["Phone hotspot", "Home Wi-Fi", "eth0"] {
-                    usage.add(UsageBytes(received: UInt64(app * 1_000 + back), sent: 7),
+                    usage.add(ByteCounts(received: UInt64(app * 1_000 + back), sent: 7),
                               to: Self.entry("org.example.App\(app)", day: Self.day.adding(days: -back),
                                              user: 1000 + UInt32(app % 2), privateTo: 1000 + UInt32(app % 2),
                                              network: network, metered: network == "Phone hotspot"),

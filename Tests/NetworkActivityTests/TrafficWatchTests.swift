@@ -9,7 +9,7 @@ struct TrafficWatchTests {
     static let threshold: UInt64 = 32_768
     var watch = TrafficWatch<String>(threshold: threshold)
     var time = MonotonicTime(microseconds: 1_000_000)
-    var counts: ByteCounts = (0, 0)
+    var counts = ByteCounts()
 
     /// One second later, with `received` and `sent` more bytes.
     mutating func second(_ received: UInt64, _ sent: UInt64 = 0, key: String = "app") -> TrafficWatch<String>.Step {
@@ -79,9 +79,9 @@ struct TrafficWatchTests {
         _ = second(100_000)
         time = time + .seconds(1)
         #expect(watch.sample("app", counts: nil, at: time) == .letGo(hadActivity: true))
-        watch.wokeUp(for: "other", user: 1000, counts: (500, 0), at: time)
+        watch.wokeUp(for: "other", user: 1000, counts: ByteCounts(received: 500, sent: 0), at: time)
         time = time + .seconds(1)
-        #expect(watch.sample("other", counts: (10, 0), at: time) == .letGo(hadActivity: false))
+        #expect(watch.sample("other", counts: ByteCounts(received: 10, sent: 0), at: time) == .letGo(hadActivity: false))
     }
 
     @Test mutating func anAppNotFollowedWaits() {
@@ -94,25 +94,25 @@ struct TrafficWatchTests {
     @Test func eachUsersAppsAreFollowedAFewAtATime() {
         var watch = TrafficWatch<String>(threshold: Self.threshold, limitPerUser: 2)
         let time = MonotonicTime(microseconds: 1_000_000)
-        let followed = (0..<5).map { watch.wokeUp(for: "flood-\($0)", user: 4343, counts: (0, 0), at: time) }
+        let followed = (0..<5).map { watch.wokeUp(for: "flood-\($0)", user: 4343, counts: ByteCounts(received: 0, sent: 0), at: time) }
         #expect(followed == [true, true, false, false, false])
         // The same app woken twice waits once.
-        let again = watch.wokeUp(for: "flood-3", user: 4343, counts: (0, 0), at: time)
-        let other = watch.wokeUp(for: "own", user: 1000, counts: (0, 0), at: time)
+        let again = watch.wokeUp(for: "flood-3", user: 4343, counts: ByteCounts(received: 0, sent: 0), at: time)
+        let other = watch.wokeUp(for: "own", user: 1000, counts: ByteCounts(received: 0, sent: 0), at: time)
         #expect(!again && other)
         #expect(Set(watch.followedKeys) == ["flood-0", "flood-1", "own"])
         var released = watch.takeReleased()
         #expect(released.isEmpty)
 
         // flood-0 falls below: flood-2, the first that waited, may wake the service again.
-        let step = watch.sample("flood-0", counts: (10, 0), at: time + .seconds(1))
+        let step = watch.sample("flood-0", counts: ByteCounts(received: 10, sent: 0), at: time + .seconds(1))
         #expect(step == .letGo(hadActivity: false))
         released = watch.takeReleased()
         #expect(released == ["flood-2"])
         released = watch.takeReleased()
         #expect(released.isEmpty)
-        let readmitted = watch.wokeUp(for: "flood-2", user: 4343, counts: (0, 0), at: time + .seconds(1))
-        let full = watch.wokeUp(for: "flood-0", user: 4343, counts: (0, 0), at: time + .seconds(1))
+        let readmitted = watch.wokeUp(for: "flood-2", user: 4343, counts: ByteCounts(received: 0, sent: 0), at: time + .seconds(1))
+        let full = watch.wokeUp(for: "flood-0", user: 4343, counts: ByteCounts(received: 0, sent: 0), at: time + .seconds(1))
         #expect(readmitted && !full)
     }
 }

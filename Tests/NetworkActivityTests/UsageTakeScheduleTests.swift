@@ -80,18 +80,18 @@ struct UsageTakeScheduleTests {
 struct StayingCountsTests {
     @Test func eachTakeAddsWhatMovedSinceTheLastAndAMadeAgainEntryStartsFromZero() {
         var staying = StayingCounts<String>()
-        #expect(staying.moved("app", counted: UsageBytes(received: 100, sent: 10), stays: true)
-            == UsageBytes(received: 100, sent: 10))
-        #expect(staying.moved("app", counted: UsageBytes(received: 250, sent: 10), stays: true)
-            == UsageBytes(received: 150, sent: 0))
+        #expect(staying.moved("app", counted: ByteCounts(received: 100, sent: 10), stays: true)
+            == ByteCounts(received: 100, sent: 10))
+        #expect(staying.moved("app", counted: ByteCounts(received: 250, sent: 10), stays: true)
+            == ByteCounts(received: 150, sent: 0))
         // Dropped and made again: smaller totals than were added are new ones.
-        #expect(staying.moved("app", counted: UsageBytes(received: 40, sent: 4), stays: true)
-            == UsageBytes(received: 40, sent: 4))
+        #expect(staying.moved("app", counted: ByteCounts(received: 40, sent: 4), stays: true)
+            == ByteCounts(received: 40, sent: 4))
         // Its last take, after which the kernel forgets it: what moved since, and nothing kept.
-        #expect(staying.moved("app", counted: UsageBytes(received: 90, sent: 4), stays: false)
-            == UsageBytes(received: 50, sent: 0))
+        #expect(staying.moved("app", counted: ByteCounts(received: 90, sent: 4), stays: false)
+            == ByteCounts(received: 50, sent: 0))
         #expect(staying.keys.isEmpty)
-        #expect(staying.moved("app", counted: UsageBytes(received: 5, sent: 0), stays: false)
-            == UsageBytes(received: 5, sent: 0))
+        #expect(staying.moved("app", counted: ByteCounts(received: 5, sent: 0), stays: false)
+            == ByteCounts(received: 5, sent: 0))
     }
 }

@@ -53,7 +53,7 @@ struct UsageCommand: ParsableCommand {
         for back in 0..<days {
             for app in 0..<apps {
                 for (network, metered) in [("Home Wi-Fi", false), ("Phone hotspot", true), ("enp3s0", false)] {
-                    usage.add(UsageBytes(received: UInt64.random(in: 0...5_000_000_000), sent: UInt64.random(in: 0...50_000_000)),
+                    usage.add(ByteCounts(received: UInt64.random(in: 0...5_000_000_000), sent: UInt64.random(in: 0...50_000_000)),
                               to: UsageEntry(day: today.adding(days: -back), user: 1000, privateTo: 1000,
                                              application: "org.example.Application\(app)", network: network,
                                              metered: metered),

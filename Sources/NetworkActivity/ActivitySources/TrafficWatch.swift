@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import ProgramSupport
 
-/// Bytes an app's sockets have received and sent, as the kernel counted them since it first counted the app.
-public typealias ByteCounts = (received: UInt64, sent: UInt64)
-
 /// The rules that make an app's measured traffic an activity of the `traffic` source, apart from how it is
 /// measured: the kernel wakes the service when an app first moves `threshold` bytes within a second; the app is
 /// then read once a second (`sample`); moving at least the threshold for 2 s in a row makes it an activity, and

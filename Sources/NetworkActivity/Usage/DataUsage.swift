@@ -26,30 +26,13 @@ public struct UsageEntry: Hashable, Sendable {
     }
 }
 
-/// Bytes received and sent.
-public struct UsageBytes: Hashable, Sendable {
-    public var received: UInt64
-    public var sent: UInt64
-
-    public init(received: UInt64 = 0, sent: UInt64 = 0) {
-        self.received = received
-        self.sent = sent
-    }
-
-    public var total: UInt64 { received &+ sent }
-
-    public static func += (lhs: inout UsageBytes, rhs: UsageBytes) {
-        lhs.received &+= rhs.received
-        lhs.sent &+= rhs.sent
-    }
-}
 
 /// One row of the totals, as `GetUsage` answers it.
 public struct UsageRow: Hashable, Sendable {
     public var entry: UsageEntry
     /// The app's name for people, as its activity's label.
     public var label: String
-    public var bytes: UsageBytes
+    public var bytes: ByteCounts
 }
 
 /// The data each app used, per user, per network and per day: the totals the system service keeps (with
@@ -101,7 +84,7 @@ public struct DataUsage: Sendable, Equatable {
 
     /// A day's rows, and how many of them each group has that count against the bounds (folded ones do not).
     private struct Day: Sendable {
-        var rows: [RowKey: UsageBytes] = [:]
+        var rows: [RowKey: ByteCounts] = [:]
         var bounded: [Group: Int] = [:]
         var boundedCount = 0
     }
@@ -127,8 +110,8 @@ public struct DataUsage: Sendable, Equatable {
     public var nameCount: Int { names.count }
 
     /// Every row, by its entry: for the file and for tests.
-    public var rows: [UsageEntry: UsageBytes] {
-        var rows: [UsageEntry: UsageBytes] = [:]
+    public var rows: [UsageEntry: ByteCounts] {
+        var rows: [UsageEntry: ByteCounts] = [:]
         for (day, dayRows) in days {
             for (key, bytes) in dayRows.rows { rows[entry(of: key, on: day)] = bytes }
         }
@@ -140,7 +123,7 @@ public struct DataUsage: Sendable, Equatable {
     }
 
     /// Adds bytes that an app moved on a network on the entry's day, within the day's bounds.
-    public mutating func add(_ bytes: UsageBytes, to entry: UsageEntry, label: String) {
+    public mutating func add(_ bytes: ByteCounts, to entry: UsageEntry, label: String) {
         guard bytes.total > 0 else { return }
         var day = days.removeValue(forKey: entry.day) ?? Day()
         var group = Group(user: entry.user, privateTo: entry.privateTo ?? Self.everyone)
@@ -170,7 +153,7 @@ public struct DataUsage: Sendable, Equatable {
         let key = kept ?? RowKey(user: group.user, privateTo: group.privateTo, application: number(of: application),
                                  network: number(of: network), metered: entry.metered)
         if application == entry.application { labels[entry.application] = label }
-        day.rows[key, default: UsageBytes()] += bytes
+        day.rows[key, default: ByteCounts()] += bytes
         days[entry.day] = day
     }
 
@@ -190,13 +173,13 @@ public struct DataUsage: Sendable, Equatable {
     public func rows(since: UsageDay?, daily: Bool = true, readableBy reader: UInt32?, serviceUser: UInt32)
         -> [UsageRow] {
         let first = since ?? days.keys.min() ?? UsageDay(daysSinceEpoch: 0)
-        var readable: [UsageDay: [RowKey: UsageBytes]] = [:]
+        var readable: [UsageDay: [RowKey: ByteCounts]] = [:]
         for (day, dayRows) in days where day >= first {
             var answer = readable[daily ? day : first] ?? [:]
             for (key, bytes) in dayRows.rows where AccessRules.maySee(
                 privateTo: key.privateTo == Self.everyone ? nil : key.privateTo, reader: reader,
                 serviceUser: serviceUser) {
-                answer[key, default: UsageBytes()] += bytes
+                answer[key, default: ByteCounts()] += bytes
             }
             readable[daily ? day : first] = answer
         }
@@ -224,7 +207,7 @@ public struct DataUsage: Sendable, Equatable {
     }
 
     /// A day of `rows`, its bounds counted again: a row of the folded apps or users counts against none.
-    private static func day(of rows: [RowKey: UsageBytes], folded: Set<Int32>) -> Day {
+    private static func day(of rows: [RowKey: ByteCounts], folded: Set<Int32>) -> Day {
         var day = Day(rows: rows)
         for key in rows.keys {
             if folded.contains(key.application) {
@@ -256,7 +239,7 @@ public struct DataUsage: Sendable, Equatable {
         names = []
         numbers = [:]
         for (day, dayRows) in days {
-            var renumbered: [RowKey: UsageBytes] = [:]
+            var renumbered: [RowKey: ByteCounts] = [:]
             renumbered.reserveCapacity(dayRows.rows.count)
             for (key, bytes) in dayRows.rows {
                 var kept = key
@@ -279,14 +262,14 @@ public struct DataUsage: Sendable, Equatable {
     }
 
     /// Rebuilds the totals from rows read back (`UsageFileFormat`).
-    init(keptDays: Int, rows: [UsageEntry: UsageBytes], labels: [String: String]) {
+    init(keptDays: Int, rows: [UsageEntry: ByteCounts], labels: [String: String]) {
         self.init(keptDays: keptDays)
-        var byDay: [UsageDay: [RowKey: UsageBytes]] = [:]
+        var byDay: [UsageDay: [RowKey: ByteCounts]] = [:]
         for (entry, bytes) in rows {
             let key = RowKey(user: entry.user, privateTo: entry.privateTo ?? Self.everyone,
                              application: number(of: entry.application), network: number(of: entry.network),
                              metered: entry.metered)
-            byDay[entry.day, default: [:]][key, default: UsageBytes()] += bytes
+            byDay[entry.day, default: [:]][key, default: ByteCounts()] += bytes
         }
         let folded = Set([Self.otherApps, Self.otherUsers].compactMap { numbers[$0] })
         days = byDay.mapValues { Self.day(of: $0, folded: folded) }

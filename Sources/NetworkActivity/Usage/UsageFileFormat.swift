@@ -87,7 +87,7 @@ public enum UsageFileFormat {
             names.append(name)
         }
         guard let rowCount = reader.integer(UInt32.self), Int(rowCount) * rowSize <= body.count else { return nil }
-        var rows: [UsageEntry: UsageBytes] = [:]
+        var rows: [UsageEntry: ByteCounts] = [:]
         var labels: [String: String] = [:]
         for _ in 0..<rowCount {
             guard let day = reader.integer(UInt32.self), let user = reader.integer(UInt32.self),
@@ -99,7 +99,7 @@ public enum UsageFileFormat {
             let entry = UsageEntry(day: UsageDay(daysSinceEpoch: Int(day)), user: user,
                                    privateTo: privateTo == everyone ? nil : privateTo,
                                    application: names[Int(app)], network: names[Int(network)], metered: metered != 0)
-            rows[entry, default: UsageBytes()] += UsageBytes(received: received, sent: sent)
+            rows[entry, default: ByteCounts()] += ByteCounts(received: received, sent: sent)
             labels[entry.application] = names[Int(label)]
         }
         guard reader.isAtEnd else { return nil }

@@ -142,8 +142,7 @@ final class DataUsageKeeper: TrafficPeer, DataUsageAnswering {
         logger.debug("took the kernel's counts: \(entries.count) entries")
         for taken in entries {
             anyStays = anyStays || taken.stays
-            let moved = staying.moved(taken.key, counted: UsageBytes(received: taken.received, sent: taken.sent),
-                                      stays: taken.stays)
+            let moved = staying.moved(taken.key, counted: taken.counts, stays: taken.stays)
             // Loopback is no network, unless `--traffic-loopback` says it is.
             guard moved.total > 0, countsLoopback || taken.key.interfaceIndex != TrafficCounters.loopbackIndex
             else { continue }

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The indicator's menu: a row per activity (its app's icon and name, a bar of its progress, its figures and age,
+// and its button: Stop, "Stopping…", Pause or Resume) and the day's data usage below them. Rows change in place;
+// the menu is built again only when rows come or go, so that neither the keyboard nor a screen reader loses the
+// actor it is on. One of the four parts the build joins into `indicator.js`.
+
+const ICON_NAME = 'network-transmit-receive';
+
+/// The menu of `button`, showing what `service` (`followService`) holds; `render(list, force)` brings it up to
+/// date with the activities in `list`.
+function makeMenu({St, Gio, GLib, GObject, Clutter, Shell, PopupMenu, BarLevel}, button, service) {
+    // St 48 added `orientation` to its boxes and deprecated `vertical`, which St 51 removed.
+    const column = GObject.Object.find_property.call(St.BoxLayout, 'orientation')
+        ? {orientation: Clutter.Orientation.VERTICAL} : {vertical: true};
+    // This session's user, whose apps (root: every app) the menu may pause.
+    const ownUser = new Gio.Credentials().get_unix_user();
+    // The menu's rows, by activity, each brought up to date in place; what the menu was built for (its rows, their
+    // parts, the day's usage: it is built again only when these change) and what its rows last showed.
+    let rows = new Map();
+    let usageShown = null;
+    let built = null;
+    let shown = null;
+
+    /// Brings the menu up to date with `list` when it is open and shows something else now (`force`: its ages too,
+    /// as it opens): rows change in place, and the menu is built again only when rows come or go.
+    function render(list, force = false) {
+        const usage = service.state.usage;
+        // A closed menu is brought up to date when it opens: progress reported many times a second costs the label
+        // alone.
+        // It keeps one row meanwhile, since an empty menu does not open.
+        if (!button.menu.isOpen && !button.menu.isEmpty())
+            return;
+        const views = list.map(rowView);
+        const now = GLib.get_real_time();
+        const layout = JSON.stringify([views.map(rowParts), usageParts(usage)]);
+        if (layout === built && !button.menu.isEmpty()) {
+            // The same rows: their figures, names and buttons change in place, so that neither the keyboard nor a
+            // screen reader loses the actor it is on (Pause becomes Resume on the same button).
+            const showing = JSON.stringify([views, usage]);
+            if (force || showing !== shown) {
+                for (const view of views)
+                    rows.get(view.id).update(view, now);
+                usageShown?.update(usage);
+            }
+            shown = showing;
+            return;
+        }
+        built = layout;
+        shown = JSON.stringify([views, usage]);
+        rebuild(views, now);
+    }
+
+    /// Builds the menu again, for rows that came or went and for the day's usage. The keyboard is taken off a
+    /// button before it goes (a focused actor destroyed under GNOME Shell 48's accessibility bridge crashed it), and
+    /// put back on the same row's button, or on the menu's first.
+    function rebuild(views, now) {
+        const focused = [...rows].find(([_id, activityRow]) => activityRow.action?.has_key_focus())?.[0];
+        if (focused !== undefined)
+            button.menu.actor.grab_key_focus();
+        rows = new Map();
+        button.menu.removeAll();
+        for (const view of views) {
+            const activityRow = row(view, now);
+            rows.set(view.id, activityRow);
+            button.menu.addMenuItem(activityRow.item);
+        }
+        if (views.length === 0)
+            button.menu.addMenuItem(new PopupMenu.PopupMenuItem(_('No network activity'), {reactive: false}));
+        const usage = service.state.usage;
+        usageShown = usageParts(usage) ? usageSection(usage) : null;
+        if (focused !== undefined) {
+            const action = rows.get(focused)?.action;
+            if (action)
+                action.grab_key_focus();
+            else
+                button.menu.actor.navigate_focus(null, St.DirectionType.TAB_FORWARD, false);
+        }
+    }
+
+    /// What the day's usage shows that an update in place cannot change: the apps it has rows for; null when it
+    /// shows nothing.
+    function usageParts(used) {
+        return used && used.total > 0 ? used.apps.map(app => app.app) : null;
+    }
+
+    /// The day's usage below the rows: its total and the five apps that used most, brought up to date in place by
+    /// `update` while the same apps lead.
+    function usageSection(used) {
+        button.menu.addMenuItem(new PopupMenu.PopupSeparatorMenuItem());
+        const headline = new PopupMenu.PopupMenuItem('', {reactive: false});
+        button.menu.addMenuItem(headline);
+        const appRows = used.apps.map(usedByApp => {
+            const appRow = usageRow(usedByApp);
+            button.menu.addMenuItem(appRow.item);
+            return appRow;
+        });
+        function update(next) {
+            headline.label.text = next.metered > 0
+                ? fill(_('Used today: %s (%s metered)'), byteAmount(next.total), byteAmount(next.metered))
+                : fill(_('Used today: %s'), byteAmount(next.total));
+            next.apps.forEach((usedByApp, index) => appRows[index].update(usedByApp));
+        }
+        update(used);
+        return {update};
+    }
+
+    /// One of the apps that used most today: its icon, its name and bytes, and a bar of its share of the day.
+    function usageRow(usedByApp) {
+        const item = new PopupMenu.PopupBaseMenuItem({reactive: false, can_focus: false});
+        const app = Shell.AppSystem.get_default().lookup_app(`${usedByApp.app}.desktop`);
+        const name = app?.get_name() ?? usedByApp.label ?? usedByApp.app;
+        item.add_child(app ? app.create_icon_texture(24) : new St.Icon({icon_name: ICON_NAME, icon_size: 24}));
+        const lines = new St.BoxLayout({...column, x_expand: true, style_class: 'netactivity-row'});
+        const label = new St.Label();
+        lines.add_child(label);
+        // The Shell's level bar, as the progress's, in its sliders' colours.
+        const bar = new BarLevel({style_class: 'slider netactivity-share', x_expand: false,
+            x_align: Clutter.ActorAlign.START, reactive: false, can_focus: false});
+        lines.add_child(bar);
+        item.add_child(lines);
+        function update(used) {
+            const text = fill(_('%s — %s'), name, byteAmount(used.bytes));
+            const percent = Math.round(used.share * 100);
+            label.text = text;
+            bar.value = used.share;
+            bar.accessible_name = fill(_('%s: %d %% of today'), name, percent);
+            item.accessible_name = fill(_('%s, %d %% of today'), text, percent);
+        }
+        update(usedByApp);
+        return {item, update};
+    }
+
+    /// What an activity's row shows, but its age.
+    function rowView(activity) {
+        // The Shell's own table of applications, which its dash and app grid read and keep up to date.
+        const app = activity.app ? Shell.AppSystem.get_default().lookup_app(`${activity.app}.desktop`) : null;
+        const name = app?.get_name() ?? activity.app ?? '';
+        // An app's traffic that the kernel measured comes through the system service, but is the app's: marked
+        // as measured rather than as the system's.
+        const marks = [activity.source === 'traffic' ? _('measured') : activity.system ? _('system') : null,
+            activity.source === 'packagekit' ? 'PackageKit' : null].filter(mark => mark);
+        // Measured traffic's label is only its app's id or name: the app's own name says it better.
+        const title = activity.source === 'traffic' && name ? name
+            : name && name !== activity.label ? fill(_('%s: %s'), name, activity.label) : activity.label || name;
+        const marked = marks.length ? fill(_('%s (%s)'), title, marks.join(', ')) : title;
+        const facts = [];
+        if (activity.percent !== undefined)
+            facts.push(fill(_('%d %%'), activity.percent));
+        if (activity.done !== undefined) {
+            facts.push(activity.total ? fill(_('%s of %s'), byteAmount(activity.done), byteAmount(activity.total))
+                : byteAmount(activity.done));
+        }
+        if (activity.paused)
+            facts.push(_('paused'));
+        else if (activity.rate !== undefined)
+            facts.push(fill(_('%s/s'), byteAmount(activity.rate)));
+        let action = null;
+        if (activity.cancelRequested || service.state.stopping.has(activity.id))
+            action = 'stopping';
+        else if (activity.cancellable)
+            action = 'stop';
+        else if (activity.paused !== undefined && (ownUser === 0 || activity.user === ownUser))
+            action = activity.paused ? 'resume' : 'pause';
+        return {id: activity.id, app: activity.app, label: activity.label, name, marked, facts, action,
+            percent: activity.percent, started: activity.started};
+    }
+
+    /// What a row is made of, which an update in place cannot change: the menu is built again when it does.
+    function rowParts(view) {
+        return [view.id, view.app, view.percent !== undefined, view.action !== null];
+    }
+
+    /// An activity's row, built once for the parts `rowParts` names: `update` brings its texts, bar and button up to
+    /// date with another view of the same activity. Its button stays while the row lasts: Stop becomes "Stopping…"
+    /// (no longer pressed), Pause becomes Resume.
+    function row(view, now) {
+        // Reactive, so that a screen reader reads it as enabled, yet a click or hover does nothing to it.
+        const item = new PopupMenu.PopupBaseMenuItem({reactive: true, activate: false, hover: false, can_focus: false});
+        item.track_hover = false;
+        const app = view.app ? Shell.AppSystem.get_default().lookup_app(`${view.app}.desktop`) : null;
+        item.add_child(app ? app.create_icon_texture(24) : new St.Icon({icon_name: ICON_NAME, icon_size: 24}));
+        const lines = new St.BoxLayout({...column, x_expand: true, style_class: 'netactivity-row'});
+        const title = new St.Label();
+        lines.add_child(title);
+        // The Shell's own level bar, in its sliders' style: its colours follow the light and dark styles and the
+        // accent colour, and it fills from the start of the line.
+        const bar = view.percent === undefined ? null : new BarLevel({style_class: 'slider netactivity-progress',
+            x_expand: false, x_align: Clutter.ActorAlign.START, reactive: false, can_focus: false});
+        if (bar)
+            lines.add_child(bar);
+        const factsLabel = new St.Label({style_class: 'popup-inactive-menu-item'});
+        lines.add_child(factsLabel);
+        item.add_child(lines);
+        let current = view;
+        // A button the keyboard reaches (Tab, the arrows) and Enter or Space presses.
+        const action = view.action === null ? null
+            : new St.Button({y_align: Clutter.ActorAlign.CENTER, can_focus: true});
+        if (action) {
+            action.connect('clicked', () => act(current));
+            item.add_child(action);
+        }
+
+        function update(next, at) {
+            current = next;
+            title.text = next.marked;
+            if (bar) {
+                bar.value = Math.min(next.percent, 100) / 100;
+                bar.accessible_name = fill(_('%s: %s'), next.label || next.name, fill(_('%d %%'), next.percent));
+            }
+            const facts = [...next.facts, elapsed(Math.max(0, at - next.started) / 1e6)];
+            factsLabel.text = facts.join(' · ');
+            item.accessible_name = `${next.marked}, ${facts.join(', ')}`;
+            if (!action)
+                return;
+            const who = next.label || next.name;
+            const appName = next.name || who;
+            const [label, accessibleName, styleClass] = {
+                stop: [_('Stop'), fill(_('Stop %s'), who), 'button netactivity-stop'],
+                // Asked: the button reads as text, greyed for a screen reader, and a press does nothing.
+                stopping: [_('Stopping…'), fill(_('Stopping %s…'), who), 'netactivity-stopping'],
+                pause: [_('Pause'), fill(_('Pause %s’s network'), appName), 'button netactivity-pause'],
+                resume: [_('Resume'), fill(_('Resume %s’s network'), appName), 'button netactivity-pause'],
+            }[next.action];
+            action.label = label;
+            action.accessible_name = accessibleName;
+            action.style_class = styleClass;
+            action.reactive = next.action !== 'stopping';
+        }
+        update(view, now);
+        return {item, action, update};
+    }
+
+    /// What a row's button does, for what the row shows now.
+    function act(view) {
+        if (view.action === 'stop')
+            service.requestStop(view.id);
+        else if (view.action === 'pause' || view.action === 'resume')
+            service.setPaused(view.id, view.action === 'pause');
+    }
+
+    return {render};
+}

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The extension's words and rules, apart from the Shell: what the tray's Swift rules do too, tested against the
+// same table of cases (`Tests/Cases/indicator-rules.json`, by `Tests/Cases/check-extension-rules.js`), and the
+// service's records as plain objects. One of the four parts the build joins into `indicator.js` (rules, service,
+// menu, indicator).
+
+/// The texts for people, in the session's language: the extension's gettext functions, which `start` takes from
+/// the Shell (its catalogs are the project's, `po/`, in the build's `locale/` folder); English until then, as the
+/// rules' checker runs them.
+var _ = text => text;
+var ngettext = (one, many, count) => count === 1 ? one : many;
+
+/// A translated text's placeholders filled, as Swift's `localized` fills them: `%s` and `%d` in order, `%2$s` by
+/// number, `%%` a percent sign.
+function fill(template, ...values) {
+    let next = 0;
+    return template.replace(/%(?:(\d+)\$)?([sd%])/g, (_match, position, conversion) => {
+        if (conversion === '%')
+            return '%';
+        const value = values[position ? Number(position) - 1 : next++];
+        return value === undefined ? '' : String(value);
+    });
+}
+
+/// The session's decimal separator: "1,2" in German, as Swift's `LocalFormats.tenths` writes it.
+function tenths(count) {
+    const separator = new Intl.NumberFormat().formatToParts(1.5).find(part => part.type === 'decimal')?.value ?? '.';
+    return `${Math.floor(count / 10)}${separator}${count % 10}`;
+}
+
+/// The overall percent of the tray and `watch`: bytes moved of all the bytes to move when every activity has a
+/// total, otherwise the mean of the known percents; rounded down (Swift's `OverallProgress`). These rules and the
+/// Swift ones are tested against one table of cases, `Tests/Cases/indicator-rules.json`.
+function overallPercent(activities) {
+    if (activities.length === 0)
+        return null;
+    if (activities.every(activity => (activity.total ?? 0) > 0)) {
+        const done = activities.reduce((sum, a) => sum + Math.min(a.done ?? 0, a.total), 0);
+        const total = activities.reduce((sum, a) => sum + a.total, 0);
+        return Math.min(100, Math.floor(done * 100 / total));
+    }
+    const known = activities.map(a => a.percent).filter(percent => percent !== undefined);
+    if (known.length === 0)
+        return null;
+    return Math.floor(known.reduce((sum, percent) => sum + Math.min(percent, 100), 0) / known.length);
+}
+
+/// Bytes as people read them, in powers of a thousand to one decimal: `999 B`, `1.2 MB` (Swift's `ByteAmount`).
+function byteAmount(bytes) {
+    if (bytes < 1000)
+        return `${bytes} B`;
+    let value = bytes;
+    for (const unit of ['kB', 'MB', 'GB', 'TB', 'PB']) {
+        value /= 1000;
+        if (value < 999.95 || unit === 'PB') {
+            return `${tenths(Math.round(value * 10))} ${unit}`;
+        }
+    }
+    return `${bytes} B`;
+}
+
+/// An age to the minute: `42 s`, `3 min`, `2 h 5 min` (Swift's `ElapsedTime.coarse`).
+function elapsed(seconds) {
+    const whole = Math.max(0, Math.floor(seconds));
+    if (whole < 60)
+        return fill(_('%d s'), whole);
+    const minutes = Math.floor(whole / 60);
+    if (minutes < 60)
+        return fill(_('%d min'), minutes);
+    const hours = Math.floor(minutes / 60);
+    return minutes % 60 === 0 ? fill(_('%d h'), hours) : fill(_('%d h %d min'), hours, minutes % 60);
+}
+
+/// The day's data usage from `GetUsage`'s records (`a{sv}` each): its total, its metered part and the five apps
+/// that used most with their shares (Swift's `DataUsedToday`).
+function usedToday(records, day) {
+    const rows = records.map(record => Object.fromEntries(Object.entries(record).map(([key, value]) =>
+        [key, value.deepUnpack()]))).filter(row => row.day === day);
+    const bytes = row => (row.received ?? 0) + (row.sent ?? 0);
+    const total = rows.reduce((sum, row) => sum + bytes(row), 0);
+    const metered = rows.filter(row => row.metered).reduce((sum, row) => sum + bytes(row), 0);
+    const perApp = new Map();
+    for (const row of rows) {
+        const app = perApp.get(row.app) ?? {app: row.app, label: row.label, bytes: 0};
+        app.bytes += bytes(row);
+        perApp.set(row.app, app);
+    }
+    const apps = [...perApp.values()].sort((a, b) => b.bytes - a.bytes || (a.app < b.app ? -1 : 1)).slice(0, 5)
+        .map(app => ({...app, share: total > 0 ? app.bytes / total : 0}));
+    return {total, metered, apps};
+}
+
+/// One record of `GetActivities`, `(u a{sv})`, as a plain object.
+function activityOf([id, record]) {
+    const value = key => record[key]?.deepUnpack();
+    return {
+        id, label: value('label') ?? '', app: value('app'), system: value('system') ?? false,
+        source: value('source'), started: value('started') ?? 0, percent: value('percent'), done: value('done'),
+        total: value('total'), rate: value('rate'), cancellable: value('cancellable') ?? false,
+        cancelRequested: value('cancel-requested') ?? false, user: value('user'), paused: value('paused'),
+    };
+}

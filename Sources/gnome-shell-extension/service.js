@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The service as the extension follows it: a thin client of its D-Bus interfaces. It reads `GetActivities` once,
+// then follows `ActivitiesChanged` and `VisibilityChanged`, and the day's data usage (`GetUsage`) at `UsageChanged`
+// and when asked; idle it has no timer and polls nothing. Its state is read again whenever the service's owner
+// changes (a restart, a `--replace`). One of the four parts the build joins into `indicator.js`.
+
+const BUS_NAME = 'org.example.NetworkActivity';
+// The data usage and pausing are interfaces of their own, each at its object, named after it.
+const USAGE_INTERFACE = 'org.example.NetworkActivity.Usage';
+const PAUSE_INTERFACE = 'org.example.NetworkActivity.Pause';
+// The service's interfaces (dbus/org.example.NetworkActivity*.xml) by name, put here by the build.
+var INTERFACE_XML = INTERFACE_XML_FROM_THE_BUILD;
+
+/// The object of one of the service's interfaces: named after it.
+function objectPath(interfaceName) {
+    return `/${interfaceName.replaceAll('.', '/')}`;
+}
+
+/// Follows the service on the session bus: `changed()` is called whenever what it holds (`activities`, `usage`,
+/// `stopping`) changed, `visibilityChanged(visible)` when the indicator should appear or go. Returns the state, the
+/// actions a row can ask for, and `release`, which cancels every call under way and undoes every subscription.
+function followService({Gio, GLib}, {changed, visibilityChanged}) {
+    const undo = [];
+    const cancellable = new Gio.Cancellable();
+    let released = false;
+    const state = {
+        activities: new Map(),
+        // The activities a Stop was pressed for, "Stopping…" until they end or the service refuses.
+        stopping: new Set(),
+        // The day's data usage, where the system service counts it (`GetUsage`); null where it does not.
+        usage: null,
+        // The service's owner now; null while it is not running.
+        owner: null,
+    };
+
+    // The interfaces' methods, by name, for the types of their replies; each interface at its own object.
+    const interfaces = new Map(Object.entries(INTERFACE_XML).map(([name, xml]) =>
+        [name, Gio.DBusNodeInfo.new_for_xml(xml).lookup_interface(name)]));
+    function call(method, parameters, done, interfaceName = BUS_NAME) {
+        const declared = interfaces.get(interfaceName).lookup_method(method);
+        const replyType = `(${declared.out_args.map(arg => arg.signature).join('')})`;
+        Gio.DBus.session.call(BUS_NAME, objectPath(interfaceName), interfaceName, method, parameters,
+            new GLib.VariantType(replyType),
+            Gio.DBusCallFlags.NO_AUTO_START, -1, cancellable, (connection, result) => {
+                let reply = null;
+                let failure = null;
+                try {
+                    reply = connection.call_finish(result).deepUnpack();
+                } catch (error) {
+                    failure = error;
+                }
+                // A reply to a call of an extension that was disabled meanwhile touches nothing.
+                if (!released)
+                    done(reply, failure);
+            });
+    }
+
+    /// Asks the activity's program to stop it: the row says "Stopping…" from the click until the activity ends (the
+    /// service's reply and its record's cancel-requested change nothing a person sees), or until the service refuses.
+    function requestStop(id) {
+        state.stopping.add(id);
+        changed();
+        call('RequestCancel', new GLib.Variant('(u)', [id]), (_reply, error) => {
+            if (!error)
+                return;
+            log(`netactivity: could not stop activity ${id}: ${error.message}`);
+            state.stopping.delete(id);
+            changed();
+        });
+    }
+
+    /// Pauses or resumes an app's network: the row changes when the service says it did (`ActivitiesChanged`).
+    function setPaused(id, paused) {
+        call(paused ? 'Pause' : 'Resume', new GLib.Variant('(u)', [id]), (_reply, error) => {
+            if (error)
+                log(`netactivity: could not ${paused ? 'pause' : 'resume'} activity ${id}: ${error.message}`);
+        }, PAUSE_INTERFACE);
+    }
+
+    /// Reads the day's usage: when the service appears, says it changed (`UsageChanged`) and the menu opens.
+    function readUsage() {
+        const owner = state.owner;
+        if (owner === null)
+            return;
+        const day = GLib.DateTime.new_now_local().format('%Y-%m-%d');
+        call('GetUsage', new GLib.Variant('(sb)', [day, true]), (reply, error) => {
+            if (owner !== state.owner)
+                return;
+            // Where nothing counts apps' traffic, the service says so: nothing to show.
+            const read = error ? null : usedToday(reply[0], day);
+            if (JSON.stringify(read) === JSON.stringify(state.usage))
+                return;
+            state.usage = read;
+            changed();
+        }, USAGE_INTERFACE);
+    }
+
+    function readAll(owner) {
+        readUsage();
+        call('GetActivities', null, (reply, error) => {
+            if (error || owner !== state.owner) {
+                if (error)
+                    log(`netactivity: could not read the activities: ${error.message}`);
+                return;
+            }
+            state.activities = new Map(reply[0].map(activityOf).map(activity => [activity.id, activity]));
+            changed();
+        });
+        Gio.DBus.session.call(BUS_NAME, objectPath(BUS_NAME), 'org.freedesktop.DBus.Properties', 'Get',
+            new GLib.Variant('(ss)', [BUS_NAME, 'Visible']), new GLib.VariantType('(v)'),
+            Gio.DBusCallFlags.NO_AUTO_START, -1, cancellable, (connection, result) => {
+                try {
+                    const [visible] = connection.call_finish(result).deepUnpack();
+                    if (!released && owner === state.owner)
+                        visibilityChanged(visible.deepUnpack());
+                } catch (error) {
+                    if (!released)
+                        log(`netactivity: could not read Visible: ${error.message}`);
+                }
+            });
+    }
+
+    function serviceChanged(owner) {
+        state.owner = owner;
+        state.activities = new Map();
+        state.stopping = new Set();
+        state.usage = null;
+        visibilityChanged(false);
+        changed();
+        if (owner !== null)
+            readAll(owner);
+    }
+
+    function subscribe(signal, handler, interfaceName = BUS_NAME) {
+        const id = Gio.DBus.session.signal_subscribe(BUS_NAME, interfaceName, signal, objectPath(interfaceName),
+            null, Gio.DBusSignalFlags.NONE, (_connection, _sender, _path, _interface, _signal, parameters) => {
+                if (!released)
+                    handler(parameters.deepUnpack());
+            });
+        undo.push(() => Gio.DBus.session.signal_unsubscribe(id));
+    }
+    subscribe('VisibilityChanged', ([visible]) => visibilityChanged(visible));
+    subscribe('UsageChanged', () => readUsage(), USAGE_INTERFACE);
+    subscribe('ActivitiesChanged', ([changedRecords, ended]) => {
+        for (const record of changedRecords) {
+            const activity = activityOf(record);
+            state.activities.set(activity.id, activity);
+        }
+        for (const id of ended) {
+            state.activities.delete(id);
+            state.stopping.delete(id);
+        }
+        changed();
+    });
+    const watchID = Gio.bus_watch_name_on_connection(Gio.DBus.session, BUS_NAME, Gio.BusNameWatcherFlags.NONE,
+        (_connection, _name, owner) => {
+            if (!released)
+                serviceChanged(owner);
+        },
+        () => {
+            if (!released)
+                serviceChanged(null);
+        });
+    undo.push(() => Gio.bus_unwatch_name(watchID));
+
+    return {
+        state, requestStop, setPaused, readUsage,
+        release() {
+            if (released)
+                return;
+            released = true;
+            cancellable.cancel();
+            for (const step of undo.reverse())
+                step();
+        },
+    };
+}
