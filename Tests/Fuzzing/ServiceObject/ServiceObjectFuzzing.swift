@@ -7,11 +7,12 @@ import NetworkActivityInterface
 import ProgramSupport
 import TestSupport
 
-/// The service's object receiving whatever a bus could deliver (docs/reliability.md, "Fuzzing"). An input is a
+/// The service's objects (its activities', and the data usage's and pausing's, counting no traffic here)
+/// receiving whatever a bus could deliver (docs/reliability.md, "Fuzzing"). An input is a
 /// run of events, each an operation byte and what it needs:
 ///
 ///     op & 7 in 0...3   a message in its wire form, from the caller (op >> 3) % 6 names; op & 0x80 sends it to
-///                       the service's path whatever its own
+///                       one of the service's paths ((op >> 3) % 3) whatever its own
 ///     op & 7 == 4       the clock moves by (next byte)² × 4 ms, and the turn ends
 ///     op & 7 == 5       the caller the next byte names leaves the bus
 ///     op & 7 == 6       the system service's activities become up to 3 distinct ids, one byte each
@@ -42,6 +43,9 @@ final class ServiceScene {
     let clock = TestClock()
     let sink = MessageSink()
     var endpoint: ActivityEndpoint!
+    var usage: UsageEndpoint!
+    var pause: PauseEndpoint!
+    var objects: [ServedObject] { [endpoint.object, usage.object, pause.object] }
     /// Each slot's unique name: a caller that leaves is replaced by a new one, as names are never reused.
     var names = (0..<ServiceScene.users.count).map { ":1.\($0 + 1)" }
     var nextName = 100
@@ -56,6 +60,10 @@ final class ServiceScene {
             logger: Logger(label: "fuzz"), ownUser: 1000, send: sink.send,
             lookUpCredentials: { [unowned self] name in credentials(of: name.rawValue) },
             lookUpApplication: { _ in "fuzz" })
+        let notCounting = { DBusError(.notCountingTraffic, "--traffic is not given") }
+        usage = UsageEndpoint(callers: endpoint.callers, ownUser: 1000, logger: Logger(label: "fuzz"),
+                              send: sink.send, notCounting: notCounting)
+        pause = PauseEndpoint(activities: endpoint, send: sink.send, notCounting: notCounting)
     }
 
     func credentials(of name: String) -> ConnectionCredentials? {
@@ -70,9 +78,9 @@ final class ServiceScene {
             case 0...3:
                 guard let length = WireMessage.length(at: input.remaining) else { return }
                 guard let message = WireMessage.message(from: input.take(length)) else { continue }
-                if op & 0x80 != 0 { WireMessage.setPath(message, ServiceNames.objectPath) }
+                if op & 0x80 != 0 { WireMessage.setPath(message, objects[Int(op >> 3) % objects.count].path) }
                 let sender = self.sender(slot: Int(op >> 3) % 6, message: message)
-                record(CallOracle.deliver(message, from: sender, to: [endpoint.object], sink: sink))
+                record(CallOracle.deliver(message, from: sender, to: objects, sink: sink))
             case 4:
                 let step = Int64(input.byte())
                 clock.advance(by: .milliseconds(step * step * 4))

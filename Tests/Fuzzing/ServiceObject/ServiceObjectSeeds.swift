@@ -9,7 +9,8 @@ extension ServiceScene {
     static func seeds() -> [String: [UInt8]] {
         func call(_ member: MemberName, _ interface: InterfaceName? = ServiceNames.interface, slot: UInt8 = 0,
                   noReply: Bool = false, _ arguments: (inout MessageWriter) -> Void = { _ in }) -> [UInt8] {
-            let message = Message.methodCall(destination: ServiceNames.busName, path: ServiceNames.objectPath,
+            let message = Message.methodCall(destination: ServiceNames.busName,
+                                             path: interface.map(ServiceNames.objectPath(serving:)) ?? ServiceNames.objectPath,
                                              interface: interface, member: member)
             message.appendArguments(arguments)
             message.expectsReply = !noReply
@@ -21,6 +22,10 @@ extension ServiceScene {
         let timed = call(ServiceMembers.beginWithTimeout.name) { $0.append("backup"); $0.append(UInt32(30)) }
         return [
             "begin": begin,
+            "usage": call(UsageMembers.getUsage.name, ServiceNames.usageInterface) { $0.append("2026-02-30"); $0.append(true) }
+                + call(UsageMembers.clearUsage.name, ServiceNames.usageInterface),
+            "pause": begin + call(PauseMembers.pause.name, ServiceNames.pauseInterface) { $0.append(UInt32(1)) }
+                + call(PauseMembers.resume.name, ServiceNames.pauseInterface, slot: 2) { $0.append(UInt32(9)) },
             "begin-no-reply": call(ServiceMembers.begin.name, noReply: true) { $0.append("quiet") },
             "begin-without-interface": call(ServiceMembers.begin.name, nil) { $0.append("mail") },
             "begin-wrong-signature": call(ServiceMembers.begin.name) { $0.append(UInt32(1)) },
