@@ -8,7 +8,7 @@ extension ActivityCoordinator {
     /// The sources' live activities, in the order they began.
     public var allSourceActivities: [SourceActivity] {
         let cipher = tracker.idCipher
-        return sources.activities.values.sorted { cipher.count(ofID: $0.id.rawValue) < cipher.count(ofID: $1.id.rawValue) }
+        return cipher.inOrderBegun(sources.activities.values, id: \.id)
     }
 
     /// A source reports a piece of its work: it begins as an activity when new, and changes when the report

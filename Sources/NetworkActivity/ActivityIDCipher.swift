@@ -37,6 +37,13 @@ public struct ActivityIDCipher: Sendable, Equatable {
         return id == permute(0, key) ? unpermute(0, key) : unpermute(id, key)
     }
 
+    /// `items` in the order their activities began, each id's count found once (a sort that undid ids in its
+    /// comparisons made `GetActivities` of 10,000 four times as slow).
+    public func inOrderBegun<Item>(_ items: some Sequence<Item>, id: (Item) -> ActivityID) -> [Item] {
+        guard key != nil else { return items.sorted { id($0).rawValue < id($1).rawValue } }
+        return items.map { (count: count(ofID: id($0).rawValue), item: $0) }.sorted { $0.count < $1.count }.map(\.item)
+    }
+
     private func permute(_ value: UInt32, _ key: [UInt64]) -> UInt32 {
         var left = UInt16(truncatingIfNeeded: value >> 16)
         var right = UInt16(truncatingIfNeeded: value)

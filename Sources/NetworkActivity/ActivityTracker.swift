@@ -100,7 +100,7 @@ public struct ActivityTracker {
 
     /// Every live activity, in the order they began (their ids' counts: the ids themselves tell nothing).
     public var all: [TrackedActivity] {
-        activities.values.map(\.activity).sorted { idCipher.count(ofID: $0.id.rawValue) < idCipher.count(ofID: $1.id.rawValue) }
+        idCipher.inOrderBegun(activities.values.lazy.map(\.activity), id: \.id)
     }
 
     /// Calls `body` with every live activity and what its owner added to it, in no particular order: for the state

@@ -32,7 +32,7 @@ public struct SavedState: Sendable, Equatable {
         var live: [ActivityID: SavedActivity] = [:]
         defer {
             let cipher = idCipher ?? .sequential
-            activities = live.values.sorted { cipher.count(ofID: $0.id.rawValue) < cipher.count(ofID: $1.id.rawValue) }
+            activities = cipher.inOrderBegun(live.values, id: \.id)
         }
         guard !bytes.isEmpty else {
             problem = "the file is empty"
