@@ -281,6 +281,55 @@ struct PauseTests {
         _ = (services, runs)
     }
 
+    /// A user's own session (its service run as that user, on a bus of its own) passes the data usage's and
+    /// pausing's calls on to the system service as that user, whole: it reads that user's rows, never another
+    /// user's, and pauses that user's app; another user's id is unknown to it, and that app moves on.
+    @Test func aUsersOwnSessionPassesTheirCallsOnAsThemAndNoOneElses() throws {
+        let scene = try Scene()
+        let (system, listener, link, server) = (scene.bus, scene.listener, scene.link, scene.server)
+        let person = try ThrowawayUser()
+        let stranger = try ThrowawayUser()
+        let mine = try Download(server, link, app: "app-gnome-mine\(getpid())", user: try person.uid, seconds: 10,
+                                bus: system)
+        let theirs = try Download(server, link, app: "app-gnome-theirs\(getpid())", user: try stranger.uid,
+                                  seconds: 10, bus: system)
+        let mineShown = try Self.awaitActivity(of: mine.cgroup, listener)
+        let theirsShown = try Self.awaitActivity(of: theirs.cgroup, listener)
+
+        let session = try PrivateBus(policy: """
+            <policy context="default">
+              <allow user="*"/>
+              <allow send_destination="*" eavesdrop="true"/>
+              <allow eavesdrop="true"/>
+              <allow own="*"/>
+            </policy>
+            """)
+        let sessionService = try DaemonProcess(
+            bus: session, arguments: DaemonProcess.noDelays + ["--traffic"], executable: ReachableCopies.of(Paths.daemon),
+            wrapper: ["/usr/sbin/runuser", "-u", person.name, "--"],
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+        try sessionService.awaitLog("following the system service")
+        func call(_ interface: InterfaceName, _ member: MemberName, _ arguments: String...) throws -> ToolResult {
+            try runTool("/usr/bin/busctl", ["--address=\(session.address)", "call", ServiceNames.busName.rawValue,
+                                            ServiceNames.objectPath(serving: interface).rawValue, interface.rawValue,
+                                            member.rawValue] + arguments, bus: session)
+        }
+
+        let usage = try call(ServiceNames.usageInterface, UsageMembers.getUsage.name, "sb", "", "true")
+        #expect(usage.succeeded && usage.stdout.contains("\"mine\(getpid())\"") && !usage.stdout.contains("theirs"),
+                "the session's user's rows alone: \(usage)\n\(sessionService.log.suffix(2_000))")
+        let refused = try call(ServiceNames.pauseInterface, PauseMembers.pause.name, "u", "\(theirsShown.id)")
+        #expect(!refused.succeeded && refused.stderr.contains("no activity with id \(theirsShown.id)"), "\(refused)")
+        let paused = try call(ServiceNames.pauseInterface, PauseMembers.pause.name, "u", "\(mineShown.id)")
+        #expect(paused.succeeded, "\(paused)\n\(sessionService.log.suffix(2_000))")
+        _ = try Self.awaitActivity(of: mine.cgroup, listener) { $0.isPaused == true }
+        let size = theirs.size
+        #expect(theirs.awaitGrowth(beyond: size, within: .seconds(3)) != nil, "the other user's app stopped")
+        #expect(try call(ServiceNames.pauseInterface, PauseMembers.resume.name, "u", "\(mineShown.id)").succeeded)
+        _ = try Self.awaitActivity(of: mine.cgroup, listener) { $0.isPaused == false }
+        _ = (scene, sessionService)
+    }
+
     /// Through the tray's dbusmenu, as a host draws it: a session service that shows the system service's
     /// measured apps, and the real tray on the session's bus. The session's user is the test's, root: its apps are
     /// in user-0.slice.
