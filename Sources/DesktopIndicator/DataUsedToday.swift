@@ -3,7 +3,9 @@ import Localization
 public import NetworkActivityClient
 
 /// What the tray's menu and GNOME Shell's extension show of the day's data usage ("Used today"): the day's total,
-/// its metered part, and the five apps that used most, from `GetUsage`'s rows of the day.
+/// its metered part, and the five apps that used most, from `GetUsage`'s rows of the day: the panel's user's own
+/// apps and the machine's services, as the panel shows their activities (root reads everyone's rows, and sees them
+/// with `netactivity usage`, not in a panel).
 public struct DataUsedToday: Sendable, Equatable {
     /// How many apps are listed.
     public static let listedApps = 5
@@ -22,9 +24,12 @@ public struct DataUsedToday: Sendable, Equatable {
     /// The apps that used most, most first, at most `listedApps`.
     public let apps: [App]
 
-    /// - Parameter rows: `GetUsage`'s rows; those of other days than `day` (`YYYY-MM-DD`) are left out.
-    public init(_ rows: [AppDataUsage], day: String) {
-        let today = rows.filter { $0.day == day }
+    /// - Parameters:
+    ///   - rows: `GetUsage`'s rows; those of other days than `day` (`YYYY-MM-DD`) are left out, and those private
+    ///     to another user than `user`.
+    ///   - user: the panel's user.
+    public init(_ rows: [AppDataUsage], day: String, user: UInt32) {
+        let today = rows.filter { $0.day == day && ($0.privateTo == nil || $0.privateTo == user) }
         total = today.reduce(0) { $0 + $1.total }
         metered = today.filter(\.isMetered).reduce(0) { $0 + $1.total }
         var perApp: [String: App] = [:]

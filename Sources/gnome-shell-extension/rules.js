@@ -72,10 +72,11 @@ function elapsed(seconds) {
 }
 
 /// The day's data usage from `GetUsage`'s records (`a{sv}` each): its total, its metered part and the five apps
-/// that used most with their shares (Swift's `DataUsedToday`).
-function usedToday(records, day) {
+/// that used most with their shares, of `user`'s own apps and the machine's services (Swift's `DataUsedToday`).
+function usedToday(records, day, user) {
     const rows = records.map(record => Object.fromEntries(Object.entries(record).map(([key, value]) =>
-        [key, value.deepUnpack()]))).filter(row => row.day === day);
+        [key, value.deepUnpack()])))
+        .filter(row => row.day === day && (row['private-to'] === undefined || row['private-to'] === user));
     const bytes = row => (row.received ?? 0) + (row.sent ?? 0);
     const total = rows.reduce((sum, row) => sum + bytes(row), 0);
     const metered = rows.filter(row => row.metered).reduce((sum, row) => sum + bytes(row), 0);

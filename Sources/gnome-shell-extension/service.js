@@ -22,6 +22,8 @@ function objectPath(interfaceName) {
 function followService({Gio, GLib}, {changed, visibilityChanged}) {
     const undo = [];
     const cancellable = new Gio.Cancellable();
+    // This session's user: the day's usage it shows is its own apps' and the machine's services'.
+    const ownUser = new Gio.Credentials().get_unix_user();
     let released = false;
     const state = {
         activities: new Map(),
@@ -87,7 +89,7 @@ function followService({Gio, GLib}, {changed, visibilityChanged}) {
             if (owner !== state.owner)
                 return;
             // Where nothing counts apps' traffic, the service says so: nothing to show.
-            const read = error ? null : usedToday(reply[0], day);
+            const read = error ? null : usedToday(reply[0], day, ownUser);
             if (JSON.stringify(read) === JSON.stringify(state.usage))
                 return;
             state.usage = read;

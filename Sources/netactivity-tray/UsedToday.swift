@@ -23,7 +23,7 @@ final class UsedToday {
     private let warningsFile: String?
     private var warnings: MeteredWarnings
     private let onChange: () -> Void
-    private(set) var today = DataUsedToday([], day: "")
+    private(set) var today = DataUsedToday([], day: "", user: 0)
     private var reads = ReadsInTurn()
     private var isServiceRunning = false
 
@@ -52,7 +52,7 @@ final class UsedToday {
             switch result {
             case .success(let records):
                 let rows = records.map(AppDataUsage.init)
-                let read = DataUsedToday(rows, day: day)
+                let read = DataUsedToday(rows, day: day, user: UInt32(getuid()))
                 if read != today {
                     today = read
                     onChange()
@@ -71,7 +71,7 @@ final class UsedToday {
         if runs {
             read()
         } else if !today.isEmpty {
-            today = DataUsedToday([], day: "")
+            today = DataUsedToday([], day: "", user: 0)
             onChange()
         }
     }

@@ -15,7 +15,7 @@ import Testing
     @Test func theDaysTotalItsMeteredPartAndTheFiveAppsThatUsedMost() {
         let rows = (1...7).map { Self.row("app\($0)", UInt64($0) * 1_000_000, metered: $0 == 7) }
             + [Self.row("app1", 5_000_000, network: "eth0", metered: false), Self.row("old", 9_000_000, day: "2026-11-27")]
-        let today = DataUsedToday(rows, day: "2026-11-28")
+        let today = DataUsedToday(rows, day: "2026-11-28", user: 1000)
         #expect(today.total == 33_000_000 && today.metered == 7_000_000)
         #expect(today.apps.map(\.application) == ["app7", "app1", "app6", "app5", "app4"])
         #expect(today.apps[1].bytes == 6_000_000 && abs(today.apps[0].share - 7.0 / 33.0) < 1e-9)
@@ -24,9 +24,20 @@ import Testing
         let menu = TrayMenu(activities: [], usedToday: today, at: 0, mayEndAll: false)
         #expect(menu.rows.contains(.usageHeader("Used today: 33.0 MB (7.0 MB metered)")))
         #expect(menu.rows.filter { if case .usage = $0 { true } else { false } }.count == 5)
-        #expect(DataUsedToday([Self.row("app", 1_000, metered: false)], day: "2026-11-28").headline == "Used today: 1.0 kB")
-        #expect(!TrayMenu(activities: [], usedToday: DataUsedToday([], day: "2026-11-28"), at: 0, mayEndAll: false)
+        #expect(DataUsedToday([Self.row("app", 1_000, metered: false)], day: "2026-11-28", user: 1000).headline == "Used today: 1.0 kB")
+        #expect(!TrayMenu(activities: [], usedToday: DataUsedToday([], day: "2026-11-28", user: 1000), at: 0, mayEndAll: false)
             .rows.contains { if case .usageHeader = $0 { true } else { false } })
+    }
+
+    /// Root reads everyone's rows; its panel counts its own apps and the machine's services, as it shows their
+    /// activities.
+    @Test func aPanelCountsItsUsersOwnAppsAndTheMachinesServicesAlone() {
+        let rows = [Self.row("own", 3_000_000, user: 0), Self.row("apt", 2_000_000, user: 0, machines: true),
+                    Self.row("theirs", 9_000_000, user: 1000)]
+        let root = DataUsedToday(rows, day: "2026-11-28", user: 0)
+        #expect(root.total == 5_000_000 && root.apps.map(\.application) == ["own", "apt"])
+        let theirs = DataUsedToday(rows, day: "2026-11-28", user: 1000)
+        #expect(theirs.total == 11_000_000 && theirs.apps.map(\.application) == ["theirs", "apt"])
     }
 
     @Test func anAppPastTheThresholdOnMeteredNetworksIsWarnedOfOnceADayAndOthersNever() {
