@@ -57,10 +57,13 @@ swift build --package-path Benchmarks
 # Debian's newer desktops (the release build, in their roots). And the desktops on screen (by hand: `bash
 # Tests/sanitizers.sh address --filter HostRenderingTests`): they test what hosts draw, in hosts that give the tray
 # their own deadlines, which a sanitizer's slowdown would test instead; the tray's objects are sanitized in the
-# suites here, called by real clients, and fuzzed under AddressSanitizer (Tests/fuzz.sh).
+# suites here, called by real clients, and fuzzed under AddressSanitizer (Tests/fuzz.sh). And two suites whose time
+# is waiting, not code a sanitizer reads more of: a user's forty namespaces (TrafficIdentityTests: the identity's
+# code runs in TrafficTests) and the usage file's minute (UsageStoreTests: the file's code runs in DataUsageTests).
 # Every other suite runs our programs, and stays.
 outside=(--skip ClientExampleTests --skip DebianPackageTests --skip ManualPageTests --skip ReadmeExampleTests
-         --skip ShellHookTests --skip ShellExtensionTests --skip DebianDesktopTests --skip HostRenderingTests)
+         --skip ShellHookTests --skip ShellExtensionTests --skip DebianDesktopTests --skip HostRenderingTests
+         --skip TrafficIdentityTests --skip UsageStoreTests)
 status=0
 if [ $# -gt 0 ]; then
   swift test "${build[@]}" --disable-xctest "$@" || status=$?
@@ -68,8 +71,8 @@ else
   swift build "${build[@]}" --build-tests
   bundle="$(swift build "${build[@]}" --show-bin-path)/netactivityPackageTests.xctest"
   # Three groups of suites, each taking about as long, sanitized, as all the others together.
-  TEST_GROUPS="ReliabilityTests|BenchmarkTests|CommandLineTests|TrafficTests|TrafficIdentityTests
-               DataUsageTests|PauseTests|UsageStoreTests
+  TEST_GROUPS="ReliabilityTests|BenchmarkTests|CommandLineTests|TrafficTests
+               DataUsageTests|PauseTests
                TrayProtocolTests|CompletionTests|WatchCommandTests|RestartTests|PackageKitTests" \
     bash Tests/run-parts.sh "$bundle" "${outside[@]}" || status=$?
 fi
