@@ -64,26 +64,33 @@ swift build --package-path Benchmarks
 outside=(--skip ClientExampleTests --skip DebianPackageTests --skip ManualPageTests --skip ReadmeExampleTests
          --skip ShellHookTests --skip ShellExtensionTests --skip DebianDesktopTests --skip HostRenderingTests
          --skip TrafficIdentityTests --skip UsageStoreTests)
-# ThreadSanitizer looks for races between threads: the service's loop is one thread, and the kernel's counting and
-# the data usage run on it, so the suites of apps' traffic (root, the kernel, veth pairs, NetworkManager) run under
-# AddressSanitizer alone; the threads of the client library, the tray and the connections used from other threads
-# are in the suites that stay.
-groups="ReliabilityTests|BenchmarkTests|CommandLineTests|TrafficTests
-        DataUsageTests|PauseTests"
-if [ "$kind" = thread ]; then
-  outside+=(--skip TrafficTests --skip DataUsageTests --skip PauseTests --skip TrafficKernelTests)
-  groups="ReliabilityTests|BenchmarkTests|CommandLineTests"
-fi
+# ThreadSanitizer looks for races between threads: the service's loop is one thread, so it runs the unit tests and
+# the suites whose programs use threads (the client library's tasks, connections used from other threads, the
+# tray, the command's runs and watches, restarts and many clients at once); AddressSanitizer runs every suite.
+units="^(NetworkActivityTests|DBusKitTests|NetworkActivityServiceTests|DesktopIndicatorTests|ProgramSupportTests"
+units+="|LocalizationTests|NetActivityCommandTests)\\."
+# In two processes of about the same time (the integration suites run one after another within one).
+threaded="ReliabilityTests|RestartTests|RunCancellationTests|RunCommandTests|SharedConnectionTests"
+tray="TrayProtocolTests|TrayMenuTests|WatchCommandTests|CommandLineTests|ClientLibraryTests|ClientProgressTests"
 status=0
 if [ $# -gt 0 ]; then
   swift test "${build[@]}" --disable-xctest "$@" || status=$?
 else
   swift build "${build[@]}" --build-tests
   bundle="$(swift build "${build[@]}" --show-bin-path)/netactivityPackageTests.xctest"
+  if [ "$kind" = thread ]; then
+    "$bundle" --testing-library swift-testing --filter "$units" & unitTests=$!
+    "$bundle" --testing-library swift-testing --filter "$tray" & trayTests=$!
+    "$bundle" --testing-library swift-testing --filter "$threaded" || status=$?
+    wait "$unitTests" || status=$?
+    wait "$trayTests" || status=$?
+  else
   # Three groups of suites, each taking about as long, sanitized, as all the others together.
-  TEST_GROUPS="$groups
+  TEST_GROUPS="ReliabilityTests|BenchmarkTests|CommandLineTests|TrafficTests
+               DataUsageTests|PauseTests
                TrayProtocolTests|CompletionTests|WatchCommandTests|RestartTests|PackageKitTests" \
     bash Tests/run-parts.sh "$bundle" "${outside[@]}" || status=$?
+  fi
 fi
 if compgen -G "$reports/*" > /dev/null; then
   for report in "$reports"/*; do
