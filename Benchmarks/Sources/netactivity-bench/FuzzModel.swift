@@ -146,7 +146,6 @@ struct FuzzModel {
             return .failure(["", own.rawValue].contains(interface) ? [.unknownProperty] : [.unknownInterface])
         case (StandardInterface.getAll.name, .string(let interface)):
             return ["", own.rawValue].contains(interface) ? .success(.property(nil)) : .failure([.unknownInterface])
-        case (StandardInterface.ping.name, _): return .success(.none)
         default: return .failure([.notCountingTraffic])
         }
     }
