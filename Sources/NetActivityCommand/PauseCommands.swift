@@ -51,7 +51,7 @@ enum MeasuredApps {
                 ids = [ActivityID(rawValue: id)]
             } else {
                 ids = try await client.activities().filter { activity in
-                    activity.isPaused != nil
+                    activity.isPausable
                         && (activity.application == target || activity.label.lowercased() == target.lowercased())
                 }.map(\.id)
                 guard !ids.isEmpty else {

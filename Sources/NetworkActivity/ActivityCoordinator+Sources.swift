@@ -15,9 +15,9 @@ extension ActivityCoordinator {
     /// says something new. Throws, and changes nothing, when the work's user or the service is at its quota.
     @discardableResult
     public mutating func report(
-        _ report: SourceReport, of item: String, from source: ActivitySource
+        _ report: SourceReport, of item: SourceWorkItem
     ) throws(ActivityError) -> ActivityID {
-        if let id = sources.id(of: item, from: source) {
+        if let id = sources.id(of: item) {
             guard let previous = sources.update(id, with: report) else { return id }
             if previous.user != report.user {
                 if let before = previous.user { tracker.releaseOutsideActivity(of: before) }
@@ -33,7 +33,7 @@ extension ActivityCoordinator {
         if let user = report.user { try tracker.admitOutsideActivity(of: user) }
         let now = clock.now()
         let id = try tracker.takeID()
-        sources.add(SourceActivity(id: id, source: source, item: item, startedAt: now.wallClock, report: report))
+        sources.add(SourceActivity(id: id, item: item, startedAt: now.wallClock, report: report))
         noteChange(of: report.privateTo) { $0.began(id) }
         if report.privateTo == nil { changed(at: now.monotonic) }
         return id
@@ -42,10 +42,8 @@ extension ActivityCoordinator {
     /// A source's piece of work is no longer network work, or is gone, `way` (`ended`, or `left` when its program
     /// left); returns its id if it was an activity.
     @discardableResult
-    public mutating func endSourceWork(
-        _ item: String, from source: ActivitySource, _ way: ActivityOutcome = .ended
-    ) -> ActivityID? {
-        guard let id = sources.id(of: item, from: source) else { return nil }
+    public mutating func endSourceWork(_ item: SourceWorkItem, _ way: ActivityOutcome = .ended) -> ActivityID? {
+        guard let id = sources.id(of: item) else { return nil }
         endSourceActivities([id], way)
         return id
     }
@@ -54,7 +52,7 @@ extension ActivityCoordinator {
     /// returns how many.
     @discardableResult
     public mutating func endSourceWork(
-        of source: ActivitySource, _ way: ActivityOutcome, matching: (String) -> Bool = { _ in true }
+        of source: ActivitySource, _ way: ActivityOutcome, matching: (SourceWorkItem) -> Bool = { _ in true }
     ) -> Int {
         let ids = sources.ids(of: source, matching: matching)
         endSourceActivities(ids, way)

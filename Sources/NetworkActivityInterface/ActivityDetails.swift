@@ -123,6 +123,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
     /// Whether the kernel holds the app's packets back (`Pause`): present only on an activity that can be paused,
     /// an app's measured traffic.
     public var isPaused: Bool?
+    /// Whether the activity is an app's that `Pause` may pause (or `Resume` resume).
+    public var isPausable: Bool { isPaused != nil }
     /// For an entry of the history (`GetHistory`): when it ended, in microseconds since the Unix epoch.
     public var endedAt: UInt64?
     /// For an entry of the history: how it ended (`ended`, `stopped`, `left`, `expired`, `reset`).

@@ -15,29 +15,28 @@ extension ActivityEndpoint: SourceWork {
     /// -- rsync`) joins that activity, its rate the activity's, rather than showing as a row of its own. A paused
     /// app never joins: its row, which says it is paused and offers Resume, stays for as long as the kernel holds
     /// its packets back.
-    func report(_ report: SourceReport, of item: String, from source: ActivitySource) throws(ActivityError)
-        -> ActivityID {
-        if report.isPaused != true, let cgroup = report.cgroup, let own = activity(inCgroup: cgroup) {
-            coordinator.endSourceWork(item, from: source, .ended)
+    func report(_ report: SourceReport, of item: SourceWorkItem) throws(ActivityError) -> ActivityID {
+        if report.pausing != .paused, let cgroup = report.cgroup, let own = activity(inCgroup: cgroup) {
+            coordinator.endSourceWork(item, .ended)
             join(item, to: own, rate: report.rate)
             return own
         }
         join(item, to: nil, rate: nil)
-        return try coordinator.report(report, of: item, from: source)
+        return try coordinator.report(report, of: item)
     }
 
-    func endWork(_ item: String, from source: ActivitySource, _ way: ActivityOutcome) {
-        coordinator.endSourceWork(item, from: source, way)
+    func endWork(_ item: SourceWorkItem, _ way: ActivityOutcome) {
+        coordinator.endSourceWork(item, way)
         join(item, to: nil, rate: nil)
     }
 
-    func endWork(of source: ActivitySource, _ way: ActivityOutcome, matching: (String) -> Bool) {
+    func endWork(of source: ActivitySource, _ way: ActivityOutcome, matching: (SourceWorkItem) -> Bool) {
         coordinator.endSourceWork(of: source, way, matching: matching)
-        for item in joined.keys where matching(item) { join(item, to: nil, rate: nil) }
+        for item in joined.keys where item.source == source && matching(item) { join(item, to: nil, rate: nil) }
     }
 
     /// `item`'s work now joins `activity` with `rate` (nil activity: it joins none any more).
-    private func join(_ item: String, to activity: ActivityID?, rate: UInt64?) {
+    private func join(_ item: SourceWorkItem, to activity: ActivityID?, rate: UInt64?) {
         let before = joined[item]
         guard before?.activity != activity || before?.rate != rate else { return }
         joined[item] = activity.map { ($0, rate) }

@@ -27,7 +27,7 @@ final class ActivityEndpoint {
     /// service's own activities.
     var system = SystemServiceRows()
     /// This service's sources' work that joined one of its own activities (`SourceReport.cgroup`), by item.
-    var joined: [String: (activity: ActivityID, rate: UInt64?)] = [:]
+    var joined: [SourceWorkItem: (activity: ActivityID, rate: UInt64?)] = [:]
     /// Whether apps' measured traffic shows (`Traffic`).
     var trafficState = TrafficState.off("--traffic is not given")
     /// Which apps' traffic a person wants to see.

@@ -43,7 +43,7 @@ final class PauseEndpoint {
         guard AccessRules.maySee(privateTo: privateTo, reader: user, serviceUser: activities.ownUser) else {
             throw unknown
         }
-        guard activity.report.isPaused != nil else { throw ActivityError.notPausable(id).dbusError }
+        guard activity.report.pausing != .notPausable else { throw ActivityError.notPausable(id).dbusError }
         guard let pausing else { throw notCounting() }
         guard AccessRules.mayPause(privateTo: privateTo, caller: user) else { throw unknown }
         try pausing.setPaused(paused, activity: id)

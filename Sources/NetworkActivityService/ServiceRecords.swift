@@ -26,7 +26,8 @@ extension ActivityDetails {
             id: activity.id.rawValue, label: report.label.text, owner: report.owner, startedAt: activity.startedAt,
             user: report.user ?? UInt32.max, processID: report.processID, application: report.application,
             percent: report.percent, done: report.done, rate: report.rate, received: report.received,
-            sent: report.sent, source: Source(activity.source), isPaused: report.isPaused)
+            sent: report.sent, source: Source(activity.source),
+            isPaused: report.pausing == .notPausable ? nil : report.pausing == .paused)
     }
 
     /// An entry of the history.

@@ -227,18 +227,18 @@ struct ActivityEndpointTests {
         let strangers = try scene.begin("sync", from: ":1.1")
         var report = SourceReport(label: ActivityLabel(sanitizing: "app"), owner: cgroup, user: owner, rate: 5_000,
                                   cgroup: cgroup)
-        let row = try scene.endpoint.report(report, of: "app", from: .traffic)
+        let row = try scene.endpoint.report(report, of: .appTraffic(TrafficItem(cgroupID: 7, user: 1000)))
         #expect(row.rawValue != strangers)
         var shown = scene.endpoint.allDetails(readBy: ":1.1")
         #expect(shown.first { $0.id == strangers }?.rate == nil && shown.contains { $0.id == row.rawValue }, "\(shown)")
 
         let own = try scene.begin("sync", from: ":1.2")
         report.rate = 6_000
-        let joined = try scene.endpoint.report(report, of: "app", from: .traffic)
+        let joined = try scene.endpoint.report(report, of: .appTraffic(TrafficItem(cgroupID: 7, user: 1000)))
         #expect(joined.rawValue == own)
         shown = scene.endpoint.allDetails(readBy: ":1.2")
         #expect(shown.first { $0.id == own }?.rate == 6_000 && !shown.contains { $0.id == row.rawValue }, "\(shown)")
-        scene.endpoint.endWork("app", from: .traffic, .ended)
+        scene.endpoint.endWork(.appTraffic(TrafficItem(cgroupID: 7, user: 1000)), .ended)
         #expect(scene.endpoint.allDetails(readBy: ":1.2").first { $0.id == own }?.rate == nil)
     }
 }

@@ -80,9 +80,9 @@ struct ActivityHistoryTests {
     @Test func sourcesEndWithTheOutcomeTheySay() throws {
         var coordinator = coordinator()
         let report = SourceReport(label: try ActivityLabel("Downloading"), owner: ":1.7 /1", user: 1000, percent: 40)
-        let done = try coordinator.report(report, of: "/1", from: .packagekit)
-        _ = try coordinator.report(report, of: "/2", from: .packagekit)
-        coordinator.endSourceWork("/1", from: .packagekit)
+        let done = try coordinator.report(report, of: .transaction(path: "/1"))
+        _ = try coordinator.report(report, of: .transaction(path: "/2"))
+        coordinator.endSourceWork(.transaction(path: "/1"))
         coordinator.endSourceWork(of: .packagekit, .left)
         let entries = coordinator.takeFinished()
         #expect(entries.map(\.outcome) == [.ended, .left])

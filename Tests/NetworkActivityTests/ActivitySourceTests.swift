@@ -97,18 +97,18 @@ struct ActivitySourceTests {
         let now = clock.monotonic
         #expect(update(&entries, from: ":1.5", appURI: "application://chromium.desktop",
                                properties: ["progress": .number(0.454), "progress-visible": .flag(true)], at: now)
-                == .shows(item: ":1.5 chromium", application: "chromium", percent: 45))
+                == .shows(item: .launcherEntry(sender: ":1.5", application: "chromium"), application: "chromium", percent: 45))
         // Only what changed comes; the visibility stays.
         #expect(update(&entries, from: ":1.5", appURI: "application://chromium.desktop",
                                properties: ["progress": .number(1)], at: now)
-                == .shows(item: ":1.5 chromium", application: "chromium", percent: 100))
+                == .shows(item: .launcherEntry(sender: ":1.5", application: "chromium"), application: "chromium", percent: 100))
         #expect(update(&entries, from: ":1.5", appURI: "application://chromium.desktop",
                                properties: ["progress-visible": .flag(false)], at: now)
-                == .hidden(item: ":1.5 chromium"))
+                == .hidden(item: .launcherEntry(sender: ":1.5", application: "chromium")))
         // Hidden, a progress alone shows nothing.
         #expect(update(&entries, from: ":1.5", appURI: "application://chromium.desktop",
                                properties: ["progress": .number(0.5)], at: now)
-                == .hidden(item: ":1.5 chromium"))
+                == .hidden(item: .launcherEntry(sender: ":1.5", application: "chromium")))
         #expect(update(&entries, from: ":1.5", appURI: "application://chromium.desktop",
                                properties: ["count": .other(signature: "x")], at: now) == .ignored(nil))
     }
@@ -159,22 +159,22 @@ struct ActivitySourceTests {
         entries.senderLeft(":1.5")
         #expect(update(&entries, from: ":1.5", appURI: "application://chromium.desktop",
                                properties: ["progress": .number(0.2)], at: clock.monotonic)
-                == .hidden(item: ":1.5 chromium"))
+                == .hidden(item: .launcherEntry(sender: ":1.5", application: "chromium")))
     }
 
     // MARK: In the coordinator
 
     @Test func aSourcesWorkCountsShowsAndEndsOnlyByItsSource() throws {
         var coordinator = coordinator()
-        let id = try coordinator.report(try report(percent: 10), of: "/1_abc", from: .packagekit)
+        let id = try coordinator.report(try report(percent: 10), of: .transaction(path: "/1_abc"))
         #expect(coordinator.activeCount == 1 && coordinator.isVisible)
         #expect(announced(&coordinator).changed == [id])
         // The same item is the same activity; a report that says nothing new announces nothing.
-        let same = try coordinator.report(try report(percent: 20), of: "/1_abc", from: .packagekit)
+        let same = try coordinator.report(try report(percent: 20), of: .transaction(path: "/1_abc"))
         #expect(same == id)
         #expect(coordinator.sourceActivity(id)?.report.percent == 20)
         #expect(announced(&coordinator).changed == [id])
-        _ = try coordinator.report(try report(percent: 20), of: "/1_abc", from: .packagekit)
+        _ = try coordinator.report(try report(percent: 20), of: .transaction(path: "/1_abc"))
         #expect(announced(&coordinator).changed == [])
 
         // Callers cannot end or change it.
@@ -190,8 +190,8 @@ struct ActivitySourceTests {
         // Its id is never one a caller gets, nor one the caller's gets again.
         let own = try coordinator.begin(label: "backup", caller: ":1.3") { _ in 1000 }
         #expect(own != id)
-        let ended = [coordinator.endSourceWork("/1_abc", from: .packagekit),
-                     coordinator.endSourceWork("/1_abc", from: .packagekit)]
+        let ended = [coordinator.endSourceWork(.transaction(path: "/1_abc")),
+                     coordinator.endSourceWork(.transaction(path: "/1_abc"))]
         #expect(ended == [id, nil])
         #expect(announced(&coordinator).ended == [id])
         #expect(coordinator.activeCount == 1)
@@ -203,14 +203,14 @@ struct ActivitySourceTests {
         coordinator.serviceUser = 113
         var app = try report("Backup Tool", user: 1000)
         app.privateTo = 1000
-        let id = try coordinator.report(app, of: "1:1000", from: .traffic)
+        let id = try coordinator.report(app, of: .appTraffic(TrafficItem(cgroupID: 1, user: 1000)))
         // Nothing for everyone: no count, no indicator, no broadcast change.
         #expect(coordinator.activeCount == 0 && !coordinator.isVisible)
         clock.advance(by: ActivityCoordinator.activitiesAnnouncementInterval)
         coordinator.endTurn()
         #expect(coordinator.takeNotifications() == [.privateActivitiesChanged(user: 1000, changed: [id], ended: [])])
         app.rate = 5000
-        _ = try coordinator.report(app, of: "1:1000", from: .traffic)
+        _ = try coordinator.report(app, of: .appTraffic(TrafficItem(cgroupID: 1, user: 1000)))
         clock.advance(by: ActivityCoordinator.activitiesAnnouncementInterval)
         coordinator.endTurn()
         #expect(coordinator.takeNotifications() == [.privateActivitiesChanged(user: 1000, changed: [id], ended: [])])
@@ -226,7 +226,7 @@ struct ActivitySourceTests {
         }
 
         // Its end and its history entry are its user's alone too.
-        coordinator.endSourceWork("1:1000", from: .traffic)
+        coordinator.endSourceWork(.appTraffic(TrafficItem(cgroupID: 1, user: 1000)))
         clock.advance(by: ActivityCoordinator.activitiesAnnouncementInterval)
         coordinator.endTurn()
         #expect(coordinator.takeNotifications() == [.privateActivitiesChanged(user: 1000, changed: [], ended: [id])])
@@ -239,11 +239,11 @@ struct ActivitySourceTests {
 
     @Test func aSourceThatLeavesEndsAllItsWorkAndOnlyIts() throws {
         var coordinator = coordinator()
-        _ = try coordinator.report(try report(), of: ":1.5 chromium", from: .launcher)
-        _ = try coordinator.report(try report(), of: ":1.5 google-chrome", from: .launcher)
-        let other = try coordinator.report(try report(), of: ":1.6 chromium", from: .launcher)
-        let transaction = try coordinator.report(try report(), of: "/1_abc", from: .packagekit)
-        let senderLeft = coordinator.endSourceWork(of: .launcher, .left) { LauncherEntries.isItem($0, of: ":1.5") }
+        _ = try coordinator.report(try report(), of: .launcherEntry(sender: ":1.5", application: "chromium"))
+        _ = try coordinator.report(try report(), of: .launcherEntry(sender: ":1.5", application: "google-chrome"))
+        let other = try coordinator.report(try report(), of: .launcherEntry(sender: ":1.6", application: "chromium"))
+        let transaction = try coordinator.report(try report(), of: .transaction(path: "/1_abc"))
+        let senderLeft = coordinator.endSourceWork(of: .launcher, .left) { $0.isLauncherEntry(of: ":1.5") }
         #expect(senderLeft == 2)
         #expect(coordinator.allSourceActivities.map(\.id) == [other, transaction])
         let packageKitLeft = coordinator.endSourceWork(of: .packagekit, .left)
@@ -254,14 +254,14 @@ struct ActivitySourceTests {
     @Test func aSourcesWorkIsBoundByItsUsersQuotaWithTheUsersOwn() throws {
         var coordinator = coordinator(ActivityLimits(perUser: 3))
         _ = try coordinator.begin(label: "backup", caller: ":1.3") { _ in 1000 }
-        _ = try coordinator.report(try report(), of: "a", from: .launcher)
-        _ = try coordinator.report(try report(), of: "b", from: .launcher)
+        _ = try coordinator.report(try report(), of: .launcherEntry(sender: ":1.9", application: "a"))
+        _ = try coordinator.report(try report(), of: .launcherEntry(sender: ":1.9", application: "b"))
         #expect(throws: ActivityError.userLimitExceeded(limit: 3)) {
-            try coordinator.report(try report(), of: "c", from: .launcher)
+            try coordinator.report(try report(), of: .launcherEntry(sender: ":1.9", application: "c"))
         }
         #expect(coordinator.activeCount == 3)
         // Another user's work is not this one's.
-        _ = try coordinator.report(try report(user: 1001), of: "c", from: .launcher)
+        _ = try coordinator.report(try report(user: 1001), of: .launcherEntry(sender: ":1.9", application: "c"))
         #expect(coordinator.activeCount == 4)
     }
 
@@ -269,12 +269,12 @@ struct ActivitySourceTests {
     /// again once the work ends.
     @Test func aUsersOwnActivitiesAreBoundWithItsSourcesWork() throws {
         var coordinator = coordinator(ActivityLimits(perUser: 2))
-        _ = try coordinator.report(try report(), of: "a", from: .launcher)
-        _ = try coordinator.report(try report(), of: "b", from: .launcher)
+        _ = try coordinator.report(try report(), of: .launcherEntry(sender: ":1.9", application: "a"))
+        _ = try coordinator.report(try report(), of: .launcherEntry(sender: ":1.9", application: "b"))
         #expect(throws: ActivityError.userLimitExceeded(limit: 2)) {
             try coordinator.beginTimed(label: "backup", seconds: 60, caller: ":1.3", user: 1000) { _ in 1000 }
         }
-        coordinator.endSourceWork("a", from: .launcher)
+        coordinator.endSourceWork(.launcherEntry(sender: ":1.9", application: "a"))
         _ = try coordinator.beginTimed(label: "backup", seconds: 60, caller: ":1.3", user: 1000) { _ in 1000 }
         #expect(coordinator.activeCount == 2)
     }
@@ -283,7 +283,7 @@ struct ActivitySourceTests {
     /// stopped from here, whoever asks.
     @Test func aSourcesActivityIsNotCancellable() throws {
         var coordinator = coordinator()
-        let id = try coordinator.report(try report(), of: "/1_a", from: .packagekit)
+        let id = try coordinator.report(try report(), of: .transaction(path: "/1_a"))
         for user: UInt32 in [0, 1000] {
             #expect(throws: ActivityError.notCancellable(id)) {
                 try coordinator.requestCancel(id, caller: ":1.3", serviceUser: 1000) { _ in user }

@@ -34,9 +34,9 @@ public struct LauncherEntries: Sendable {
     /// What an update means for the activities.
     public enum Meaning: Sendable, Equatable {
         /// The app's progress shows: an activity, begun or changed.
-        case shows(item: String, application: String, percent: UInt32?)
+        case shows(item: SourceWorkItem, application: String, percent: UInt32?)
         /// The app's progress no longer shows: its activity, if any, ends.
-        case hidden(item: String)
+        case hidden(item: SourceWorkItem)
         /// Nothing to do; the reason, for a debug line, when the update was refused.
         case ignored(String?)
     }
@@ -75,7 +75,7 @@ public struct LauncherEntries: Sendable {
         case .number, .other:
             return .ignored("\(sender) sent a progress-visible for \(application) that is no boolean")
         }
-        let item = Self.item(sender: sender, application: application)
+        let item = SourceWorkItem.launcherEntry(sender: sender, application: application)
         guard entry.isVisible else {
             entries[key] = nil
             return .hidden(item: item)
@@ -93,12 +93,6 @@ public struct LauncherEntries: Sendable {
         guard entries.keys.contains(where: { $0.sender == sender }) else { return }
         entries = entries.filter { $0.key.sender != sender }
     }
-
-    /// How an activity of this source is named: its sender, a space, its app.
-    public static func item(sender: String, application: String) -> String { sender + " " + application }
-
-    /// Whether an item is one of the sender's.
-    public static func isItem(_ item: String, of sender: String) -> Bool { item.hasPrefix(sender + " ") }
 
     private static let progressKeys = ["progress", "progress-visible"]
 

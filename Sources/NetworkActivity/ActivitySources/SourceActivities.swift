@@ -6,12 +6,7 @@
 /// count and checks the quota), so that a program that floods a protocol cannot hold more than its user may.
 struct SourceActivities {
     private(set) var activities: [ActivityID: SourceActivity] = [:]
-    private var ids: [Item: ActivityID] = [:]
-
-    private struct Item: Hashable {
-        var source: ActivitySource
-        var name: String
-    }
+    private var ids: [SourceWorkItem: ActivityID] = [:]
 
     var count: Int { activities.count }
     /// Those that everyone may see, which the broadcast count and the indicator include.
@@ -19,12 +14,12 @@ struct SourceActivities {
 
     subscript(id: ActivityID) -> SourceActivity? { activities[id] }
 
-    func id(of item: String, from source: ActivitySource) -> ActivityID? { ids[Item(source: source, name: item)] }
+    func id(of item: SourceWorkItem) -> ActivityID? { ids[item] }
 
     mutating func add(_ activity: SourceActivity) {
         if activity.report.privateTo == nil { publicCount += 1 }
         activities[activity.id] = activity
-        ids[Item(source: activity.source, name: activity.item)] = activity.id
+        ids[activity.item] = activity.id
     }
 
     /// Takes a new report of a live activity; returns the report it replaces, nil when nothing it says changed.
@@ -40,12 +35,12 @@ struct SourceActivities {
     mutating func remove(_ id: ActivityID) -> SourceActivity? {
         guard let removed = activities.removeValue(forKey: id) else { return nil }
         if removed.report.privateTo == nil { publicCount -= 1 }
-        ids[Item(source: removed.source, name: removed.item)] = nil
+        ids[removed.item] = nil
         return removed
     }
 
     /// The ids of a source's activities whose items `matching` accepts, in order.
-    func ids(of source: ActivitySource, matching: (String) -> Bool) -> [ActivityID] {
+    func ids(of source: ActivitySource, matching: (SourceWorkItem) -> Bool) -> [ActivityID] {
         activities.values.filter { $0.source == source && matching($0.item) }.map(\.id).sorted()
     }
 

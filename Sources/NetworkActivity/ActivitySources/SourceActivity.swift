@@ -37,13 +37,13 @@ public struct SourceReport: Sendable, Equatable {
     /// The cgroup the work runs in, from the tree's root, when known: work where a caller's own activity runs
     /// joins that activity instead of showing as a row of its own.
     public var cgroup: String?
-    /// Whether the kernel holds the work's packets back (`Pause`); nil for work that cannot be paused.
-    public var isPaused: Bool?
+    /// Whether the kernel may hold the work's packets back (`Pause`), and whether it does.
+    public var pausing: Pausing
 
     public init(label: ActivityLabel, owner: String, application: String? = nil, user: UInt32? = nil,
                 processID: UInt32? = nil, percent: UInt32? = nil, rate: UInt64? = nil, done: UInt64? = nil,
                 received: UInt64? = nil, sent: UInt64? = nil, privateTo: UInt32? = nil, cgroup: String? = nil,
-                isPaused: Bool? = nil) {
+                pausing: Pausing = .notPausable) {
         self.label = label
         self.owner = owner
         self.application = application
@@ -56,19 +56,27 @@ public struct SourceReport: Sendable, Equatable {
         self.sent = sent
         self.privateTo = privateTo
         self.cgroup = cgroup
-        self.isPaused = isPaused
+        self.pausing = pausing
     }
+}
+
+/// Whether the kernel may hold a piece of work's packets back (`Pause`), and whether it does.
+public enum Pausing: Sendable, Equatable {
+    /// Work that only its program could stop: all but an app's measured traffic.
+    case notPausable
+    case running
+    case paused
 }
 
 /// One piece of a source's work while it is an activity.
 public struct SourceActivity: Sendable, Equatable {
     public let id: ActivityID
-    public let source: ActivitySource
-    /// What the source names the work by: a transaction's object path, a sender and an app.
-    public let item: String
+    public let item: SourceWorkItem
     /// Microseconds since the Unix epoch.
     public let startedAt: UInt64
     public internal(set) var report: SourceReport
+
+    public var source: ActivitySource { item.source }
 }
 
 extension ActivityLabel {

@@ -49,12 +49,12 @@ final class LauncherEntrySource: SourceAdapter {
                 owner: sender, application: application, user: credentials?.user,
                 processID: credentials?.processID, percent: percent)
             do throws(ActivityError) {
-                try work.report(report, of: item, from: .launcher)
+                try work.report(report, of: item)
             } catch {
                 logger.debug("\(sender)'s progress for \(application) shows not: \(error)")
             }
         case .hidden(let item):
-            work.endWork(item, from: .launcher, .ended)
+            work.endWork(item, .ended)
         case .ignored(let reason):
             if let reason { logger.debug("\(reason); ignored") }
         }
@@ -63,6 +63,6 @@ final class LauncherEntrySource: SourceAdapter {
     /// A connection left the bus: the progress it showed ends.
     func connectionLeft(_ sender: String) {
         entries.senderLeft(sender)
-        work.endWork(of: .launcher, .left) { LauncherEntries.isItem($0, of: sender) }
+        work.endWork(of: .launcher, .left) { $0.isLauncherEntry(of: sender) }
     }
 }

@@ -165,7 +165,7 @@ final class PackageKitSource: SourceAdapter {
     /// Shows the transaction while it downloads, and ends its activity when it does not.
     private func evaluate(_ path: String, _ transaction: PackageKitTransaction) {
         guard transaction.isNetworkWork else {
-            work.endWork(path, from: .packagekit, .ended)
+            work.endWork(.transaction(path: path), .ended)
             return
         }
         let report = SourceReport(
@@ -173,7 +173,7 @@ final class PackageKitSource: SourceAdapter {
             application: application(of: transaction.sender), user: transaction.user,
             percent: transaction.percent, rate: transaction.rate)
         do throws(ActivityError) {
-            try work.report(report, of: path, from: .packagekit)
+            try work.report(report, of: .transaction(path: path))
         } catch {
             logger.debug("PackageKit's transaction \(path) shows not: \(error)")
         }
@@ -181,7 +181,7 @@ final class PackageKitSource: SourceAdapter {
 
     private func forget(_ path: String, _ way: ActivityOutcome) {
         guard transactions.removeValue(forKey: path) != nil else { return }
-        work.endWork(path, from: .packagekit, way)
+        work.endWork(.transaction(path: path), way)
     }
 
     /// The program behind a transaction's sender on the system bus, as for the service's own callers.

@@ -65,12 +65,11 @@ protocol SourceWork: AnyObject {
     var logger: Logger { get }
     /// Who is behind a connection, as the bus tells.
     func credentials(of connection: String) -> ConnectionCredentials?
-    /// The work `item` of `source` begins, or changes; throws when it is past its user's or the service's limits.
+    /// The work `item` begins, or changes; throws when it is past its user's or the service's limits.
     @discardableResult
-    func report(_ report: SourceReport, of item: String, from source: ActivitySource) throws(ActivityError)
-        -> ActivityID
+    func report(_ report: SourceReport, of item: SourceWorkItem) throws(ActivityError) -> ActivityID
     /// The work `item` is no longer network work, or is gone, `way`.
-    func endWork(_ item: String, from source: ActivitySource, _ way: ActivityOutcome)
+    func endWork(_ item: SourceWorkItem, _ way: ActivityOutcome)
     /// Every piece of the source's work whose item `matching` accepts ends `way`.
-    func endWork(of source: ActivitySource, _ way: ActivityOutcome, matching: (String) -> Bool)
+    func endWork(of source: ActivitySource, _ way: ActivityOutcome, matching: (SourceWorkItem) -> Bool)
 }

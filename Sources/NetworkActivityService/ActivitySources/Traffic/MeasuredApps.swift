@@ -106,9 +106,10 @@ final class MeasuredApps: TrafficPeer {
         let report = SourceReport(
             label: app.label, owner: app.path, application: app.application, user: item.user,
             rate: isPaused ? 0 : figures.rate, done: figures.done, received: figures.received, sent: figures.sent,
-            privateTo: TrafficVisibility.sliceUser(ofCgroup: app.path), cgroup: app.path, isPaused: isPaused)
+            privateTo: TrafficVisibility.sliceUser(ofCgroup: app.path), cgroup: app.path,
+            pausing: isPaused ? .paused : .running)
         do throws(ActivityError) {
-            shownActivities[try work.report(report, of: item.description, from: .traffic)] = item
+            shownActivities[try work.report(report, of: .appTraffic(item))] = item
         } catch {
             work.logger.debug("\(app.path)'s traffic shows not: \(error)")
         }
@@ -116,7 +117,7 @@ final class MeasuredApps: TrafficPeer {
 
     private func end(_ item: TrafficItem, _ way: ActivityOutcome) {
         shownActivities = shownActivities.filter { $0.value != item }
-        work.endWork(item.description, from: .traffic, way)
+        work.endWork(.appTraffic(item), way)
     }
 
     private func application(of cgroupID: UInt64, at now: MonotonicTime) -> CgroupApplication? {
@@ -174,13 +175,4 @@ final class MeasuredApps: TrafficPeer {
     func path(of cgroupID: UInt64) -> String? {
         (apps[cgroupID] ?? nil)?.path
     }
-}
-
-/// One app's measured traffic as a piece of the `traffic` source's work (`SourceWork` names it by its
-/// `description`, which nothing reads back): its cgroup, and whose it is (`TrafficVisibility.user`).
-struct TrafficItem: Hashable, CustomStringConvertible {
-    let cgroupID: UInt64
-    let user: UInt32
-
-    var description: String { "\(cgroupID):\(user)" }
 }
