@@ -33,7 +33,7 @@ enum CallerApplication {
             return name
         }
         guard let cgroups = readSmallTextFile(atPath: "/proc/\(processID)/cgroup") else { return nil }
-        for line in cgroups.split(separator: "\n") where line.hasPrefix("0::") || line.contains(":name=systemd:") {
+        for line in cgroups.split(separator: "\n") where isSystemdHierarchy(line) {
             guard let unit = line.split(separator: "/").last, unit.hasPrefix("app-flatpak-") else { continue }
             return desktopID(ofUnit: unit)
         }
@@ -79,6 +79,15 @@ enum CallerApplication {
             }
         }
         return nil
+    }
+
+    /// Whether a line of /proc/PID/cgroup (`ID:CONTROLLERS:PATH`) is of the hierarchy where systemd puts units:
+    /// cgroup v2's (`0::`) or v1's named one (`N:name=systemd:`). Split by fields, not searched: the string searches
+    /// are _StringProcessing's, which the daemon links none of (docs/performance.md).
+    static func isSystemdHierarchy(_ line: Substring) -> Bool {
+        let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard fields.count == 3 else { return false }
+        return fields[0] == "0" && fields[1].isEmpty || fields[1] == "name=systemd"
     }
 
     /// The desktop file id in a unit's name; nil for a unit not named by the convention.

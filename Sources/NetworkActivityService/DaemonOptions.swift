@@ -116,8 +116,9 @@ extension DaemonOptions {
         },
         .value("--no-source", "NAME", takes: ActivitySource.followedOnBuses.map(\.rawValue).joined(separator: " or "),
                help: """
-                   Do not follow this source of activities: \(ActivitySource.packagekit) (PackageKit's downloads) or \
-                   \(ActivitySource.launcher) (apps' progress on their launcher); may be given twice.
+                   Do not follow this source of activities: \(ActivitySource.packagekit.rawValue) (PackageKit's \
+                   downloads) or \(ActivitySource.launcher.rawValue) (apps' progress on their launcher); may be given \
+                   twice.
                    """,
                parse: { ActivitySource(rawValue: $0).flatMap { ActivitySource.followedOnBuses.contains($0) ? $0 : nil } }) {
                    options, source in

@@ -388,7 +388,7 @@ public final class TrafficCounters {
     static func lacking() -> String {
         guard let status = readSmallTextFile(atPath: "/proc/self/status", maxBytes: 1 << 16),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("CapEff:") }),
-              let effective = UInt64(line.dropFirst("CapEff:".count).trimmingPrefix(while: \.isWhitespace), radix: 16)
+              let effective = UInt64(line.dropFirst("CapEff:".count).drop(while: \.isWhitespace), radix: 16)
         else { return "" }
         let missing = neededCapabilities.filter { effective & (1 << UInt64($0.number)) == 0 }.map(\.name)
         return missing.isEmpty ? "" : ", and this process lacks " + missing.joined(separator: " and ")

@@ -108,9 +108,16 @@ extension Integration {
 
             deinit { try? FileManager.default.removeItem(at: folder) }
 
-            /// Where cargo builds the Rust example: kept between runs in the build folder, since building zbus's
-            /// crates takes a minute and they do not change.
-            static let cargoTarget = BuiltProducts.folder.deletingLastPathComponent().appendingPathComponent("cargo-zbus")
+            /// Where cargo builds the Rust example: kept between runs, since building zbus's crates takes a minute of
+            /// both cores and they do not change. As root, outside the checkout beside Debian's roots, so that a
+            /// fresh clone (CI's) builds only the example itself; cargo locks the folder while it builds in it.
+            static let cargoTarget: URL = {
+                if let folder = ProcessInfo.processInfo.environment["NETACTIVITY_CARGO_TARGET"] {
+                    return URL(fileURLWithPath: folder)
+                }
+                if geteuid() == 0 { return URL(fileURLWithPath: "/var/cache/netactivity/cargo-zbus") }
+                return BuiltProducts.folder.deletingLastPathComponent().appendingPathComponent("cargo-zbus")
+            }()
         }
 
         @Test(arguments: Language.allCases)

@@ -38,6 +38,12 @@ extension Integration {
                         && !dynamic.stdout.contains("libdispatch"),
                         "\(program) needs the Swift toolchain's libraries: \(dynamic.stdout)")
             }
+            // The daemon links none of the standard library's string searches and regular expressions: their
+            // modules (a sixth of its code) were mapped and relocated at every start (docs/performance.md).
+            let daemon = try Data(contentsOf: root.appendingPathComponent("usr/bin/netactivityd"))
+            for module in ["_StringProcessing", "_RegexParser"] {
+                #expect(daemon.range(of: Data(module.utf8)) == nil, "netactivityd links \(module)")
+            }
             try expectActivation(from: root)
             // The programs find the package's catalogs beside their bin/ (share/locale), with no TEXTDOMAINDIR.
             let german = try runTool(root.appendingPathComponent("usr/bin/netactivity").path, ["progress", "1"],

@@ -31,6 +31,16 @@ struct CallerApplicationTests {
         #expect(CallerApplication.desktopID(ofUnit: unit[...]) == nil)
     }
 
+    @Test(arguments: [
+        ("0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-flatpak-org.x.Y-1.scope", true),
+        ("1:name=systemd:/user.slice/user-1000.slice/user@1000.service/app.slice/x.scope", true),
+        ("12:cpu,cpuacct:/user.slice", false), ("4:memory:/", false), ("0:name=systemd", false), ("", false),
+        ("3:name=systemd2:/", false), ("7:pids:/name=systemd:/", false),
+    ])
+    func aLineIsOfTheSystemdHierarchyByItsFields(line: String, isSystemd: Bool) {
+        #expect(CallerApplication.isSystemdHierarchy(line[...]) == isSystemd)
+    }
+
     @Test func theInnermostApplicationUnitOfTheSystemdHierarchyCounts() {
         let unified = """
             0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-gnome-org.gnome.Terminal-77.scope/sub
