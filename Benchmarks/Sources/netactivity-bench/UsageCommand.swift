@@ -31,6 +31,10 @@ struct UsageCommand: ParsableCommand {
     @Option(help: "Seconds over which the idle service is watched.") var idle = 60.0
     @Option(help: "Seconds of the trickle.") var trickle = 180.0
     @Option(help: "Bytes a second of the trickle.") var trickleRate = 2_048.0
+    @Flag(help: """
+        Write the largest file the bounds allow instead: every day full (as many rows as a day holds, of 200 users), \
+        every name a row's own and as long as a name may be; --apps is then ignored.
+        """) var worstCase = false
     @Flag(help: "Print the figures as JSON.") var json = false
 
     func validate() throws {
@@ -50,7 +54,8 @@ struct UsageCommand: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: folder) }
         var usage = DataUsage(keptDays: days)
         let today = UsageDay(daysSinceEpoch: Int(Date().timeIntervalSince1970 / 86_400))
-        for back in 0..<days {
+        if worstCase { fillToTheBounds(&usage, today: today) }
+        for back in 0..<(worstCase ? 0 : days) {
             for app in 0..<apps {
                 for (network, metered) in [("Home Wi-Fi", false), ("Phone hotspot", true), ("enp3s0", false)] {
                     usage.add(ByteCounts(received: UInt64.random(in: 0...5_000_000_000), sent: UInt64.random(in: 0...50_000_000)),
@@ -65,6 +70,7 @@ struct UsageCommand: ParsableCommand {
         try Data(bytes).write(to: folder.appendingPathComponent("usage"))
         results["file_bytes"] = Double(bytes.count)
         results["file_rows"] = Double(usage.rows.count)
+        results["file_bound_bytes"] = Double(UsageFileFormat.maximumSize(keptDays: days))
 
         do {
             let bus = try PrivateBus()
@@ -85,6 +91,7 @@ struct UsageCommand: ParsableCommand {
             results["usage_today_ms"] = try milliseconds(["usage", "--system", "--today"])
             results["status_ms"] = try milliseconds(["status", "--system"])
             results["service_rss_after_kib"] = Double(try service.figures.residentKiB)
+            results["service_peak_rss_kib"] = Double(try service.figures.peakResidentKiB)
         }
 
         // Idle, then a trickle below the threshold: the loop's wake-ups, and the takes the log names.
@@ -115,16 +122,41 @@ struct UsageCommand: ParsableCommand {
                          as: UTF8.self))
         } else {
             print(String(format: """
-                usage file, %d days of %d apps on 3 networks (%.0f rows): %.0f bytes (%.2f MB)
-                service holding it: %.1f MB resident (%.1f MB after the questions)
+                usage file, %d days of %@ (%.0f rows): %.0f bytes (%.2f MB; the bound %.2f MB)
+                service holding it: %.1f MB resident (%.1f MB after the questions, at most %.1f MB)
                 netactivity usage --system --month: %.1f ms (median of %d); --today %.1f ms; status --system %.1f ms
                 idle with --traffic (%.0f s): %.0f wake-ups
                 a trickle of %.0f B/s for %.0f s: %.2f wake-ups a minute, %.2f takes of the counts a minute, past the threshold: %@
-                """, days, apps, results["file_rows"] ?? 0, results["file_bytes"] ?? 0, (results["file_bytes"] ?? 0) / 1e6,
+                """, days, worstCase ? "the bounds' largest" : "\(apps) apps on 3 networks", results["file_rows"] ?? 0,
+                results["file_bytes"] ?? 0, (results["file_bytes"] ?? 0) / 1e6, (results["file_bound_bytes"] ?? 0) / 1e6,
                 (results["service_rss_kib"] ?? 0) / 1024, (results["service_rss_after_kib"] ?? 0) / 1024,
+                (results["service_peak_rss_kib"] ?? 0) / 1024,
                 results["usage_month_ms"] ?? 0, runs, results["usage_today_ms"] ?? 0, results["status_ms"] ?? 0, idle, results["idle_wakeups"] ?? 0, trickleRate, trickle,
                 results["trickle_wakeups_per_minute"] ?? 0, results["trickle_takes_per_minute"] ?? 0,
                 results["trickle_followed"] == 1 ? "yes" : "no"))
+        }
+    }
+
+    /// Every day of the file as full as the bounds allow: `DataUsage.maximumGroupsPerDay` users, each with an equal
+    /// share of the day's rows, every row with an app, a network and a label of its own, each of the longest.
+    private func fillToTheBounds(_ usage: inout DataUsage, today: UsageDay) {
+        let users = DataUsage.maximumGroupsPerDay
+        let perUser = DataUsage.maximumRowsPerDay / users
+        func longest(_ kind: String, _ back: Int, _ user: Int, _ row: Int) -> String {
+            let suffix = "-\(kind)-\(back)-\(user)-\(row)"
+            return String(repeating: "x", count: ActivityLabel.maximumByteCount - suffix.utf8.count) + suffix
+        }
+        for back in 0..<days {
+            for user in 0..<users {
+                let uid = UInt32(1_000 + user)
+                for row in 0..<perUser {
+                    usage.add(ByteCounts(received: 5_000_000_000, sent: 50_000_000),
+                              to: UsageEntry(day: today.adding(days: -back), user: uid, privateTo: uid,
+                                             application: longest("app", back, user, row),
+                                             network: longest("network", back, user, row), metered: row % 2 == 0),
+                              label: longest("label", back, user, row))
+                }
+            }
         }
     }
 
