@@ -11,29 +11,28 @@ import Glibc
 enum UsageReport {
     static func table(_ rows: [AppDataUsage]) -> String {
         guard !rows.isEmpty else { return localized("no data used") }
-        let total = rows.reduce(UInt64(0)) { $0 + $1.total }
-        var apps: [String: (label: String, received: UInt64, sent: UInt64)] = [:]
-        var networks: [String: (metered: Bool, received: UInt64, sent: UInt64)] = [:]
+        let total = rows.reduce(UInt64(0)) { ByteCounts.sum($0, $1.total) }
+        var apps: [String: (label: String, counts: ByteCounts)] = [:]
+        var networks: [String: (metered: Bool, counts: ByteCounts)] = [:]
         for row in rows {
-            let app = apps[row.application] ?? (row.label, 0, 0)
-            apps[row.application] = (app.label, app.received + row.received, app.sent + row.sent)
-            let network = networks[row.network] ?? (false, 0, 0)
-            networks[row.network] = (network.metered || row.isMetered, network.received + row.received,
-                                     network.sent + row.sent)
+            let counts = ByteCounts(received: row.received, sent: row.sent)
+            apps[row.application, default: (row.label, ByteCounts())].counts += counts
+            networks[row.network, default: (false, ByteCounts())].counts += counts
+            if row.isMetered { networks[row.network]?.metered = true }
         }
         // TRANSLATORS: the headings of `netactivity usage`'s columns, in capitals as command-line tables write them.
         let appHeadings = [localized("APP"), localized("RECEIVED"), localized("SENT"), localized("TOTAL"),
                            localized("SHARE")]
-        let appLines = apps.sorted { ($0.value.received + $0.value.sent, $1.key) > ($1.value.received + $1.value.sent, $0.key) }
+        let appLines = apps.sorted { ($0.value.counts.total, $1.key) > ($1.value.counts.total, $0.key) }
             .map { _, app in
-                [app.label, ByteAmount.text(app.received), ByteAmount.text(app.sent),
-                 ByteAmount.text(app.received + app.sent), share(app.received + app.sent, of: total)]
+                [app.label, ByteAmount.text(app.counts.received), ByteAmount.text(app.counts.sent),
+                 ByteAmount.text(app.counts.total), share(app.counts.total, of: total)]
             }
         let networkHeadings = [localized("NETWORK"), localized("RECEIVED"), localized("SENT"), localized("TOTAL"), ""]
-        let networkLines = networks.sorted { ($0.value.received + $0.value.sent, $1.key) > ($1.value.received + $1.value.sent, $0.key) }
+        let networkLines = networks.sorted { ($0.value.counts.total, $1.key) > ($1.value.counts.total, $0.key) }
             .map { name, network in
-                [network.metered ? localized("%s (metered)", name) : name, ByteAmount.text(network.received),
-                 ByteAmount.text(network.sent), ByteAmount.text(network.received + network.sent), ""]
+                [network.metered ? localized("%s (metered)", name) : name, ByteAmount.text(network.counts.received),
+                 ByteAmount.text(network.counts.sent), ByteAmount.text(network.counts.total), ""]
             }
         let lines = TextTable.lines([appHeadings] + appLines + [networkHeadings] + networkLines)
             .map { $0.trimmingSuffix(while: { $0 == " " }) }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import ProgramSupport
 public import DBusKit
 
 /// One row of `GetUsage`, `a{sv}`: the bytes an app of a user received and sent on a network on a day, in a
@@ -52,7 +53,7 @@ public struct UsageRecord: DBusCodable, Hashable, Sendable {
         self.privateTo = privateTo
     }
 
-    public var total: UInt64 { received &+ sent }
+    public var total: UInt64 { ByteCounts.sum(received, sent) }
 
     /// The record's keys and values, in the order the service writes them: what the bus's `a{sv}` and
     /// `netactivity usage --json` are both made of. `private-to` is left out for the machine's services.

@@ -9,10 +9,17 @@ public struct ByteCounts: Hashable, Sendable {
         self.sent = sent
     }
 
-    public var total: UInt64 { received &+ sent }
+    /// Sums stop at the largest count rather than wrap round to a small one or trap: no real count comes near,
+    /// but a sum of counts read from elsewhere must not end a program.
+    public var total: UInt64 { Self.sum(received, sent) }
 
     public static func += (lhs: inout ByteCounts, rhs: ByteCounts) {
-        lhs.received &+= rhs.received
-        lhs.sent &+= rhs.sent
+        lhs.received = sum(lhs.received, rhs.received)
+        lhs.sent = sum(lhs.sent, rhs.sent)
+    }
+
+    public static func sum(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : sum
     }
 }

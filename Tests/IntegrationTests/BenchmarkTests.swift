@@ -97,6 +97,35 @@ extension Integration {
             }
         }
 
+        /// The data usage at its bound: the file of every day full and every name at its longest stays within
+        /// `UsageFileFormat.maximumSize`, and the service's most memory, read at two sizes and taken on to the 90
+        /// days it keeps by default, stays within the system unit's `MemoryMax=`.
+        @Test(.enabled(if: geteuid() == 0, "the system service counts in the kernel: needs root"),
+              .disabled(if: SanitizedBuild.isSanitized, "a sanitized daemon's memory is not the daemon's"))
+        func theDataUsageAtItsBoundFitsTheUnitsMemory() throws {
+            func measured(days: Int) throws -> (fileBytes: Double, boundBytes: Double, peakKiB: Double) {
+                let run = try runBench(["usage", "--worst-case", "--days", "\(days)", "--runs", "1", "--idle", "0.5",
+                                        "--trickle", "0.5", "--json"])
+                #expect(run.status == 0, "\(run)")
+                let figures = try #require(
+                    try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Double], "\(run)")
+                return (try #require(figures["file_bytes"]), try #require(figures["file_bound_bytes"]),
+                        try #require(figures["service_peak_rss_kib"]))
+            }
+            let (fewDays, moreDays, keptDays) = (10, 30, 90)
+            let few = try measured(days: fewDays), more = try measured(days: moreDays)
+            #expect(few.fileBytes <= few.boundBytes && more.fileBytes <= more.boundBytes, "\(few) \(more)")
+            // Each day adds its rows, their names and their share of the reading at start.
+            let perDayKiB = (more.peakKiB - few.peakKiB) / Double(moreDays - fewDays)
+            #expect(perDayKiB > 1_000, "a worst-case day took \(perDayKiB) KiB")
+            let unit = try String(contentsOf: Paths.dbusFolder.appendingPathComponent("netactivityd-system.service"),
+                                  encoding: .utf8)
+            let memoryMax = try #require(unit.split(separator: "\n").first { $0.hasPrefix("MemoryMax=") }
+                .flatMap { Double($0.dropFirst("MemoryMax=".count).dropLast()) }, "no MemoryMax=…M in the unit")
+            let ninetyDaysMiB = (few.peakKiB + perDayKiB * Double(keptDays - fewDays)) / 1024
+            #expect(ninetyDaysMiB < memoryMax, "\(keptDays) worst-case days take \(ninetyDaysMiB) MiB; MemoryMax=\(memoryMax)M")
+        }
+
         private func runBench(_ arguments: [String]) throws -> ToolResult {
             let bus = try PrivateBus()
             return try runTool(Paths.bench.path, arguments, bus: bus, environment: Paths.benchEnvironment,
