@@ -35,6 +35,8 @@ struct UsageCommand: ParsableCommand {
         Write the largest file the bounds allow instead: every day full (as many rows as a day holds, of 200 users), \
         every name a row's own and as long as a name may be; --apps is then ignored.
         """) var worstCase = false
+    @Flag(help: "Measure the file and the memory of the service holding it alone: no questions, no idle, no trickle.")
+    var memoryOnly = false
     @Flag(help: "Print the figures as JSON.") var json = false
 
     func validate() throws {
@@ -79,6 +81,8 @@ struct UsageCommand: ParsableCommand {
                                             executable: executable, systemBus: true)
             try service.awaitLog("counting apps' traffic")
             results["service_rss_kib"] = Double(try service.figures.residentKiB)
+            results["service_peak_rss_kib"] = Double(try service.figures.peakResidentKiB)
+            if memoryOnly { return try report(results) }
             // posix_spawn, as `clients` times the command: nothing of Foundation's `Process` in the figure.
             let spawner = Spawner(environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
             let command = MeasuredPrograms.program("netactivity").path
@@ -117,6 +121,10 @@ struct UsageCommand: ParsableCommand {
             results["trickle_followed"] = service.log.contains("woke the service for") ? 1 : 0
         }
 
+        try report(results)
+    }
+
+    private func report(_ results: [String: Double]) throws {
         if json {
             print(String(decoding: try JSONSerialization.data(withJSONObject: results, options: [.sortedKeys]),
                          as: UTF8.self))
