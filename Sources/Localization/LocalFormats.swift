@@ -31,9 +31,15 @@ public enum LocalFormats {
     /// anyone reads ("11/27/26"); "27.11.2026 14:02" in German.
     public static func dateAndClock(_ microseconds: UInt64) -> String {
         Language.prepare()
-        let isC = ["C", "POSIX"].contains(setlocale(LC_TIME, nil).map { String(cString: $0) } ?? "C")
-        let date = isC ? "%Y-%m-%d" : langinfo(D_FMT) ?? "%Y-%m-%d"
+        let locale = setlocale(LC_TIME, nil).map { String(cString: $0) } ?? "C"
+        let date = isCLocale(locale) ? "%Y-%m-%d" : langinfo(D_FMT) ?? "%Y-%m-%d"
         return format(microseconds, "\(date) \(clockFormat)")
+    }
+
+    /// The C locale by any of its names: Debian's default `C.UTF-8` (`C.utf8` as glibc gives it back) writes dates
+    /// as `C` does.
+    static func isCLocale(_ name: String) -> Bool {
+        name == "C" || name == "POSIX" || name.hasPrefix("C.")
     }
 
     /// The local day, as data usage names days: "2026-11-28" in every language (a machine format).

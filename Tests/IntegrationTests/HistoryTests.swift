@@ -92,6 +92,13 @@ extension Integration {
             let lines = table.stdout.split(separator: "\n")
             #expect(lines.count == 4 && lines[0].hasPrefix("ENDED"), "\(table)")
             #expect(lines.last?.hasSuffix("stopped") == true, "\(table)")
+            // Debian's default locale is the C locale under another name: its dates are written as the C locale's.
+            for locale in ["C", "C.UTF-8"] {
+                let dated = try runTool(Paths.cli.path, ["history", "--limit", "1", "--address", bus.address], bus: bus,
+                                        environment: ["LANG": locale])
+                let row = dated.stdout.split(separator: "\n").dropFirst().first.map(String.init) ?? ""
+                #expect(row.contains(#/^\d{4}-\d\d-\d\d \d\d:\d\d /#), "LANG=\(locale): \(dated)")
+            }
 
             let client = try NetworkActivityClient(address: bus.address)
             let library = try await client.history(limit: 10)

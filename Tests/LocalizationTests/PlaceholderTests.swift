@@ -39,4 +39,10 @@ struct PlaceholderTests {
         #expect(LocalFormats.clock(0).count == 5)
         #expect(LocalFormats.dateAndClock(0).contains(/^19(69|70)-(12|01)-\d\d \d\d:\d\d$/))
     }
+
+    @Test(arguments: [("C", true), ("POSIX", true), ("C.UTF-8", true), ("C.utf8", true),
+                      ("de_DE.UTF-8", false), ("ca_ES.UTF-8", false), ("en_US", false)])
+    func theCLocaleIsKnownByEachOfItsNames(name: String, isC: Bool) {
+        #expect(LocalFormats.isCLocale(name) == isC)
+    }
 }
