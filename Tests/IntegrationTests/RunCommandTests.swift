@@ -51,16 +51,19 @@ extension Integration {
             #expect(try RawClient(bus).list().isEmpty)
         }
 
-        /// netactivity started as a terminal starts it. The suite may itself run with SIGINT ignored (started by `&`
-        /// in a script), which netactivity rightly keeps for its command (below).
-        static let withDefaultSignals = URL(fileURLWithPath: "/usr/bin/env")
+        /// coreutils' `env`, and the arguments that have it start netactivity as a terminal does, every signal at its
+        /// default. The suite may itself run with SIGINT ignored (started by `&` in a script), which netactivity
+        /// rightly keeps for its command (below).
+        static let env = URL(fileURLWithPath: "/usr/bin/env")
+        static func netactivityWithDefaultSignals(_ arguments: String...) -> [String] {
+            ["--default-signal", Paths.cli.path] + arguments
+        }
 
         @Test(arguments: [("INT", SIGINT), ("TERM", SIGTERM), ("HUP", SIGHUP)])
         func aSignalSentToNetactivityIsPassedOnToTheCommand(name: String, signal: Int32) throws {
-            let run = try BackgroundProcess(Self.withDefaultSignals, [
-                "--default-signal", Paths.cli.path,
-                "run", "--", "/bin/sh", "-c", "trap 'echo got \(name); exit 7' \(name); echo ready; while :; do sleep 0.05; done",
-            ], bus: bus)
+            let run = try BackgroundProcess(Self.env, Self.netactivityWithDefaultSignals(
+                "run", "--", "/bin/sh", "-c", "trap 'echo got \(name); exit 7' \(name); echo ready; while :; do sleep 0.05; done"
+            ), bus: bus)
             #expect(try run.nextLine() == "ready")
             run.send(signal)
             #expect(try run.nextLine() == "got \(name)")
@@ -112,10 +115,9 @@ extension Integration {
         }
 
         @Test func theCommandGetsItsArgumentsAndNoneOfTheSignalsNetactivityBlocks() throws {
-            let result = try runTool(Self.withDefaultSignals.path, [
-                "--default-signal", Paths.cli.path, "run", "--", "/bin/sh", "-c",
-                "grep -E '^Sig(Blk|Ign)' /proc/self/status; echo \"$1\"", "sh", "two words",
-            ], bus: bus)
+            let result = try runTool(Self.env.path, Self.netactivityWithDefaultSignals(
+                "run", "--", "/bin/sh", "-c", "grep -E '^Sig(Blk|Ign)' /proc/self/status; echo \"$1\"", "sh", "two words"
+            ), bus: bus)
             #expect(result.status == 0, "\(result)")
             let lines = result.stdout.split(separator: "\n").map(String.init)
             try #require(lines.count == 3, "\(result)")
