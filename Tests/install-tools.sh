@@ -19,7 +19,8 @@
 #   the translations: gettext's msgfmt and xgettext, and the German and Polish locales the tests run programs in;
 #   apps' traffic: curl, which downloads from a paced local server, bpftool, which sees the kernel's programs, and
 #   libseccomp's Python module, which applies the system unit's system call filter where no systemd runs;
-#   data usage per network: NetworkManager and nmcli (run privately, in namespaces a test makes) and iproute2.
+#   data usage per network: NetworkManager and nmcli (run privately, in namespaces a test makes) and iproute2;
+#   the release's link order (packaging/start-order.sh): valgrind, whose callgrind names the functions a start runs.
 set -euo pipefail
 # A normal user's PATH on Debian leaves out the sbin folders, where runuser and a few others live.
 PATH="$PATH:/usr/sbin:/sbin"
@@ -38,7 +39,7 @@ for tool_package in dbus-daemon:dbus-daemon dbus-send:dbus-bin gdbus:libglib2.0-
                     /usr/libexec/packagekitd:packagekit /usr/lib/polkit-1/polkitd:polkitd plank:plank \
                     mmdebstrap:mmdebstrap msgfmt:gettext xgettext:gettext localedef:locales \
                     curl:curl /usr/sbin/bpftool:bpftool setpriv:util-linux /usr/sbin/NetworkManager:network-manager \
-                    /usr/bin/nmcli:network-manager ip:iproute2; do
+                    /usr/bin/nmcli:network-manager ip:iproute2 valgrind:valgrind; do
   command -v "${tool_package%%:*}" >/dev/null || missing+=("${tool_package#*:}")
 done
 [ -f /usr/share/bash-completion/bash_completion ] || missing+=(bash-completion)

@@ -14,7 +14,11 @@
 # - no run-time exclusivity checks (`-enforce-exclusivity=unchecked`, as the Swift standard library itself is
 #   built): 2.7 % of the daemon's instructions per Begin+End pair, about 45 checks of its class properties a pair.
 #   The compiler still checks exclusivity statically; the debug build, the sanitizer runs and the fuzz targets,
-#   which run the whole suite and the fuzzers, keep the run-time checks and would trap on a violation.
+#   which run the whole suite and the fuzzers, keep the run-time checks and would trap on a violation;
+# - the functions that the daemon's start runs laid out together (packaging/netactivityd.order, written by
+#   packaging/start-order.sh), each function in a section of its own as the standard library's already are, so
+#   that the linker can place it: 1.6 MB less of the daemon resident, idle. Names the other programs lack
+#   are passed by.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,7 +32,8 @@ if [ -f "$archive" ]; then ln -sfn "$archive" "$static/libstdc++.a"; else rm -f 
 build=(swift build -c release --static-swift-stdlib --disable-local-rpath
        -Xlinker "-L$PWD/$static" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
        -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic
-       -Xswiftc -enforce-exclusivity=unchecked)
+       -Xswiftc -enforce-exclusivity=unchecked -Xswiftc -Xfrontend -Xswiftc -function-sections
+       -Xlinker "--symbol-ordering-file=$PWD/packaging/netactivityd.order" -Xlinker --no-warn-symbol-ordering)
 for product in netactivityd netactivity netactivity-tray; do
   "${build[@]}" --product "$product" "$@" >&2
 done

@@ -51,6 +51,54 @@ extension Integration {
             #expect(german.stderr.contains("Geben Sie einen Prozentwert oder --done BYTES an."), "\(german)")
         }
 
+        /// The release's daemon, which the package holds, runs its start in code laid out together
+        /// (`packaging/start-order.sh`): the order that its link follows still names what a start runs, and the
+        /// linker followed it. A start that runs new code fails here until the order is written again.
+        @Test func theDaemonsStartRunsCodeLaidOutTogether() throws {
+            let daemon = try releaseFolder().appendingPathComponent("netactivityd")
+            let script = Paths.packagingFolder.appendingPathComponent("start-order.sh").path
+            let listed = try runTool("/bin/bash", [script, "--list", daemon.path], bus: nil, timeout: .seconds(300))
+            try #require(listed.succeeded, "\(listed)")
+            let run = Set(listed.stdout.split(separator: "\n").map(String.init))
+            let order = try String(contentsOf: Paths.packagingFolder.appendingPathComponent("netactivityd.order"),
+                                   encoding: .utf8)
+            let ordered = Set(order.split(separator: "\n").map(String.init))
+            #expect(run.count > 500, "callgrind named \(run.count) functions of a start: \(listed)")
+            let unordered = run.subtracting(ordered)
+            #expect(unordered.count * 20 <= run.count,
+                    """
+                    \(unordered.count) of the \(run.count) functions a start runs are not in packaging/netactivityd.order \
+                    (write it again: bash packaging/start-order.sh --write): \(unordered.sorted().prefix(20))
+                    """)
+
+            // Where the linker put them. The kernel maps code 64 KiB at a time around what runs: the functions a
+            // start runs lie in at most half of the code's windows (about four fifths, in no order; the standard
+            // library keeps many of its functions in shared sections, which the linker moves only whole).
+            let symbols = try runTool("nm", ["--defined-only", "-S", daemon.path], bus: nil)
+            try #require(symbols.succeeded, "\(symbols)")
+            var windows = Set<UInt64>(), started = Set<UInt64>()
+            for line in symbols.stdout.split(separator: "\n") {
+                let fields = line.split(separator: " ")
+                guard fields.count == 4, "tT".contains(fields[2]), let address = UInt64(fields[0], radix: 16)
+                else { continue }
+                windows.insert(address >> 16)
+                if run.contains(String(fields[3])) { started.insert(address >> 16) }
+            }
+            #expect(!started.isEmpty && started.count * 2 <= windows.count,
+                    "a start runs code in \(started.count) of the code's \(windows.count) windows of 64 KiB")
+        }
+
+        /// The release that `Tests/run.sh` built, or, started some other way, one of its own in `.build-deb` (as
+        /// `build(into:)` makes it).
+        private func releaseFolder() throws -> URL {
+            if let release = Paths.releaseProducts { return release }
+            let built = try runTool("/bin/bash", [Paths.packagingFolder.appendingPathComponent("build-release.sh").path,
+                                                  "--scratch-path", Paths.repository.appendingPathComponent(".build-deb").path],
+                                    bus: nil, timeout: .seconds(1800))
+            try #require(built.succeeded, "\(built)")
+            return URL(fileURLWithPath: built.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+
         static let installedFiles = [
             "usr/share/dbus-1/services/org.example.NetworkActivity.service",
             "usr/share/dbus-1/interfaces/org.example.NetworkActivity.xml",
