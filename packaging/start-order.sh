@@ -1,27 +1,26 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The daemon's functions that a start runs, for the release build's link order (packaging/netactivityd.order,
-# which packaging/build-release.sh hands to the linker). The kernel maps a program's code 64 KiB at a time around
+# The daemon's functions that a start runs, for the release build's link order: packaging/build-release.sh runs
+# it on the daemon it has just linked and links the programs again in that order. The kernel maps a program's code 64 KiB at a time around
 # what runs; a start runs about 400 KiB of code spread over the whole 5 MB, the standard library's between the
 # project's, so that a daemon which has only started holds almost all of it. Laid out together, what a start runs
 # fills fewer such windows: 1.6 MB less resident, idle (docs/performance.md, "The code a start runs, together").
 #
-#   bash packaging/start-order.sh --list DAEMON    prints the functions of DAEMON that a start runs, one per line
-#   bash packaging/start-order.sh --write          rebuilds the release and writes packaging/netactivityd.order
+#   bash packaging/start-order.sh DAEMON    prints the functions of DAEMON that a start runs, one per line, sorted
 #
 # A start here is what the benchmark measures idle, and a little more: the daemon on a private bus with a state
 # folder of its own, until it owns its name; one Begin from dbus-send, whose caller then leaves; a stop by SIGTERM.
-# Callgrind (valgrind) runs it and names every function that ran. DebianPackageTests checks that the order still
-# names what a start of the packaged daemon runs.
+# Callgrind (valgrind) runs it and names every function that ran. DebianPackageTests checks that what a start of
+# the release's daemon runs lies together.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 
 functions_run_at_start() {
-  local daemon=$1 work
+  local daemon=$1
   work=$(mktemp -d)
   mkdir "$work/state"
   dbus-daemon --session --nofork --address="unix:path=$work/bus" >/dev/null 2>&1 &
-  local bus=$!
+  bus=$!
+  trap 'kill "$bus" ${daemon_pid:-} 2>/dev/null || true; rm -rf "$work"' EXIT
   export DBUS_SESSION_BUS_ADDRESS="unix:path=$work/bus"
   local waited=0
   until [ -S "$work/bus" ]; do
@@ -31,7 +30,7 @@ functions_run_at_start() {
   done
   valgrind --tool=callgrind --demangle=no --compress-strings=no --callgrind-out-file="$work/calls" \
     "$daemon" --state-dir "$work/state" >"$work/log" 2>&1 &
-  local daemon_pid=$!
+  daemon_pid=$!
   # The name, awaited with a deadline: the daemon runs about fifty times slower under callgrind.
   waited=0
   until dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
@@ -44,6 +43,7 @@ functions_run_at_start() {
     org.example.NetworkActivity.Begin string:start-order >/dev/null
   kill -TERM "$daemon_pid"
   wait "$daemon_pid" || true
+  daemon_pid=
   kill "$bus" 2>/dev/null || true
   wait "$bus" 2>/dev/null || true
   # Callgrind names each object (ob=) before its functions (fn=); code without a symbol is named by its address.
@@ -54,21 +54,5 @@ functions_run_at_start() {
   rm -rf "$work"
 }
 
-case "${1:-}" in
-  --list)
-    [ $# -eq 2 ] || { echo "usage: bash packaging/start-order.sh --list DAEMON" >&2; exit 2; }
-    functions_run_at_start "$(realpath "$2")"
-    ;;
-  --write)
-    products=$(bash packaging/build-release.sh)
-    functions_run_at_start "$products/netactivityd" >packaging/netactivityd.order
-    # Linked again in the new order: the build sees no change in its own inputs.
-    rm -f "$products/netactivityd" "$products/netactivity" "$products/netactivity-tray"
-    bash packaging/build-release.sh >/dev/null
-    echo "packaging/netactivityd.order: $(wc -l <packaging/netactivityd.order) functions" >&2
-    ;;
-  *)
-    echo "usage: bash packaging/start-order.sh --list DAEMON | --write" >&2
-    exit 2
-    ;;
-esac
+[ $# -eq 1 ] || { echo "usage: bash packaging/start-order.sh DAEMON" >&2; exit 2; }
+functions_run_at_start "$(realpath "$1")"
