@@ -41,12 +41,12 @@ mkdir -p "$bin"
 [ -f "$order" ] || : >"$order"
 build+=(-Xlinker "--symbol-ordering-file=$order" -Xlinker --no-warn-symbol-ordering)
 
-link() {
+link_programs() {
   for product in netactivityd netactivity netactivity-tray; do
     "${build[@]}" --product "$product" "$@" >&2
   done
 }
-link "$@"
+link_programs "$@"
 if command -v valgrind >/dev/null && command -v dbus-daemon >/dev/null && command -v dbus-send >/dev/null; then
   bash packaging/start-order.sh "$bin/netactivityd" >"$order.new"
   if cmp -s "$order.new" "$order"; then
@@ -55,7 +55,7 @@ if command -v valgrind >/dev/null && command -v dbus-daemon >/dev/null && comman
     mv "$order.new" "$order"
     # Linked again, the objects as they are: the build sees no change in its own inputs.
     rm -f "$bin/netactivityd" "$bin/netactivity" "$bin/netactivity-tray"
-    link "$@"
+    link_programs "$@"
   fi
 else
   echo "build-release.sh: no valgrind or dbus-daemon to measure the daemon's start: its code stays in the" \

@@ -78,8 +78,8 @@ extension Integration {
                     "a start runs code in \(started.count) of the code's \(windows.count) windows of 64 KiB")
         }
 
-        /// The release that `Tests/run.sh` built, or, started some other way, one of its own in `.build-deb` (as
-        /// `build(into:)` makes it).
+        /// The release that `Tests/run.sh` built, or, started some other way, one of its own in `.build-deb`: the
+        /// `swift test` that runs this holds the lock of `.build`.
         private func releaseFolder() throws -> URL {
             if let release = Paths.releaseProducts { return release }
             let built = try runTool("/bin/bash", [Paths.packagingFolder.appendingPathComponent("build-release.sh").path,
@@ -117,15 +117,9 @@ extension Integration {
         private func build(into folder: URL) throws -> URL {
             let environment = ProcessInfo.processInfo.environment
             var settings = ["OUTPUT": folder.path, "PATH": environment["PATH"] ?? "", "HOME": environment["HOME"] ?? "/root"]
-            var arguments = [Paths.packagingFolder.appendingPathComponent("build-deb.sh").path]
-            if let release = Paths.releaseProducts {
-                settings["PRODUCTS"] = release.path
-            } else {
-                // Started without Tests/run.sh: a release build of its own, in a folder of its own, since the
-                // `swift test` that runs this holds the lock of `.build`.
-                arguments += ["--scratch-path", Paths.repository.appendingPathComponent(".build-deb").path]
-            }
-            let result = try runTool("/bin/bash", arguments, bus: nil, environment: settings, timeout: .seconds(1800))
+            settings["PRODUCTS"] = try releaseFolder().path
+            let result = try runTool("/bin/bash", [Paths.packagingFolder.appendingPathComponent("build-deb.sh").path],
+                                     bus: nil, environment: settings, timeout: .seconds(1800))
             try #require(result.succeeded, "\(result)")
             let path = try #require(result.stdout.split(separator: "\n").last.map(String.init))
             return URL(fileURLWithPath: path)
