@@ -40,6 +40,8 @@ enum BPFListing {
             case BPF_MOV: return "\(destination) = \(value)"
             case BPF_ADD: return "\(destination) += \(value)"
             case BPF_SUB: return "\(destination) -= \(value)"
+            case BPF_MUL: return "\(destination) *= \(value)"
+            case BPF_DIV: return "\(destination) /= \(value)"
             default: return "alu64 0x\(String(code, radix: 16))"
             }
         case BPF_LDX:
@@ -59,6 +61,7 @@ enum BPFListing {
             case BPF_JEQ: return "if \(destination) == \(value) \(target)"
             case BPF_JNE: return "if \(destination) != \(value) \(target)"
             case BPF_JLT: return "if \(destination) < \(value) \(target)"
+            case BPF_JGE: return "if \(destination) >= \(value) \(target)"
             default: return "jmp 0x\(String(code, radix: 16))"
             }
         default:

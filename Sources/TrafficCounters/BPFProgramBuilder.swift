@@ -25,8 +25,16 @@ struct BPFProgramBuilder {
         case equal
         case notEqual
         case below
+        case atLeast
 
-        var code: UInt8 { UInt8(self == .equal ? BPF_JEQ : self == .notEqual ? BPF_JNE : BPF_JLT) }
+        var code: UInt8 {
+            switch self {
+            case .equal: UInt8(BPF_JEQ)
+            case .notEqual: UInt8(BPF_JNE)
+            case .below: UInt8(BPF_JLT)
+            case .atLeast: UInt8(BPF_JGE)
+            }
+        }
     }
 
     /// linux/bpf.h's and linux/bpf_common.h's names, as one byte of an instruction's code.
@@ -70,6 +78,16 @@ struct BPFProgramBuilder {
     /// `destination -= source`
     mutating func subtract(_ destination: Register, _ source: Register) {
         emit(Self.code(BPF_ALU64, BPF_SUB, BPF_X), destination, source)
+    }
+
+    /// `destination *= value`
+    mutating func multiply(_ destination: Register, _ value: Int32) {
+        emit(Self.code(BPF_ALU64, BPF_MUL, BPF_K), destination, immediate: value)
+    }
+
+    /// `destination /= source`, unsigned; the kernel makes a division by zero 0.
+    mutating func divide(_ destination: Register, _ source: Register) {
+        emit(Self.code(BPF_ALU64, BPF_DIV, BPF_X), destination, source)
     }
 
     /// `destination = 64-bit value` (two instruction slots).

@@ -6,11 +6,13 @@ import CKernelCounters
 /// and the packet's interface and network namespace; it wakes the service when an app first moves `threshold`
 /// bytes within a second on a network, and when it makes an entry (an app moved something on a network since the
 /// service last took its counts), so that the service knows to keep the totals without reading while nothing
-/// moves. It drops a packet (returns 0) only when its app's cgroup is paused (`TrafficCounters.pause`), and then
-/// counts nothing; loopback is never dropped; every other packet passes (it returns 1).
+/// moves. It holds an app back when the held map names its cgroup (`TrafficCounters.hold`): drops every packet
+/// of a paused app, and a limited app's past its rate (`holdBack`), uncounted; loopback is never held back; every
+/// other packet passes (it returns 1, or 3 to tell a sending socket of congestion).
 ///
-/// A packet of an app the service follows costs two map lookups (whether its cgroup is paused, its counts), one
-/// atomic add and one load; of any other app, a few loads more, and the clock only when the app has moved `threshold` bytes since its window began (a window
+/// A packet of an app the service follows costs two map lookups (whether its cgroup is held, its counts), one
+/// atomic add and one load; a limited app's, the clock, a division and one atomic add more; of any other app, a
+/// few loads more, and the clock only when the app has moved `threshold` bytes since its window began (a window
 /// that began more than a second before starts again then, so a slow app never wakes the service). Only the
 /// program marks an app followed, once the ring buffer took its key, and only `wakeAgainInstructions` clears the
 /// mark: user space never writes a value that CPUs add to.
@@ -31,6 +33,7 @@ enum CountingProgram {
         var attachType: bpf_attach_type { self == .received ? BPF_CGROUP_INET_INGRESS : BPF_CGROUP_INET_EGRESS }
         var name: String { self == .received ? "netact_received" : "netact_sent" }
         var countOffset: Int16 { self == .received ? CounterLayout.received : CounterLayout.sent }
+        var limitOffset: Int16 { self == .received ? HeldLayout.received : HeldLayout.sent }
     }
 
     /// The fields of the packet (`struct __sk_buff`) the program reads.
@@ -47,29 +50,30 @@ enum CountingProgram {
     ///   its next read, while a read is due anyway.
     ///   A record left for later wakes the service all the same once the ring holds `ringSize / 2` bytes unread,
     ///   so that the service learns of thousands of new entries, and reads them before the map has to evict any.
-    /// - Parameter paused: the hash map whose keys are the cgroup ids of the paused apps (`TrafficCounters.pause`).
-    static func instructions(_ way: Way, counters: Int32, wakeUps: Int32, announcing: Int32, paused: Int32,
+    /// - Parameter held: the hash map whose keys are the cgroup ids of the apps held back, paused or limited
+    ///   (`HeldLayout`, `TrafficCounters.hold`).
+    static func instructions(_ way: Way, counters: Int32, wakeUps: Int32, announcing: Int32, held: Int32,
                              ringSize: Int, threshold: UInt64, countsLoopback: Bool,
                              tellsNamespaces: Bool = true) -> [bpf_insn] {
         let key = -Int16(CounterLayout.recordSize)
         var program = BPFProgramBuilder()
         program.move(.r6, .r1)  // r6: the packet
+        if way == .sent { program.store(.doubleWord, 1, to: .frame, verdict) }
         if !countsLoopback {
             program.load(.word, .r2, from: .r6, Packet.interfaceIndex)
             program.jump(if: .r2, .equal, loopbackIndex, to: "pass")
         }
         program.load(.word, .r7, from: .r6, Packet.length)  // r7: its length
         storeCgroupID(&program, key: key)
-        // A paused app's packet is dropped uncounted; its cgroup's id is the key's first field, the paused map's key.
+        // A held app's entry: its cgroup's id is the key's first field, the held map's key. Loopback is never held.
         if countsLoopback {
             program.load(.word, .r2, from: .r6, Packet.interfaceIndex)
-            program.jump(if: .r2, .equal, loopbackIndex, to: "not paused")
+            program.jump(if: .r2, .equal, loopbackIndex, to: "not held")
         }
-        lookUp(&program, counters: paused, key: key)
-        program.jump(if: .r0, .equal, 0, to: "not paused")
-        program.move(.r0, 0)
-        program.exit()
-        program.label("not paused")
+        lookUp(&program, counters: held, key: key)
+        program.jump(if: .r0, .equal, 0, to: "not held")
+        holdBack(&program, way)
+        program.label("not held")
         lookUpOrMakeCounts(&program, counters: counters, key: key, tellsNamespaces: tellsNamespaces,
                            announcingNewTo: (wakeUps, announcing, Int32(ringSize / 2)))
         program.move(.r8, .r0)  // r8: the app's counts
@@ -108,9 +112,60 @@ enum CountingProgram {
         program.store(.doubleWord, 1, to: .r8, CounterLayout.followed)
 
         program.label("pass")
-        program.move(.r0, 1)
+        if way == .sent {
+            program.load(.doubleWord, .r0, from: .frame, verdict)
+        } else {
+            program.move(.r0, 1)
+        }
         program.exit()
         return program.finished()
+    }
+
+    /// Where the sending program keeps its verdict while it counts: 1 passes the packet, 3 passes it and tells
+    /// its socket of congestion (TCP then sends slower, as at an ECN mark), below the counts' zeros
+    /// (`lookUpOrMakeCounts`).
+    static let verdict = -Int16(CounterLayout.recordSize + CounterLayout.valueSize + 8)
+
+    /// With the held app's value in r0: a paused app's packet dropped uncounted; a limited app's passed while its
+    /// way's queue, kept as the time its bytes so far may have left at its rate, reaches no further than the
+    /// horizon ahead of now, else dropped (and, sent, its socket told of congestion, so that TCP sends slower
+    /// rather than waiting for a loss). One packet always passes an empty queue, whatever its size (a 64 KiB
+    /// segment at 100 kB/s is 0.65 s of the rate). To `not held` for a way without a limit.
+    ///
+    /// Lock-free: the queue's end grows by an atomic add, and a queue that emptied starts again at now by a plain
+    /// store, which may lose a packet's add on another CPU at that moment (a packet more, once in a while).
+    private static func holdBack(_ program: inout BPFProgramBuilder, _ way: Way) {
+        let limit = way.limitOffset
+        program.move(.r8, .r0)  // r8: the held value
+        program.load(.doubleWord, .r1, from: .r8, HeldLayout.paused)
+        program.jump(if: .r1, .notEqual, 0, to: "paused")
+        program.load(.doubleWord, .r9, from: .r8, limit + HeldLayout.rate)  // r9: bytes a second
+        program.jump(if: .r9, .equal, 0, to: "not held")
+        program.call(BPF_FUNC_ktime_get_ns)
+        program.load(.doubleWord, .r1, from: .r8, limit + HeldLayout.queueEnd)
+        program.jump(if: .r1, .atLeast, .r0, to: "queued")
+        program.store(.doubleWord, .r0, to: .r8, limit + HeldLayout.queueEnd)
+        program.move(.r1, .r0)
+        program.label("queued")
+        program.subtract(.r1, .r0)  // r1: how far ahead of now the queue ends
+        program.load(.doubleWord, .r2, from: .r8, limit + HeldLayout.horizon)
+        program.jump(if: .r2, .below, .r1, to: "over")
+        program.move(.r2, .r7)
+        program.multiply(.r2, 1_000_000_000)
+        program.divide(.r2, .r9)  // r2: the packet's time at the rate
+        program.atomicAdd(.r2, to: .r8, limit + HeldLayout.queueEnd)
+        if way == .sent {
+            program.load(.doubleWord, .r2, from: .r8, limit + HeldLayout.congestion)
+            program.jump(if: .r1, .below, .r2, to: "not held")
+            program.store(.doubleWord, 3, to: .frame, verdict)
+        }
+        program.jump(to: "not held")
+        program.label("over")
+        program.move(.r0, way == .sent ? 2 : 0)
+        program.exit()
+        program.label("paused")
+        program.move(.r0, 0)
+        program.exit()
     }
 
     /// The program that lets the kernel wake the service again for an app: it clears the app's `followed` mark,
@@ -240,6 +295,27 @@ enum CountingProgram {
         program.add(.r2, Int32(key))
         program.call(BPF_FUNC_map_lookup_elem)
     }
+}
+
+/// The held map's values, by a cgroup's id: whether the app is paused, and each way's limit, in a cache line of
+/// its own (the bytes received are added on the CPU that takes a download's packets, those sent on the app's own).
+/// A limit's queue end is the program's, which user space writes only when it writes the whole value (a new rule).
+enum HeldLayout {
+    static let valueSize = 192
+    /// 1: every packet dropped but on loopback.
+    static let paused: Int16 = 0
+    /// Where each way's limit is.
+    static let received: Int16 = 64
+    static let sent: Int16 = 128
+    // In a way's limit.
+    /// Bytes a second; 0 for none.
+    static let rate: Int16 = 0
+    /// When the bytes passed so far will have left at the rate, in the kernel's monotonic nanoseconds.
+    static let queueEnd: Int16 = 8
+    /// How far ahead of now the queue may end before a packet is dropped, in nanoseconds.
+    static let horizon: Int16 = 16
+    /// How far ahead of now it may end before a sent packet's socket is told of congestion.
+    static let congestion: Int16 = 24
 }
 
 /// Why the kernel woke the service, the last field of a ring buffer record.

@@ -81,10 +81,10 @@ public final class TrafficCounters {
     private let counters: Int32
     /// One value: the ring buffer's flags for a new entry's record (`announcesNewEntries`).
     private let announcing: Int32
-    /// The cgroup ids of the paused apps, whose packets the programs drop (`pause`).
-    private let paused: Int32
-    /// Apps paused at once, at most.
-    public static let pausedCapacity: UInt32 = 1_024
+    /// The cgroup ids of the apps held back, paused or limited (`hold`).
+    private let held: Int32
+    /// Apps held back at once, at most.
+    public static let heldCapacity: UInt32 = 4_096
     let wakeUps: WakeUpRing
     private var descriptors: [Int32] = []
     /// The counting programs, by the way they count.
@@ -119,19 +119,20 @@ public final class TrafficCounters {
                                   UInt32(CounterLayout.valueSize), Self.capacity, "netact_counts")
         guard counters >= 0 else { throw Self.refusal("a BPF map", errno) }
         announcing = ckc_map_create(BPF_MAP_TYPE_ARRAY.rawValue, 4, 8, 1, "netact_announce")
-        paused = ckc_map_create(BPF_MAP_TYPE_HASH.rawValue, 8, 1, Self.pausedCapacity, "netact_paused")
-        guard announcing >= 0, paused >= 0 else {
+        held = ckc_map_create(BPF_MAP_TYPE_HASH.rawValue, 8, UInt32(HeldLayout.valueSize), Self.heldCapacity,
+                              "netact_held")
+        guard announcing >= 0, held >= 0 else {
             let error = errno
-            for map in [counters, announcing, paused] where map >= 0 { close(map) }
+            for map in [counters, announcing, held] where map >= 0 { close(map) }
             throw Self.refusal("a BPF map", error)
         }
         do {
             wakeUps = try WakeUpRing()
         } catch {
-            for map in [counters, announcing, paused] { close(map) }
+            for map in [counters, announcing, held] { close(map) }
             throw error
         }
-        descriptors = [counters, announcing, paused]
+        descriptors = [counters, announcing, held]
         let root = cgroupRoot.map { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? -1
         if let cgroupRoot, root < 0 {
             let error = errno
@@ -146,7 +147,7 @@ public final class TrafficCounters {
                 switch kind {
                 case .service(let threshold, let countsLoopback):
                     CountingProgram.instructions(way, counters: counters, wakeUps: wakeUps.descriptor,
-                                                 announcing: announcing, paused: paused, ringSize: wakeUps.size,
+                                                 announcing: announcing, held: held, ringSize: wakeUps.size,
                                                  threshold: threshold,
                                                  countsLoopback: countsLoopback, tellsNamespaces: tellingNamespaces)
                 case .reference:
@@ -326,26 +327,46 @@ public final class TrafficCounters {
         run(wakeAgainProgram, onPacketCarrying: key.bytes)
     }
 
-    /// Drops every packet of the app in cgroup `cgroupID` from now on, both ways, uncounted, but on loopback; until
-    /// `resume`, or until this process ends (the programs go with their links, and the map with them). Returns
-    /// false when the kernel refused (as many apps as `pausedCapacity` are paused).
-    public func pause(cgroupID: UInt64) -> Bool {
+    /// Holds back the packets of the app in cgroup `cgroupID` from now on as `holding` says, but on loopback
+    /// (`CountingProgram.holdBack`): a paused app's dropped, both ways, uncounted; a limited app's kept to its
+    /// rates. Until it is held otherwise, or until this process ends (the programs go with their links, and the map
+    /// with them). A holding of nothing lets its packets through. Returns false when the kernel refused (as many
+    /// apps as `heldCapacity` are held).
+    public func hold(cgroupID: UInt64, _ holding: Holding) -> Bool {
         var key = cgroupID
-        var value: UInt8 = 1
-        return ckc_map_element(Int32(BPF_MAP_UPDATE_ELEM.rawValue), paused, &key, &value, 0) == 0
+        guard holding.holdsBack else {
+            ckc_map_element(Int32(BPF_MAP_DELETE_ELEM.rawValue), held, &key, nil, 0)
+            return true
+        }
+        var value = [UInt8](repeating: 0, count: HeldLayout.valueSize)
+        value.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: holding.paused ? 1 : 0, toByteOffset: Int(HeldLayout.paused), as: UInt64.self)
+            for (offset, rate) in [(HeldLayout.received, holding.receiveRate), (HeldLayout.sent, holding.sendRate)] {
+                guard let rate, rate > 0 else { continue }
+                let limit = Int(offset)
+                raw.storeBytes(of: rate, toByteOffset: limit + Int(HeldLayout.rate), as: UInt64.self)
+                raw.storeBytes(of: Holding.horizon, toByteOffset: limit + Int(HeldLayout.horizon),
+                               as: UInt64.self)
+                raw.storeBytes(of: Holding.congestion, toByteOffset: limit + Int(HeldLayout.congestion),
+                               as: UInt64.self)
+            }
+        }
+        return ckc_map_element(Int32(BPF_MAP_UPDATE_ELEM.rawValue), held, &key, &value, 0) == 0
     }
 
-    /// Lets the app's packets through again.
-    public func resume(cgroupID: UInt64) {
+    /// How the kernel holds the app back; nil when it does not.
+    public func holding(of cgroupID: UInt64) -> Holding? {
         var key = cgroupID
-        ckc_map_element(Int32(BPF_MAP_DELETE_ELEM.rawValue), paused, &key, nil, 0)
-    }
-
-    /// Whether the programs drop the app's packets.
-    public func isPaused(cgroupID: UInt64) -> Bool {
-        var key = cgroupID
-        var value: UInt8 = 0
-        return ckc_map_element(Int32(BPF_MAP_LOOKUP_ELEM.rawValue), paused, &key, &value, 0) == 0
+        var value = [UInt8](repeating: 0, count: HeldLayout.valueSize)
+        guard ckc_map_element(Int32(BPF_MAP_LOOKUP_ELEM.rawValue), held, &key, &value, 0) == 0 else { return nil }
+        return value.withUnsafeBytes { raw in
+            func rate(_ offset: Int16) -> UInt64? {
+                let rate = raw.load(fromByteOffset: Int(offset + HeldLayout.rate), as: UInt64.self)
+                return rate == 0 ? nil : rate
+            }
+            return Holding(paused: raw.load(fromByteOffset: Int(HeldLayout.paused), as: UInt64.self) != 0,
+                           receiveRate: rate(HeldLayout.received), sendRate: rate(HeldLayout.sent))
+        }
     }
 
     /// How often the kernel ran the counting programs, and for how long in all, since it was asked to keep count

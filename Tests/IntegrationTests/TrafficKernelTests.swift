@@ -110,33 +110,36 @@ struct TrafficKernelTests {
         #expect(second.stays && second.counts.received > first.counts.received, "\(first) then \(second)")
     }
 
-    /// A paused cgroup is a key of the paused map until it is resumed; a test run's packets come in on loopback,
-    /// which a pause never touches: they pass (the program returns 1) and count, counted loopback or not.
+    /// A paused cgroup is a key of the held map until it is let through; a test run's packets come in on
+    /// loopback, which nothing holds back: they pass (the program returns 1) and count, counted loopback or not.
     @Test func aPauseIsKeptUntilResumedAndNeverHoldsBackLoopback() throws {
         let counters = try TrafficCounters(cgroupRoot: nil, threshold: 1_000, countsLoopback: true)
         let key = try Self.awaitWakeUp(counters, .received, bytes: 2_000)
-        #expect(!counters.isPaused(cgroupID: key.cgroupID))
-        #expect(counters.pause(cgroupID: key.cgroupID))
-        #expect(counters.isPaused(cgroupID: key.cgroupID) && !counters.isPaused(cgroupID: key.cgroupID + 1))
+        #expect(counters.holding(of: key.cgroupID) == nil)
+        #expect(counters.hold(cgroupID: key.cgroupID, Holding(paused: true)))
+        #expect(counters.holding(of: key.cgroupID) == Holding(paused: true)
+                && counters.holding(of: key.cgroupID + 1) == nil)
         let before = try #require(counters.counts(of: key)).received
         let packet = [UInt8](repeating: 0, count: 500)
         #expect(ckc_prog_test_run(counters.programs[.received]!, packet, UInt32(packet.count)) == 1)
         #expect(try #require(counters.counts(of: key)).received > before, "loopback counts while paused")
-        counters.resume(cgroupID: key.cgroupID)
-        #expect(!counters.isPaused(cgroupID: key.cgroupID))
+        #expect(counters.hold(cgroupID: key.cgroupID, Holding()))
+        #expect(counters.holding(of: key.cgroupID) == nil)
 
         let uncounted = try TrafficCounters(cgroupRoot: nil, threshold: 1_000, countsLoopback: false)
-        #expect(uncounted.pause(cgroupID: key.cgroupID))
+        #expect(uncounted.hold(cgroupID: key.cgroupID, Holding(paused: true, receiveRate: 1_000, sendRate: 1_000)))
         #expect(ckc_prog_test_run(uncounted.programs[.sent]!, packet, UInt32(packet.count)) == 1)
     }
 
-    /// The paused map holds `pausedCapacity` cgroups; one more is refused, and nothing else changes.
-    @Test func pausesBeyondTheCapacityAreRefused() throws {
+    /// The held map holds `heldCapacity` cgroups; one more is refused, and nothing else changes.
+    @Test func holdsBeyondTheCapacityAreRefused() throws {
         let counters = try TrafficCounters(cgroupRoot: nil, threshold: 1_000, countsLoopback: true)
-        for id in 1...UInt64(TrafficCounters.pausedCapacity) { #expect(counters.pause(cgroupID: id)) }
-        #expect(!counters.pause(cgroupID: UInt64(TrafficCounters.pausedCapacity) + 1))
-        #expect(counters.pause(cgroupID: 1), "pausing a paused app again is no new entry")
-        counters.resume(cgroupID: 1)
-        #expect(counters.pause(cgroupID: UInt64(TrafficCounters.pausedCapacity) + 1))
+        let limited = Holding(receiveRate: 5_000)
+        for id in 1...UInt64(TrafficCounters.heldCapacity) { #expect(counters.hold(cgroupID: id, limited)) }
+        #expect(!counters.hold(cgroupID: UInt64(TrafficCounters.heldCapacity) + 1, limited))
+        #expect(counters.hold(cgroupID: 1, Holding(paused: true)), "holding a held app otherwise is no new entry")
+        #expect(counters.holding(of: 1) == Holding(paused: true) && counters.holding(of: 2) == limited)
+        #expect(counters.hold(cgroupID: 1, Holding()))
+        #expect(counters.hold(cgroupID: UInt64(TrafficCounters.heldCapacity) + 1, limited))
     }
 }

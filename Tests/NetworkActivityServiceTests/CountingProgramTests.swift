@@ -8,7 +8,7 @@ import Testing
 /// (`TrafficKernelTests` loads the same programs into the running kernel, whose verifier must accept them.)
 @Suite struct CountingProgramTests {
     static let maps: [Int32: String] = [100: "netact_counts", 200: "netact_wakeups", 300: "netact_announce",
-                                        400: "netact_paused"]
+                                        400: "netact_held"]
 
     static func listing(_ name: String) throws -> [String] {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -20,7 +20,7 @@ import Testing
     @Test(arguments: [(CountingProgram.Way.received, "counting-program-received"),
                       (.sent, "counting-program-sent")])
     func theCountingProgramsAreTheirListings(way: CountingProgram.Way, listing: String) throws {
-        let instructions = CountingProgram.instructions(way, counters: 100, wakeUps: 200, announcing: 300, paused: 400,
+        let instructions = CountingProgram.instructions(way, counters: 100, wakeUps: 200, announcing: 300, held: 400,
                                                         ringSize: 16_384, threshold: 32_768,
                                                         countsLoopback: false)
         #expect(BPFListing.lines(of: instructions, maps: Self.maps) == (try Self.listing(listing)))
@@ -33,10 +33,10 @@ import Testing
 
     /// Counted or not, loopback is never paused: the interface check moves from the start to the pause's lookup.
     @Test func withLoopbackCountedTheInterfaceCheckGuardsOnlyThePause() {
-        let without = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, announcing: 300, paused: 400,
+        let without = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, announcing: 300, held: 400,
                                                         ringSize: 16_384, threshold: 32_768,
                                                    countsLoopback: false)
-        let with = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, announcing: 300, paused: 400,
+        let with = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, announcing: 300, held: 400,
                                                         ringSize: 16_384, threshold: 32_768,
                                                 countsLoopback: true)
         #expect(without.count == with.count)

@@ -67,6 +67,15 @@ final class ApplicationCgroup {
         return String(unit.path.dropFirst(root.count))
     }
 
+    /// Its cgroup v2 id, which the kernel keys its counts by: its folder's inode number.
+    var id: UInt64 {
+        get throws {
+            var status = stat()
+            guard stat(unit.path, &status) == 0 else { throw TestFailure("\(unit.path) is gone") }
+            return UInt64(status.st_ino)
+        }
+    }
+
     /// Removes the groups it made, once the processes placed in them have exited.
     deinit {
         for folder in made.reversed() { rmdir(folder.path) }

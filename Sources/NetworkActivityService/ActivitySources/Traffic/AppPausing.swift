@@ -26,7 +26,7 @@ final class AppPausing: TrafficPeer, TrafficPausing {
         if pause {
             guard !kernel.isPaused(cgroupID) else { return }
             guard kernel.pause(cgroupID) else {
-                throw DBusError(.limitExceeded, "at most \(TrafficCounters.pausedCapacity) apps may be paused at once")
+                throw DBusError(.limitExceeded, "at most \(TrafficCounters.heldCapacity) apps may be paused or limited at once")
             }
             nextCheck = nextCheck ?? now + Self.checkInterval
         } else {

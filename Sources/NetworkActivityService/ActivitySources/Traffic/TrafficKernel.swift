@@ -4,7 +4,7 @@ import ProgramSupport
 import TrafficCounters
 
 /// The kernel's side of apps' traffic, owned once for the system service: the counting programs and their maps
-/// (`TrafficCounters`), the cgroup tree's names (`CgroupPaths`), the networks' (`NetworkNames`) and the pause map.
+/// (`TrafficCounters`), the cgroup tree's names (`CgroupPaths`), the networks' (`NetworkNames`) and the held map (paused and limited apps).
 /// The wing's peers (`TrafficPeer`: the measured apps, the data usage, the pausing) are registered in one list and
 /// told, in its order, of every wake-up the kernel sends and of every turn's end.
 final class TrafficKernel {
@@ -17,6 +17,8 @@ final class TrafficKernel {
     var isFollowingApps = false
     /// The cgroups whose packets the kernel drops.
     private(set) var pausedCgroups: Set<UInt64> = []
+    /// The cgroups whose packets the kernel keeps to a limit.
+    private(set) var limitedCgroups: [UInt64: SpeedLimit] = [:]
     private var peers: [any TrafficPeer] = []
 
     init(counters: TrafficCounters, paths: CgroupPaths, networks: NetworkNames, logger: Logger,
@@ -65,26 +67,48 @@ final class TrafficKernel {
                                       inMachinesNetwork: counters.isMachinesNetwork(key.namespace))
     }
 
-    // MARK: The pause map
+    // MARK: The held map
 
     func isPaused(_ cgroupID: UInt64) -> Bool {
         pausedCgroups.contains(cgroupID)
     }
 
-    /// Has the kernel drop the cgroup's packets; false when it refused (`TrafficCounters.pausedCapacity`).
+    /// Has the kernel drop the cgroup's packets; false when it refused (`TrafficCounters.heldCapacity`).
     func pause(_ cgroupID: UInt64) -> Bool {
         guard !pausedCgroups.contains(cgroupID) else { return true }
-        guard counters.pause(cgroupID: cgroupID) else { return false }
+        guard counters.hold(cgroupID: cgroupID, holding(of: cgroupID, paused: true)) else { return false }
         pausedCgroups.insert(cgroupID)
         return true
     }
 
-    /// Lets the cgroup's packets through again; returns whether it was paused.
+    /// Lets the cgroup's packets through again (but for its limit); returns whether it was paused.
     @discardableResult
     func resume(_ cgroupID: UInt64) -> Bool {
         guard pausedCgroups.remove(cgroupID) != nil else { return false }
-        counters.resume(cgroupID: cgroupID)
+        _ = counters.hold(cgroupID: cgroupID, holding(of: cgroupID, paused: false))
         return true
+    }
+
+    /// The limit the kernel keeps the cgroup's packets to.
+    func limit(of cgroupID: UInt64) -> SpeedLimit? {
+        limitedCgroups[cgroupID]
+    }
+
+    /// Keeps the cgroup's packets to `limit` (nil: none) from now on; false when the kernel refused
+    /// (`TrafficCounters.heldCapacity`).
+    func setLimit(_ limit: SpeedLimit?, of cgroupID: UInt64) -> Bool {
+        guard limitedCgroups[cgroupID] != limit else { return true }
+        var holding = holding(of: cgroupID, paused: isPaused(cgroupID))
+        holding.receiveRate = limit?.down
+        holding.sendRate = limit?.up
+        guard counters.hold(cgroupID: cgroupID, holding) else { return false }
+        limitedCgroups[cgroupID] = limit
+        return true
+    }
+
+    private func holding(of cgroupID: UInt64, paused: Bool) -> Holding {
+        let limit = limitedCgroups[cgroupID]
+        return Holding(paused: paused, receiveRate: limit?.down, sendRate: limit?.up)
     }
 }
 
