@@ -60,7 +60,8 @@ let package = Package(
             dependencies: ["CDBus", "DBusKit", "NetworkActivity", "NetworkActivityInterface", "ProgramSupport",
                            "TrafficCounters"],
             resources: [.embedInCode("org.example.NetworkActivity.xml"), .embedInCode("org.example.NetworkActivity.Usage.xml"),
-                        .embedInCode("org.example.NetworkActivity.Pause.xml")]
+                        .embedInCode("org.example.NetworkActivity.Pause.xml"),
+                        .embedInCode("org.example.NetworkActivity.Limits.xml")]
         ),
         // The Swift programs' way to the service: activity tokens, scopes and a state monitor.
         .target(name: "NetworkActivityClient", dependencies: ["DBusKit", "NetworkActivityInterface", "ProgramSupport"]),

@@ -29,3 +29,10 @@ extension UsageRecord {
         .object(fields.map { ($0.key, $0.value.json) })
     }
 }
+
+extension LimitRecord {
+    /// The rule as `netactivity limits --json` gives it: exactly the keys and values of `GetLimits`.
+    public var json: JSONValue {
+        .object(fields.map { ($0.key, $0.value.json) })
+    }
+}

@@ -15,12 +15,16 @@ public enum ServiceNames {
     /// Holding an app's network back (`PauseMembers`), served at its own object.
     public static let pauseInterface: InterfaceName = "org.example.NetworkActivity.Pause"
     public static let pausePath: ObjectPath = "/org/example/NetworkActivity/Pause"
+    /// Apps' speed limits (`LimitsMembers`), served at its own object.
+    public static let limitsInterface: InterfaceName = "org.example.NetworkActivity.Limits"
+    public static let limitsPath: ObjectPath = "/org/example/NetworkActivity/Limits"
 
     /// The object that serves `interface`: each of the service's interfaces has its own, named after it.
     public static func objectPath(serving interface: InterfaceName) -> ObjectPath {
         switch interface {
         case usageInterface: usagePath
         case pauseInterface: pausePath
+        case limitsInterface: limitsPath
         default: objectPath
         }
     }
@@ -32,6 +36,6 @@ public enum ServiceNames {
     /// this name has an owner, so that GNOME shows one indicator.
     public static let shellIndicatorName: BusName = "org.example.NetworkActivity.ShellIndicator"
 
-    // Their members are declared in `ServiceMembers`, `UsageMembers` and `PauseMembers`; each object also implements the standard interfaces, named in
+    // Their members are declared in `ServiceMembers`, `UsageMembers`, `PauseMembers` and `LimitsMembers`; each object also implements the standard interfaces, named in
     // DBusKit's `StandardInterface`.
 }

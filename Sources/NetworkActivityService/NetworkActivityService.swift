@@ -17,9 +17,10 @@ public final class NetworkActivityService {
     private let clock = SystemClock()
     /// The object at `ServiceNames.objectPath`, with the domain's state.
     private let endpoint: ActivityEndpoint
-    /// The system service's objects of the data usage and pausing, which a session passes on (`relay`).
+    /// The system service's objects of the data usage, pausing and speed limits, which a session passes on (`relay`).
     private var usage: UsageEndpoint?
     private var pause: PauseEndpoint?
+    private var limits: LimitsEndpoint?
     private var relay: SystemServiceRelay?
     /// The kernel's counts, where this service keeps them.
     private var traffic: TrafficSource?
@@ -73,6 +74,7 @@ public final class NetworkActivityService {
             usage = UsageEndpoint(callers: endpoint.callers, ownUser: endpoint.ownUser, logger: logger, send: send,
                                   notCounting: notCounting)
             pause = PauseEndpoint(activities: endpoint, send: send, notCounting: notCounting)
+            limits = LimitsEndpoint(callers: endpoint.callers, send: send, notCounting: notCounting)
         } else {
             relay = SystemServiceRelay(callers: endpoint.callers, send: send, notCounting: notCounting)
         }
@@ -127,7 +129,7 @@ public final class NetworkActivityService {
         for source in onSystemBus { follow(source, with: SourceAdapters.all[source]!, on: system) }
     }
 
-    /// Attaches the kernel's counting (`TrafficSource`), which answers the data usage and pauses; without it,
+    /// Attaches the kernel's counting (`TrafficSource`), which answers the data usage, pauses and limits; without it,
     /// says once what is missing, and serves on.
     private func startCountingTraffic() {
         let traffic: TrafficSource
@@ -145,6 +147,7 @@ public final class NetworkActivityService {
         endpoint.notesReaders = true
         usage?.dataUsage = traffic.usage
         pause?.pausing = traffic.pausing
+        limits?.limiting = traffic.limits
         traffic.usage.onChange = { [unowned self] everyone, users in
             usage?.usageChanged(everyone: everyone, users: users)
         }
@@ -181,7 +184,7 @@ public final class NetworkActivityService {
 
     private func start() throws(DBusError) {
         try connection.register(endpoint.object)
-        for object in [usage?.object, pause?.object].compactMap({ $0 }) + (relay?.objects ?? []) {
+        for object in [usage?.object, pause?.object, limits?.object].compactMap({ $0 }) + (relay?.objects ?? []) {
             try connection.register(object)
         }
         try connection.subscribe(to: MatchRule(

@@ -3,8 +3,8 @@ import DBusKit
 import NetworkActivity
 import NetworkActivityInterface
 
-/// A session service's objects of the interfaces that the system service answers for each user: the data usage
-/// and pausing. Every call of them is passed on whole to the system service, as the session's user, and its
+/// A session service's objects of the interfaces that the system service answers for each user: the data usage,
+/// pausing and speed limits. Every call of them is passed on whole to the system service, as the session's user, and its
 /// reply, an error included, passed back whole; their signals, which the system service sends to this session's
 /// connection, go on to the whole session bus. So the session holds no code of theirs: a new interface of the
 /// kind is a line of `interfaces`.
@@ -23,6 +23,8 @@ final class SystemServiceRelay {
                 introspectionXML: UsageEndpoint.introspectionXML),
         Relayed(name: ServiceNames.pauseInterface, members: PauseMembers.all,
                 introspectionXML: PauseEndpoint.introspectionXML),
+        Relayed(name: ServiceNames.limitsInterface, members: LimitsMembers.all,
+                introspectionXML: LimitsEndpoint.introspectionXML),
     ]
 
     /// One object per interface, served on the session bus.

@@ -2,10 +2,11 @@
 public import ProgramSupport
 
 /// The cgroups' paths by id, from one walk of the tree (`CgroupTree.allPaths`), walked again for an id it lacks
-/// (a new app's cgroup) at most once a second: naming a thousand new cgroups costs one walk, not a walk each, so a
-/// user who makes cgroups by the thousand in their own part of the tree cannot keep the service walking.
+/// (a new app's cgroup) at most ten times a second: soon enough that an app which starts under a speed limit is held
+/// within a tenth of a second (`AppLimits`), while naming a thousand new cgroups costs a few walks, not a walk
+/// each, so a user who makes cgroups by the thousand in their own part of the tree cannot keep the service walking.
 public struct CgroupPaths {
-    public static let walkInterval = Duration.seconds(1)
+    public static let walkInterval = Duration.milliseconds(100)
 
     public let tree: CgroupTree
     private var paths: [UInt64: String] = [:]

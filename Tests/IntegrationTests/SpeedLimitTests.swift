@@ -1,47 +1,156 @@
 import Foundation
+import NetworkActivityInterface
 import ServiceHarness
 import Testing
-@testable import TrafficCounters
 
-/// Speed limits in the kernel: apps' TCP transfers across a real interface (`VethLink`), each app in a cgroup of
-/// the test's own, held to the rates its entry in the held map says by the counting programs attached above them.
+/// Speed limits, as people set them: `netactivity limit` as a throwaway user, and the real system service's
+/// kernel programs holding that user's apps to the rule across a real interface (`VethLink`), apps in cgroups
+/// laid out as systemd lays a desktop's. Transfers are TCP as fast as the kernel lets them (`BulkServer`), so
+/// nothing but the limit holds them back.
+/// Run in a process beside the pause tests' (`Tests/run-parts.sh`): its tests block their threads while
+/// transfers run. Its own tests one at a time: each moves data as fast as two cores let it.
 @Suite("Speed limits", .serialized,
        .enabled(if: ApplicationCgroup.canBeMade, "speed limits need root and a writable cgroup v2 tree"))
 struct SpeedLimitTests {
     static let seconds = 12
 
-    /// A download and an upload held to their limits, between 0.8× and 1.05× over 12 s, while an app without a
-    /// limit beside them moves several times as much.
-    @Test func theKernelHoldsADownloadAndAnUploadToTheirLimitsAndNothingElse() throws {
-        let bus = try PrivateBus()
-        let link = try VethLink()
-        let server = try BulkServer(address: VethLink.serverAddress, namespace: link.onServerSide)
-        let downloader = try ApplicationCgroup(unitName: "downloader.service")
-        let uploader = try ApplicationCgroup(unitName: "uploader.service")
-        let free = try ApplicationCgroup(unitName: "free.service")
-        var attached: [TrafficCounters] = []
-        for cgroup in [downloader, uploader, free] {
-            attached.append(try TrafficCounters(cgroupRoot: cgroup.unit.deletingLastPathComponent().path,
-                                                threshold: 1 << 40, countsLoopback: false))
+    struct Scene {
+        let bus: PrivateBus
+        var service: DaemonProcess
+        let link: VethLink
+        let server: BulkServer
+
+        init() throws {
+            bus = try systemLikeBus(including: [systemPolicy])
+            service = try PauseTests.systemService(bus)
+            link = try VethLink()
+            server = try BulkServer(address: VethLink.serverAddress, namespace: link.onServerSide)
         }
+
+        /// A transfer of `user`'s desktop app `app`, in a cgroup of its own that lasts as long as it.
+        func transfer(_ way: BulkServer.Way, seconds: Int = SpeedLimitTests.seconds, app: String,
+                      of user: UInt32) throws -> (process: BackgroundProcess, cgroup: ApplicationCgroup) {
+            let cgroup = try ApplicationCgroup(desktopApp: "app-gnome-\(app)", user: user)
+            return (try server.transfer(way, seconds: seconds, in: cgroup, as: user, namespace: link.onAppSide, bus: bus),
+                    cgroup)
+        }
+    }
+
+    /// `netactivity --system ARGUMENTS` as `user` (nil: root).
+    static func netactivity(as user: ThrowawayUser?, _ bus: PrivateBus, _ arguments: String...) throws -> ToolResult {
+        try netactivity(as: user, bus, arguments)
+    }
+
+    static func netactivity(as user: ThrowawayUser?, _ bus: PrivateBus, _ arguments: [String]) throws -> ToolResult {
+        let command = [Paths.cli.path] + arguments + ["--system"]
+        guard let user else { return try runTool(command[0], Array(command.dropFirst()), bus: bus) }
+        return try runTool("/usr/sbin/runuser", ["-u", user.name, "--"] + command, bus: bus)
+    }
+
+    /// The rules `limits --json` prints for `user`, by app id.
+    static func limits(as user: ThrowawayUser?, _ bus: PrivateBus) throws -> [String: [String: UInt64]] {
+        let listed = try netactivity(as: user, bus, "limits", "--json")
+        #expect(listed.succeeded, "\(listed)")
+        let rules = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
+        return Dictionary(uniqueKeysWithValues: rules.map { rule in
+            (rule["app"] as? String ?? "", rule.compactMapValues { ($0 as? NSNumber)?.uint64Value })
+        })
+    }
+
+    static func ratio(_ bytes: UInt64, _ rate: UInt64, seconds: Int = SpeedLimitTests.seconds) -> Double {
+        Double(bytes) / Double(rate) / Double(seconds)
+    }
+
+    /// A user's download and upload limits hold their apps to between 0.8× and 1.05× over 12 s; the same user's
+    /// app that another user limited under the same name moves several times as much, and neither user sees
+    /// the other's rules.
+    @Test func aUsersLimitsHoldTheirAppsAndAnotherUsersRuleOfTheSameNameTouchesNothingOfTheirs() throws {
+        let scene = try Scene()
+        let person = try ThrowawayUser(), stranger = try ThrowawayUser()
+        let (downloader, uploader, free) = ("dl\(getpid())", "ul\(getpid())", "free\(getpid())")
         let down: UInt64 = 2_000_000, up: UInt64 = 1_000_000
-        #expect(attached[0].hold(cgroupID: try downloader.id, Holding(receiveRate: down)))
-        #expect(attached[1].hold(cgroupID: try uploader.id, Holding(sendRate: up)))
-        let transfers = [
-            try server.transfer(.down, seconds: Self.seconds, in: downloader, namespace: link.onAppSide, bus: bus),
-            try server.transfer(.up, seconds: Self.seconds, in: uploader, namespace: link.onAppSide, bus: bus),
-            try server.transfer(.down, seconds: Self.seconds, in: free, namespace: link.onAppSide, bus: bus),
-        ]
-        var moved: [UInt64] = []
-        for transfer in transfers {
-            let line = try transfer.nextLine(timeout: .seconds(Self.seconds + 60))
-            moved.append(try #require(line.flatMap { UInt64($0) }, "\(String(describing: line))"))
+        for (user, arguments) in [(person, ["limit", downloader, "--down", "2MB/s"]),
+                                  (person, ["limit", uploader, "--up", "8Mbit/s"]),
+                                  (stranger, ["limit", free, "--down", "100kB/s", "--up", "100kB/s"])] {
+            let set = try Self.netactivity(as: user, scene.bus, arguments)
+            #expect(set.succeeded, "\(arguments): \(set)")
         }
-        let downRatio = Double(moved[0]) / Double(down) / Double(Self.seconds)
-        let upRatio = Double(moved[1]) / Double(up) / Double(Self.seconds)
-        print("down \(downRatio) up \(upRatio) free \(Double(moved[2]) / Double(Self.seconds) / 1e6) MB/s")
+        #expect(try Self.limits(as: person, scene.bus) == [downloader: ["down": down], uploader: ["up": up]])
+        #expect(try Self.limits(as: stranger, scene.bus) == [free: ["down": 100_000, "up": 100_000]])
+        #expect(try Self.limits(as: nil, scene.bus) == [:], "root's rules are the machine's services'")
+
+        let uid = try person.uid
+        let transfers = [try scene.transfer(.down, app: downloader, of: uid), try scene.transfer(.up, app: uploader, of: uid),
+                         try scene.transfer(.down, app: free, of: uid)]
+        let moved = try transfers.map { try BulkServer.total(of: $0.process, within: .seconds(Self.seconds + 60)) }
+        let (downRatio, upRatio) = (Self.ratio(moved[0], down), Self.ratio(moved[1], up))
         #expect(downRatio >= 0.8 && downRatio <= 1.05, "the download moved \(downRatio)× its limit")
         #expect(upRatio >= 0.8 && upRatio <= 1.05, "the upload moved \(upRatio)× its limit")
-        #expect(moved[2] > 5 * down * UInt64(Self.seconds), "the app without a limit moved \(moved[2]) bytes")
+        #expect(Self.ratio(moved[2], down) > 5, "the app another user limited moved \(moved[2]) bytes")
+        try scene.service.awaitLog("/user.slice/user-\(uid).slice/user@\(uid).service/app.slice/app-gnome-\(downloader)-")
+    }
+
+    /// Rules are kept across a restart and a `kill -9`, and hold an app that runs on through them; a damaged
+    /// file is kept aside, and holds nothing.
+    @Test func rulesAreKeptAcrossARestartAndAKillAndHoldAnAppRunningThroughThem() throws {
+        var scene = try Scene()
+        let person = try ThrowawayUser()
+        let app = "kept\(getpid())"
+        let rate: UInt64 = 1_000_000
+        #expect(try Self.netactivity(as: person, scene.bus, "limit", app, "--down", "1MB/s").succeeded)
+        let download = try scene.transfer(.down, seconds: 40, app: app, of: try person.uid)
+        for signal in [SIGTERM, SIGKILL] {
+            scene.service.send(signal)
+            #expect(scene.service.exitStatus(within: .seconds(10)) != nil)
+            scene.service = try PauseTests.systemService(scene.bus)
+            #expect(try Self.limits(as: person, scene.bus) == [app: ["down": rate]], "after signal \(signal)")
+            // Held again from its next entry: over the next four seconds, near the rate.
+            _ = try BulkServer.soFar(of: download.process)
+            let first = try BulkServer.soFar(of: download.process)
+            var last = first
+            for _ in 0..<4 { last = try BulkServer.soFar(of: download.process) }
+            let held = Self.ratio(last - first, rate, seconds: 4)
+            #expect(held >= 0.5 && held <= 1.3, "after signal \(signal), the app moved \(held)× its limit")
+        }
+        download.process.send(SIGKILL)
+
+        let removed = try Self.netactivity(as: person, scene.bus, "limit", app, "--none")
+        #expect(removed.succeeded, "\(removed)")
+        #expect(try Self.limits(as: person, scene.bus).isEmpty)
+        #expect(try Self.netactivity(as: person, scene.bus, "limit", app, "--up", "1MB/s").succeeded)
+        scene.service.send(SIGKILL)
+        #expect(scene.service.exitStatus(within: .seconds(10)) != nil)
+        let file = scene.bus.stateDirectory.appendingPathComponent("limits")
+        try Data("netactivity limits 1\n1000\tbroken\n".utf8).write(to: file)
+        scene.service = try PauseTests.systemService(scene.bus)
+        try scene.service.awaitLog("they are kept as \(file.path).damaged")
+        #expect(try Self.limits(as: person, scene.bus).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: file.path + ".damaged"))
+    }
+
+    /// Bad input gets a named error and changes nothing; the command says what a rate is.
+    @Test func badRulesAreRefusedByNameAndChangeNothing() throws {
+        let scene = try Scene()
+        let person = try ThrowawayUser()
+        #expect(try Self.netactivity(as: person, scene.bus, "limit", "kept", "--down", "1MB/s").succeeded)
+        // gdbus, which prints the error's name.
+        let gdbus = ["/usr/bin/gdbus", "call", "--address", scene.bus.address, "--dest", "org.example.NetworkActivity",
+                     "--object-path", "/org/example/NetworkActivity/Limits", "--method"]
+        let setLimit = "org.example.NetworkActivity.Limits.SetLimit"
+        for (arguments, words) in [([setLimit, "kept", "{'down': <uint64 10>}"], "a limit of 10 bytes a second is out of range"),
+                                   ([setLimit, "kept", "{'sideways': <uint64 10000>}"], "not \"sideways\""),
+                                   ([setLimit, "kept", "{'down': <uint32 10000>}"], "a u64 (t), not u"),
+                                   ([setLimit, "", "{'down': <uint64 10000>}"], "the app id is empty"),
+                                   ([setLimit, "kept\u{1}", "{'down': <uint64 10000>}"], "control character"),
+                                   (["org.example.NetworkActivity.Limits.RemoveLimit", ""], "the app id is empty")] {
+            let result = try runTool("/usr/sbin/runuser", ["-u", person.name, "--"] + gdbus + arguments, bus: scene.bus)
+            #expect(!result.succeeded && result.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs")
+                    && result.stderr.contains(words), "\(arguments): \(result)")
+        }
+        let badRate = try Self.netactivity(as: person, scene.bus, "limit", "kept", "--down", "fast")
+        #expect(badRate.status != 0 && badRate.stderr.contains("500kB/s"), "\(badRate)")
+        let neither = try Self.netactivity(as: person, scene.bus, "limit", "kept")
+        #expect(neither.status != 0 && neither.stderr.contains("--none"), "\(neither)")
+        #expect(try Self.limits(as: person, scene.bus) == ["kept": ["down": 1_000_000]])
     }
 }

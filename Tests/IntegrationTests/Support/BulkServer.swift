@@ -49,7 +49,8 @@ final class BulkServer {
             threading.Thread(target=serve, args=(client,), daemon=True).start()
         """#
 
-    /// Downloads or uploads for `seconds`, then prints the bytes moved: received, or as the server counted them.
+    /// Downloads or uploads for `seconds`; prints the bytes moved so far each second of a download, then the
+    /// bytes moved in all: received, or as the server counted them.
     private static let clientScript = #"""
         import socket, sys, time
         way, host, port, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
@@ -57,8 +58,11 @@ final class BulkServer {
         connection.settimeout(0.2)
         if way == "down":
             connection.sendall(b"D")
-            total, start = 0, time.monotonic()
+            total, start, told = 0, time.monotonic(), 1
             while time.monotonic() - start < seconds:
+                if time.monotonic() - start >= told:
+                    print("so far %d" % total, flush=True)
+                    told += 1
                 try:
                     data = connection.recv(1 << 20)
                 except socket.timeout:
@@ -106,13 +110,31 @@ final class BulkServer {
         waitForExit(process)
     }
 
+    /// The bytes a transfer moved in all, once it ends within `timeout`.
+    static func total(of transfer: BackgroundProcess, within timeout: Duration) throws -> UInt64 {
+        let deadline = ContinuousClock.now + timeout
+        while let line = try transfer.nextLine(timeout: ContinuousClock.now.duration(to: deadline)) {
+            if let total = UInt64(line) { return total }
+        }
+        throw TestFailure("the transfer ended without its total: \(transfer.lines), stderr: \(transfer.stderr)")
+    }
+
+    /// The bytes a download has received so far, from its next line, within `timeout`.
+    static func soFar(of download: BackgroundProcess, within timeout: Duration = .seconds(5)) throws -> UInt64 {
+        guard let line = try download.nextLine(timeout: timeout), line.hasPrefix("so far "),
+              let count = UInt64(line.dropFirst("so far ".count)) else {
+            throw TestFailure("the download said no count: \(download.lines)")
+        }
+        return count
+    }
+
     enum Way: String {
         case down
         case up
     }
 
     /// Starts a transfer `way` for `seconds` in `cgroup`, as `user` when given, in a network namespace by
-    /// `namespace`; its one line of output is the bytes moved.
+    /// `namespace`; its last line of output is the bytes moved (`total(of:)`).
     func transfer(_ way: Way, seconds: Int, in cgroup: ApplicationCgroup, as user: UInt32? = nil,
                   namespace: ([String]) -> [String], bus: PrivateBus) throws -> BackgroundProcess {
         let asUser = user.map { ["setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups"] } ?? []

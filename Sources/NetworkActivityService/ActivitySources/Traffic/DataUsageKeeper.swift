@@ -84,10 +84,8 @@ final class DataUsageKeeper: TrafficPeer, DataUsageAnswering {
     /// next time it wants a turn's end, nil for never.
     func endOfTurn(at now: MonotonicTime) -> Duration? {
         // An app followed keeps its entry in the kernel: it moves, so a take is due.
-        if kernel.isFollowingApps {
-            schedule.moving(at: now, untilMidnight: untilMidnight)
-            tellNewEntriesWake()
-        }
+        if kernel.isFollowingApps { schedule.moving(at: now, untilMidnight: untilMidnight) }
+        tellNewEntriesWake()
         if !unnamed.isEmpty {
             for cgroup in unnamed { name(cgroup, at: now) }
         }
@@ -180,10 +178,11 @@ final class DataUsageKeeper: TrafficPeer, DataUsageAnswering {
     }
 
     /// Tells the kernel whether to wake the service for a new entry, when the schedule changed its mind: not
-    /// while a take is due anyway.
+    /// while a take is due anyway, unless a peer must know of every new entry at once (`newEntriesMustWake`).
     private func tellNewEntriesWake() {
-        guard schedule.newEntriesWake != newEntriesWake else { return }
-        newEntriesWake = schedule.newEntriesWake
+        let wakes = schedule.newEntriesWake || kernel.newEntriesMustWake
+        guard wakes != newEntriesWake else { return }
+        newEntriesWake = wakes
         counters.announcesNewEntries(wakingTheService: newEntriesWake)
     }
 

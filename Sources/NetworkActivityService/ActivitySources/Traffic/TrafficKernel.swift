@@ -15,6 +15,9 @@ final class TrafficKernel {
     let clock: any TimeSource
     /// Whether apps are followed (their entries stay in the kernel): set by the measured apps at each read.
     var isFollowingApps = false
+    /// Whether the kernel is to wake the service for every new entry at once, even while a take is due: while
+    /// rules hold apps back (`AppLimits`), a new instance is held from its first packets.
+    var newEntriesMustWake = false
     /// The cgroups whose packets the kernel drops.
     private(set) var pausedCgroups: Set<UInt64> = []
     /// The cgroups whose packets the kernel keeps to a limit.

@@ -6,7 +6,7 @@ import TrafficCounters
 
 /// Apps' traffic for the system service, wired once: the kernel's side (`TrafficKernel`) and its peers,
 /// registered in one list: the measured apps (`MeasuredApps`, activities of the `traffic` source), the pausing
-/// (`AppPausing`) and the data usage (`DataUsageKeeper`). The service keeps it as it is, and hands each peer to
+/// (`AppPausing`), the data usage (`DataUsageKeeper`) and the speed limits (`AppLimits`). The service keeps it as it is, and hands each peer to
 /// what serves it: the activities' `SourceWork`, `PauseEndpoint`, `UsageEndpoint`. It costs nothing while no app
 /// moves: the loop sleeps on the kernel's wake-ups, counts are read once a second only while an app is followed,
 /// and taken for the totals at most once a minute while anything moves.
@@ -18,6 +18,7 @@ final class TrafficSource: SourceAdapter {
     let apps: MeasuredApps
     let pausing: AppPausing
     let usage: DataUsageKeeper
+    let limits: AppLimits
 
     /// Attaches the kernel's counting; throws what is missing, in words for people. What the kernel's verifier
     /// said of a refused program, which can name kernel addresses, goes to the journal alone.
@@ -42,8 +43,10 @@ final class TrafficSource: SourceAdapter {
         apps = MeasuredApps(kernel: kernel, work: work, threshold: options.threshold, choice: options.choice)
         pausing = AppPausing(kernel: kernel, apps: apps)
         usage = DataUsageKeeper(kernel: kernel, options: options)
-        // The pausing first: an app gone while paused ends `paused` before its counts are read.
-        for peer in [pausing, apps, usage] as [any TrafficPeer] { kernel.register(peer) }
+        limits = AppLimits(kernel: kernel, directory: options.usageDirectory)
+        // The limits first: a new instance is held from its first entry. The pausing before the apps: an app gone
+        // while paused ends `paused` before its counts are read.
+        for peer in [limits, pausing, apps, usage] as [any TrafficPeer] { kernel.register(peer) }
         work.logger.info("counting apps' traffic at \(tree.root) (programs \(counters.programIDs.map(String.init).joined(separator: " and ")); from \(options.threshold) bytes a second\(options.countsLoopback ? ", loopback included" : "")\(counters.tellsNamespaces ? "" : "; this kernel does not tell network namespaces apart"))")
     }
 

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+import ArgumentParser
+import DesktopIndicator
+import Localization
+import NetworkActivityClient
+import ProgramSupport
+
+struct LimitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "limit",
+        abstract: "Hold an app to a speed, now and whenever it runs again.",
+        discussion: """
+            The system service's kernel programs keep every instance of the app to the rate: uploads paced, \
+            downloads policed, on every interface but loopback, until `netactivity limit APP --none`. The rule \
+            is kept across restarts. APP is the app id `status` shows (firefox-esr, org.gnome.Maps, \
+            apt-daily.service). A RATE is decimal, as the command prints it (500kB/s, 2MB/s, 8Mbit/s), a plain \
+            number bytes; 0 lifts that way's limit, and a way not given stays as it was. Your rules hold your \
+            own apps; root's hold the machine's services (with --system).
+            """)
+
+    @OptionGroup var busOptions: BusOptions
+
+    @Argument(help: ArgumentHelp("The app id, as `status` shows it.", valueName: "app"))
+    var application: String
+
+    @Option(help: ArgumentHelp("At most this much received a second.", valueName: "rate"))
+    var down: String?
+
+    @Option(help: ArgumentHelp("At most this much sent a second.", valueName: "rate"))
+    var up: String?
+
+    @Flag(help: "Remove the app's limit.")
+    var none = false
+
+    func validate() throws {
+        if none, down != nil || up != nil { throw ValidationError(localized("--none takes no rate.")) }
+        if !none, down == nil, up == nil { throw ValidationError(localized("Give --down, --up or --none.")) }
+        for rate in [down, up].compactMap({ $0 }) where ByteQuantity.rate(rate) == nil {
+            throw ValidationError(localized("A rate is a number of bytes a second, such as 500kB/s, 2MB/s or 8Mbit/s: %s", rate))
+        }
+    }
+
+    func run() async throws {
+        try await reportingFailure { () async throws(NetworkActivityError) in
+            let client = try busOptions.connect()
+            if none {
+                try await client.removeLimit(of: application)
+            } else {
+                try await client.setLimit(of: application, down: down.flatMap(ByteQuantity.rate),
+                                          up: up.flatMap(ByteQuantity.rate))
+            }
+        }
+    }
+}
+
+struct LimitsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "limits",
+        abstract: "Show the speed limits you set.",
+        discussion: """
+            One line per app: its limit down and up. --json prints one array of the rules as the service's \
+            GetLimits gives them: app, and down and up in bytes a second where the app is limited that way. \
+            Root sees the machine's services' with --system.
+            """)
+
+    @OptionGroup var busOptions: BusOptions
+
+    @Flag(help: "Print one JSON array instead of a table.")
+    var json = false
+
+    func run() async throws {
+        let limits = try await reportingFailure { () async throws(NetworkActivityError) in
+            try await busOptions.connect().limits()
+        }
+        print(json ? JSONValue.array(limits.map(\.record.json)).text : Self.table(limits))
+    }
+
+    static func table(_ limits: [AppSpeedLimit]) -> String {
+        guard !limits.isEmpty else { return localized("no limits") }
+        // TRANSLATORS: the headings of `netactivity limits`' columns, in capitals as command-line tables write them.
+        let headings = [localized("APP"), localized("DOWN"), localized("UP")]
+        let rows = limits.map { limit in
+            [limit.application, limit.down.map(ByteAmount.rate) ?? "-", limit.up.map(ByteAmount.rate) ?? "-"]
+        }
+        return TextTable.lines([headings] + rows).joined(separator: "\n")
+    }
+}

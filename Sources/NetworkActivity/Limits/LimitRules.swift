@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// The speed limits people set, as rules by app id, each user's their own (`netactivity limit APP --down RATE`):
+/// a user's rule holds that user's apps (those in their slice), root's the machine's services. A rule holds every
+/// instance of its app, now and whenever it runs again; the system service keeps the rules across restarts
+/// (`LimitRulesFileFormat`).
+public struct LimitRules: Sendable, Equatable {
+    /// Rules one user may keep: more than anyone sets by hand, few enough that a user cannot fill the file.
+    public static let maximumPerUser = 256
+    /// The longest app id a rule may name, in UTF-8 bytes: a unit's name is at most 255.
+    public static let maximumApplicationBytes = 255
+
+    /// Each user's rules, by app id.
+    public private(set) var byUser: [UInt32: [String: SpeedLimit]] = [:]
+
+    public init() {}
+
+    /// The limit a rule of `user` sets for `application`; nil for none.
+    public func limit(of application: String, user: UInt32) -> SpeedLimit? {
+        byUser[user]?[application]
+    }
+
+    /// `user`'s rules, by app id.
+    public func rules(of user: UInt32) -> [(application: String, limit: SpeedLimit)] {
+        (byUser[user] ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// Whether any user has a rule.
+    public var isEmpty: Bool { byUser.isEmpty }
+
+    /// Sets `user`'s rule for `application`: each way given changes, the other stays as it was; a way set to 0
+    /// has no limit any more, and a rule left limiting neither way goes. Returns the rule now, nil for none.
+    @discardableResult
+    public mutating func change(_ application: String, of user: UInt32, down: UInt64?, up: UInt64?)
+        throws(LimitRuleError) -> SpeedLimit? {
+        try Self.check(application)
+        for rate in [down, up].compactMap({ $0 }) where rate != 0 {
+            guard rate >= SpeedLimit.slowest, rate <= SpeedLimit.fastest else { throw .invalidRate(rate) }
+        }
+        var rules = byUser[user] ?? [:]
+        var limit = rules[application] ?? SpeedLimit()
+        if let down { limit.down = down == 0 ? nil : down }
+        if let up { limit.up = up == 0 ? nil : up }
+        if limit.limits, rules[application] == nil, rules.count >= Self.maximumPerUser {
+            throw .tooManyRules(limit: Self.maximumPerUser)
+        }
+        rules[application] = limit.limits ? limit : nil
+        byUser[user] = rules.isEmpty ? nil : rules
+        return limit.limits ? limit : nil
+    }
+
+    /// Removes `user`'s rule for `application`; returns whether there was one.
+    @discardableResult
+    public mutating func remove(_ application: String, of user: UInt32) -> Bool {
+        guard byUser[user]?.removeValue(forKey: application) != nil else { return false }
+        if byUser[user]?.isEmpty == true { byUser[user] = nil }
+        return true
+    }
+
+    /// An app id as `status` shows it: printable, without a control character, of at most
+    /// `maximumApplicationBytes`.
+    public static func check(_ application: String) throws(LimitRuleError) {
+        guard !application.isEmpty else { throw .invalidApplication("is empty") }
+        guard application.utf8.count <= maximumApplicationBytes else {
+            throw .invalidApplication("is longer than \(maximumApplicationBytes) bytes")
+        }
+        guard !application.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .invalidApplication("holds a control character")
+        }
+    }
+}
+
+/// Why a rule was refused. Nothing has changed when one of these is thrown.
+public enum LimitRuleError: Error, Equatable, Sendable, CustomStringConvertible {
+    case invalidApplication(String)
+    case invalidRate(UInt64)
+    case tooManyRules(limit: Int)
+
+    public var description: String {
+        switch self {
+        case .invalidApplication(let reason): "the app id \(reason)"
+        case .invalidRate(let rate):
+            "a limit of \(rate) bytes a second is out of range; give \(SpeedLimit.slowest) to \(SpeedLimit.fastest), or 0 for none"
+        case .tooManyRules(let limit): "a user may keep at most \(limit) limits"
+        }
+    }
+}

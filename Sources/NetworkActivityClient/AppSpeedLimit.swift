@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+public import NetworkActivityInterface
+
+/// A rule that holds an app to a speed (`GetLimits`): every instance of it, now and whenever it runs again.
+public struct AppSpeedLimit: Sendable, Hashable {
+    /// The rule as the service gave it; `netactivity limits --json` writes its keys.
+    public let record: LimitRecord
+
+    public init(_ record: LimitRecord) {
+        self.record = record
+    }
+
+    /// The app id, as `status` shows it.
+    public var application: String { record.application }
+    /// Bytes a second received, at most; nil for no limit.
+    public var down: UInt64? { record.down }
+    /// Bytes a second sent, at most; nil for no limit.
+    public var up: UInt64? { record.up }
+}
+
+extension NetworkActivityClient {
+    /// This program's user's speed limits (root's: the machine's services'), by app id (`GetLimits`). Throws
+    /// `NotCountingTraffic` where the system service does not count apps' traffic.
+    public func limits() async throws(NetworkActivityError) -> [AppSpeedLimit] {
+        try await call(LimitsMembers.getLimits.serviceCall()).map(AppSpeedLimit.init)
+    }
+
+    /// Holds every instance of `application` of this program's user to `down` and `up` bytes a second
+    /// (`SetLimit`): a way given as nil stays as it was, 0 lifts its limit.
+    public func setLimit(of application: String, down: UInt64?, up: UInt64?) async throws(NetworkActivityError) {
+        _ = try await call(LimitsMembers.setLimit.serviceCall(application, LimitChange(down: down, up: up)))
+    }
+
+    /// Removes the rule of `application` (`RemoveLimit`).
+    public func removeLimit(of application: String) async throws(NetworkActivityError) {
+        _ = try await call(LimitsMembers.removeLimit.serviceCall(application))
+    }
+}

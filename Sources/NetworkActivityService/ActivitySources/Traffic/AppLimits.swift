@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: Apache-2.0
+import DBusKit
+import NetworkActivity
+import ProgramSupport
+import TrafficCounters
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Keeps apps to the speed limits people set (`LimitRules`), a peer of `TrafficKernel`, whose held map has the
+/// kernel hold them: every cgroup of a rule's app, in the slice of the rule's user (root's: in no user's slice),
+/// now and whenever one starts. A rule set finds the app's cgroups in the tree; a cgroup started later is found
+/// when the kernel makes its first entry (`WakeUpKind.newEntry`), which wakes the service at once while any
+/// rule is kept. The rules are written to `limits` in the service's directory at each change.
+final class AppLimits: TrafficPeer, SpeedLimiting {
+    static let fileName = "limits"
+    /// How often the cgroups held are checked for having gone, while any is.
+    static let pruneInterval = Duration.seconds(60)
+
+    private(set) var rules: LimitRules
+    private unowned let kernel: TrafficKernel
+    private let directory: String?
+    /// Each cgroup the kernel told of, named: whose rules hold it and its app; nil for one that holds no app.
+    private var named: [UInt64: (owner: UInt32, application: String)?] = [:]
+    /// Cgroups the kernel told of that could not be named yet (the tree was walked within the second).
+    private var unnamed: Set<UInt64> = []
+    private var nextPrune: MonotonicTime?
+    /// Told of a user whose rules changed.
+    var onChange: ((UInt32) -> Void)?
+
+    init(kernel: TrafficKernel, directory: String?) {
+        self.kernel = kernel
+        self.directory = directory
+        rules = directory.flatMap { Self.read(from: $0, logger: kernel.logger) } ?? LimitRules()
+        kernel.newEntriesMustWake = !rules.isEmpty
+    }
+
+    func kernelWoke(for key: CounterKey, _ kind: WakeUpKind, at now: MonotonicTime) {
+        guard !rules.isEmpty, named[key.cgroupID] == nil else { return }
+        name(key.cgroupID, at: now)
+    }
+
+    func endOfTurn(at now: MonotonicTime) -> Duration? {
+        for cgroupID in unnamed { name(cgroupID, at: now) }
+        if let due = nextPrune, now >= due { prune() }
+        if nextPrune == nil, !kernel.limitedCgroups.isEmpty { nextPrune = now + Self.pruneInterval }
+        if kernel.limitedCgroups.isEmpty { nextPrune = nil }
+        let retry = unnamed.isEmpty ? nil : now + CgroupPaths.walkInterval
+        return [retry, nextPrune].compactMap { $0 }.min().map { now.duration(to: max(now, $0)) }
+    }
+
+    // MARK: What the endpoint asks
+
+    func limits(of user: UInt32) -> [(application: String, limit: SpeedLimit)] {
+        rules.rules(of: user)
+    }
+
+    func changeLimit(of application: String, user: UInt32, down: UInt64?, up: UInt64?) throws(DBusError) {
+        var changed = rules
+        do {
+            try changed.change(application, of: user, down: down, up: up)
+        } catch {
+            throw error.dbusError
+        }
+        try apply(changed, to: application, of: user)
+    }
+
+    func removeLimit(of application: String, user: UInt32) throws(DBusError) {
+        var changed = rules
+        guard changed.remove(application, of: user) else { return }
+        try apply(changed, to: application, of: user)
+    }
+
+    /// Keeps the changed rules, written first (a change that cannot be kept is refused, and changes nothing),
+    /// then holds the app's running cgroups to its rule now.
+    private func apply(_ changed: LimitRules, to application: String, of user: UInt32) throws(DBusError) {
+        if let directory, !write(changed, to: directory) {
+            throw DBusError(.failed, "the limits cannot be kept in \(directory); see the service's journal")
+        }
+        rules = changed
+        kernel.newEntriesMustWake = !rules.isEmpty
+        let limit = rules.limit(of: application, user: user)
+        var held = 0
+        for (cgroupID, path) in kernel.paths.tree.allPaths() {
+            guard TrafficVisibility.owner(ofCgroup: path) == user,
+                  let app = CgroupApplication(path: path, tree: kernel.paths.tree), app.application == application
+            else { continue }
+            named[cgroupID] = (user, application)
+            if hold(cgroupID, to: limit, path: path) { held += 1 }
+        }
+        kernel.logger.info("user \(user)'s limit of \(application): \(limit.map(Self.words) ?? "none") (\(held) running)")
+        onChange?(user)
+    }
+
+    // MARK: Cgroups
+
+    private func name(_ cgroupID: UInt64, at now: MonotonicTime) {
+        switch kernel.paths.path(of: cgroupID, at: now) {
+        case .found(let path):
+            unnamed.remove(cgroupID)
+            let owner = TrafficVisibility.owner(ofCgroup: path)
+            guard let app = CgroupApplication(path: path, tree: kernel.paths.tree) else {
+                named[cgroupID] = .some(nil)
+                return
+            }
+            named[cgroupID] = (owner, app.application)
+            if let limit = rules.limit(of: app.application, user: owner) { hold(cgroupID, to: limit, path: path) }
+        case .notYet:
+            unnamed.insert(cgroupID)
+        case .gone:
+            unnamed.remove(cgroupID)
+        }
+    }
+
+    @discardableResult
+    private func hold(_ cgroupID: UInt64, to limit: SpeedLimit?, path: String) -> Bool {
+        guard kernel.setLimit(limit, of: cgroupID) else {
+            kernel.logger.warning("cannot limit \(path): at most \(TrafficCounters.heldCapacity) apps may be paused or limited at once")
+            return false
+        }
+        if let limit { kernel.logger.debug("\(path) is limited to \(Self.words(limit))") }
+        return true
+    }
+
+    /// Lets go of the cgroups that went away, and forgets the names of those.
+    private func prune() {
+        let paths = kernel.paths.tree.allPaths()
+        for cgroupID in kernel.limitedCgroups.keys where paths[cgroupID] == nil { _ = kernel.setLimit(nil, of: cgroupID) }
+        named = named.filter { paths[$0.key] != nil }
+        nextPrune = nil
+    }
+
+    static func words(_ limit: SpeedLimit) -> String {
+        [limit.down.map { "\($0) B/s down" }, limit.up.map { "\($0) B/s up" }].compactMap { $0 }.joined(separator: ", ")
+    }
+
+    // MARK: The file
+
+    private func write(_ rules: LimitRules, to directory: String) -> Bool {
+        if mkdir(directory, 0o700) != 0, errno != EEXIST {
+            kernel.logger.warning("cannot keep the limits: cannot create \(directory): \(String(cString: strerror(errno)))")
+            return false
+        }
+        do {
+            let file = try AtomicFile.replace(directory + "/" + Self.fileName,
+                                              with: Array(LimitRulesFileFormat.encode(rules).utf8), durable: true)
+            close(file)
+            return true
+        } catch {
+            kernel.logger.warning("cannot keep the limits in \(directory): \(error)")
+            return false
+        }
+    }
+
+    /// The rules kept in the directory; nil for none. A file that is there but cannot be read, is too large or
+    /// damaged is kept aside as `limits.damaged`, with one warning, and no rule holds until one is set again.
+    private static func read(from directory: String, logger: Logger) -> LimitRules? {
+        let path = directory + "/" + fileName
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        let rules = readSmallTextFile(atPath: path, maxBytes: LimitRulesFileFormat.maximumSize)
+            .flatMap(LimitRulesFileFormat.decode)
+        guard let rules else {
+            logger.warning("the limits in \(path) cannot be read whole; they are kept as \(path).damaged, and none holds")
+            rename(path, path + ".damaged")
+            return nil
+        }
+        logger.info("keeping the limits in \(path) (\(rules.byUser.values.map(\.count).reduce(0, +)) rules)")
+        return rules
+    }
+}
+
+extension LimitRuleError: DBusErrorConvertible {
+    public var dbusError: DBusError {
+        switch self {
+        case .invalidApplication, .invalidRate: DBusError(.invalidArgs, description)
+        case .tooManyRules: DBusError(.limitExceeded, description)
+        }
+    }
+}
