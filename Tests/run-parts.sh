@@ -13,11 +13,11 @@ shift
 # the programs the tests start would inherit (and the tests of `netactivity run` check that it passes them on).
 set -m
 # The client examples (cargo, from nothing in a fresh clone, and the system's compilers), the benchmark and apps'
-# traffic (a minute of paced transfers); the data usage and pausing (a minute's take awaited, transfers paused and
-# resumed: their tests block their threads, which the library's tests, elsewhere, must not wait for); the package
+# traffic (a minute of paced transfers); the data usage, pausing and speed limits (a minute's take awaited, transfers paused,
+# resumed and held: their tests block their threads, which the library's tests, elsewhere, must not wait for); the package
 # (lintian) and the reliability runs. The sanitizer runs, which leave the client examples and the package out, name
 # theirs.
-default="ClientExampleTests|BenchmarkTests|TrafficTests|TrafficIdentityTests DataUsageTests|PauseTests|UsageStoreTests DebianPackageTests|ReliabilityTests"
+default="ClientExampleTests|BenchmarkTests|TrafficTests|TrafficIdentityTests DataUsageTests|PauseTests|SpeedLimitTests|UsageStoreTests DebianPackageTests|ReliabilityTests"
 # Split at white space, new lines included; a filter holds no character that a shell would expand.
 groups=(${TEST_GROUPS:-$default})
 jobs=()

@@ -89,7 +89,7 @@ else
   else
   # Three groups of suites, each taking about as long, sanitized, as all the others together.
   TEST_GROUPS="ReliabilityTests|CommandLineTests|TrafficTests
-               DataUsageTests|PauseTests
+               DataUsageTests|PauseTests|SpeedLimitTests
                TrayProtocolTests|CompletionTests|WatchCommandTests|RestartTests|PackageKitTests" \
     bash Tests/run-parts.sh "$bundle" "${outside[@]}" || status=$?
   fi

@@ -27,12 +27,13 @@ struct ServiceContractTests {
     }
 }
 
-/// The data usage's and pausing's interfaces are their XML too, as the system service serves them and as a
+/// The data usage's, pausing's and limits' interfaces are their XML too, as the system service serves them and as a
 /// session passes them on (`SystemServiceRelay`, built from the members alone), each at its own object.
-@Suite("The usage and pause interfaces against their XML")
+@Suite("The usage, pause and limits interfaces against their XML")
 struct RelayedInterfaceContractTests {
     static let usageFile = "org.example.NetworkActivity.Usage.xml"
     static let pauseFile = "org.example.NetworkActivity.Pause.xml"
+    static let limitsFile = "org.example.NetworkActivity.Limits.xml"
 
     @Test func theSystemServicesDeclarationsAreTheXML() throws {
         let usage = try InterfaceContract.compare(UsageEndpoint.interface, withFile: Self.usageFile)
@@ -41,6 +42,9 @@ struct RelayedInterfaceContractTests {
         let pause = try InterfaceContract.compare(PauseEndpoint.interface, withFile: Self.pauseFile)
         #expect(pause.declaredOnly == [] && pause.contractOnly == [], "\(pause)")
         #expect(pause.declaredMembers == PauseMembers.all.count)
+        let limits = try InterfaceContract.compare(LimitsEndpoint.interface, withFile: Self.limitsFile)
+        #expect(limits.declaredOnly == [] && limits.contractOnly == [], "\(limits)")
+        #expect(limits.declaredMembers == LimitsMembers.all.count)
     }
 
     @Test func theSessionsRelayServesTheSameInterfacesAtTheSameObjects() throws {
@@ -49,8 +53,8 @@ struct RelayedInterfaceContractTests {
         let relay = SystemServiceRelay(callers: callers, send: bus.send) {
             DBusError(.notCountingTraffic, "no system service in this test")
         }
-        #expect(relay.objects.map(\.path) == [ServiceNames.usagePath, ServiceNames.pausePath])
-        for (object, file) in zip(relay.objects, [Self.usageFile, Self.pauseFile]) {
+        #expect(relay.objects.map(\.path) == [ServiceNames.usagePath, ServiceNames.pausePath, ServiceNames.limitsPath])
+        for (object, file) in zip(relay.objects, [Self.usageFile, Self.pauseFile, Self.limitsFile]) {
             let xml = try String(contentsOf: InterfaceContract.dbusFolder.appendingPathComponent(file), encoding: .utf8)
             #expect(try InterfaceContract.introspect(object, on: bus) == xml)
         }
@@ -65,6 +69,9 @@ struct RelayedInterfaceContractTests {
         #expect(reply.errorName == ErrorName.notCountingTraffic.rawValue)
         #expect(try bus.errorName(relay.objects[1], ServiceNames.pauseInterface, PauseMembers.pause.name) {
             $0.append("seven")
+        } == "org.freedesktop.DBus.Error.InvalidArgs")
+        #expect(try bus.errorName(relay.objects[2], ServiceNames.limitsInterface, LimitsMembers.setLimit.name) {
+            $0.append("firefox-esr")
         } == "org.freedesktop.DBus.Error.InvalidArgs")
     }
 }

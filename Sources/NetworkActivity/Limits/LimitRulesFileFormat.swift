@@ -39,7 +39,9 @@ public enum LimitRulesFileFormat {
         for line in lines {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count == 4, let user = UInt32(fields[0]) else { return nil }
-            func rate(_ field: Substring) -> UInt64?? { field == "-" ? .some(nil) : UInt64(field).map { .some($0) } }
+            func rate(_ field: Substring) -> UInt64?? {
+                field == "-" ? .some(nil) : UInt64(field).flatMap { $0 == 0 ? nil : .some($0) }
+            }
             guard let down = rate(fields[2]), let up = rate(fields[3]), down != nil || up != nil,
                   rules.limit(of: String(fields[1]), user: user) == nil,
                   (try? rules.change(String(fields[1]), of: user, down: down ?? 0, up: up ?? 0)) != nil

@@ -1,0 +1,125 @@
+import Testing
+@testable import NetworkActivity
+
+@Suite("Speed limits: the rules and their file")
+struct LimitRulesTests {
+    /// Each way given changes and the other stays; 0 lifts a way; a rule that limits neither way goes.
+    @Test func aChangeTouchesOnlyTheWaysItNames() throws {
+        var rules = LimitRules()
+        let steps: [(down: UInt64?, up: UInt64?, then: SpeedLimit?)] = [
+            (2_000_000, nil, SpeedLimit(down: 2_000_000)),
+            (nil, 500_000, SpeedLimit(down: 2_000_000, up: 500_000)),
+            (0, nil, SpeedLimit(up: 500_000)),
+            (nil, 0, nil),
+        ]
+        for step in steps {
+            let limit = try rules.change("firefox-esr", of: 1000, down: step.down, up: step.up)
+            #expect(limit == step.then && rules.limit(of: "firefox-esr", user: 1000) == step.then, "\(step)")
+        }
+        #expect(rules.isEmpty && rules.byUser[1000] == nil)
+        // Lifting what no rule limits makes no rule.
+        let lifted = try rules.change("org.gnome.Maps", of: 1000, down: 0, up: 0)
+        #expect(lifted == nil && rules.isEmpty)
+    }
+
+    /// A rule is its user's: another user's of the same app id is another rule, removed on its own.
+    @Test func eachUsersRulesAreTheirOwn() throws {
+        var rules = LimitRules()
+        try rules.change("steam", of: 1000, down: 1_000_000, up: nil)
+        try rules.change("steam", of: 1001, down: nil, up: 1_000)
+        try rules.change("apt-daily.service", of: 0, down: 500_000, up: nil)
+        #expect(rules.rules(of: 1000).map(\.application) == ["steam"])
+        #expect(rules.limit(of: "steam", user: 1001) == SpeedLimit(up: 1_000))
+        let (removed, removedAgain) = (rules.remove("steam", of: 1001), rules.remove("steam", of: 1001))
+        #expect(removed && !removedAgain)
+        #expect(rules.limit(of: "steam", user: 1000) == SpeedLimit(down: 1_000_000))
+        #expect(rules.byUser.keys.sorted() == [0, 1000])
+    }
+
+    /// Out of range, a bad app id, or one rule too many: refused by name, and nothing changes.
+    @Test func badRulesAreRefusedAndChangeNothing() throws {
+        var rules = LimitRules()
+        try rules.change("kept", of: 1000, down: 1_000_000, up: nil)
+        let before = rules
+        let refused: [(String, UInt64?, UInt64?, LimitRuleError)] = [
+            ("kept", SpeedLimit.slowest - 1, nil, .invalidRate(SpeedLimit.slowest - 1)),
+            ("kept", nil, SpeedLimit.fastest + 1, .invalidRate(SpeedLimit.fastest + 1)),
+            ("", 1_000_000, nil, .invalidApplication("is empty")),
+            ("tab\there", 1_000_000, nil, .invalidApplication("holds a control character")),
+            (String(repeating: "a", count: 256), 1_000_000, nil, .invalidApplication("is longer than 255 bytes")),
+        ]
+        for (application, down, up, error) in refused {
+            let refusal = Self.refusal(of: &rules, application, down: down, up: up)
+            #expect(refusal == error)
+            #expect(rules == before)
+        }
+        let bounds = try rules.change("kept", of: 1000, down: SpeedLimit.slowest, up: SpeedLimit.fastest)
+        #expect(bounds == SpeedLimit(down: SpeedLimit.slowest, up: SpeedLimit.fastest))
+    }
+
+    /// A user keeps at most 256 rules; changing one of them still works at the bound, and another user is not
+    /// bounded by the first's.
+    @Test func aUserKeepsAtMostTheBound() throws {
+        var rules = LimitRules()
+        for index in 0..<LimitRules.maximumPerUser {
+            try rules.change("app\(index)", of: 1000, down: 1_000_000, up: nil)
+        }
+        let full = rules
+        let refusal = Self.refusal(of: &rules, "one-more", down: 1_000_000, up: nil)
+        #expect(refusal == .tooManyRules(limit: 256))
+        #expect(rules == full)
+        let changed = try rules.change("app0", of: 1000, down: nil, up: 2_000)
+        #expect(changed == SpeedLimit(down: 1_000_000, up: 2_000))
+        let anotherUsers = try rules.change("one-more", of: 1001, down: 1_000_000, up: nil)
+        #expect(anotherUsers != nil)
+    }
+
+    /// What a change threw; nil when it was taken.
+    static func refusal(of rules: inout LimitRules, _ application: String, down: UInt64?, up: UInt64?)
+        -> LimitRuleError? {
+        do {
+            try rules.change(application, of: 1000, down: down, up: up)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The file says what it holds, and reads back to the same rules.
+    @Test func theFileReadsBackWhole() throws {
+        var rules = LimitRules()
+        try rules.change("firefox-esr", of: 1000, down: 2_000_000, up: nil)
+        try rules.change("apt-daily.service", of: 0, down: nil, up: 500_000)
+        try rules.change("org.gnome.Maps", of: 1000, down: 1_000, up: 1_000_000_000_000)
+        let text = LimitRulesFileFormat.encode(rules)
+        #expect(text == """
+            netactivity limits 1
+            0\tapt-daily.service\t-\t500000
+            1000\tfirefox-esr\t2000000\t-
+            1000\torg.gnome.Maps\t1000\t1000000000000
+
+            """)
+        #expect(LimitRulesFileFormat.decode(text) == rules)
+        #expect(LimitRulesFileFormat.decode(LimitRulesFileFormat.encode(LimitRules())) == LimitRules())
+    }
+
+    /// A file that does not read whole is damaged: none of it is believed.
+    @Test func aDamagedFileIsNotBelieved() {
+        let good = "netactivity limits 1\n1000\tfirefox-esr\t2000000\t-\n"
+        #expect(LimitRulesFileFormat.decode(good) != nil)
+        let damaged = [
+            "netactivity limits 2\n1000\tfirefox-esr\t2000000\t-\n",  // another format
+            "netactivity limits 1\n1000\tfirefox-esr\t2000000\t-",  // cut short
+            "netactivity limits 1\n1000\tfirefox-esr\t2000000\n",  // a field missing
+            "netactivity limits 1\n1000\tfirefox-esr\t-\t-\n",  // a rule of nothing
+            "netactivity limits 1\n1000\tfirefox-esr\t0\t-\n",  // 0 is written as none
+            "netactivity limits 1\n1000\tfirefox-esr\t10\t-\n",  // out of range
+            "netactivity limits 1\nuser\tfirefox-esr\t2000000\t-\n",
+            "netactivity limits 1\n1000\tfirefox-esr\t2000000\t-\n1000\tfirefox-esr\t1000\t-\n",  // twice
+            "netactivity limits 1\n1000\t\t2000000\t-\n",
+        ]
+        for text in damaged { #expect(LimitRulesFileFormat.decode(text) == nil, "\(text.debugDescription)") }
+        let tooMany = (0...LimitRules.maximumPerUser).map { "1000\tapp\($0)\t2000\t-\n" }.joined()
+        #expect(LimitRulesFileFormat.decode("netactivity limits 1\n" + tooMany) == nil)
+    }
+}
