@@ -57,6 +57,24 @@ public struct CgroupTree: Sendable {
         return paths
     }
 
+    /// The cgroups under `path` (from the tree's root) down to its units: every folder in it and, below each
+    /// slice among them, in that slice (the first `maximumSlices`), but nothing inside a unit's own cgroup
+    /// (`app-….scope`, `….service`), where a user who makes cgroups by the thousand would make them. A listing of a
+    /// folder or two, by id.
+    public func units(under path: String, maximumSlices: Int = 32) -> [UInt64: String] {
+        var paths: [UInt64: String] = [:]
+        var slices = [path]
+        var listed = 0
+        while let slice = slices.popLast(), listed <= maximumSlices {
+            listed += 1
+            for (id, name) in children(of: root + slice) {
+                paths[id] = slice + "/" + name
+                if name.hasSuffix(".slice") { slices.append(slice + "/" + name) }
+            }
+        }
+        return paths
+    }
+
     /// Whether the cgroup `id` is still at `path` (from the tree's root) and holds a process: an app that exited
     /// leaves its cgroup empty (`populated 0`) until systemd removes it, and a new one at the same path is another.
     public func holdsProcesses(_ id: UInt64, at path: String) -> Bool {
@@ -71,19 +89,26 @@ public struct CgroupTree: Sendable {
     }
 
     private func walk(_ directory: String, relative: String, into paths: inout [UInt64: String]) {
-        guard let stream = opendir(directory) else { return }
-        var children: [String] = []
+        for (id, name) in children(of: directory) {
+            paths[id] = relative + "/" + name
+            walk(directory + "/" + name, relative: relative + "/" + name, into: &paths)
+        }
+    }
+
+    /// The folders in `directory`, by inode: its child cgroups.
+    private func children(of directory: String) -> [(id: UInt64, name: String)] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var children: [(id: UInt64, name: String)] = []
         while let entry = readdir(stream) {
             guard entry.pointee.d_type == UInt8(DT_DIR) else { continue }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             guard name != ".", name != ".." else { continue }
-            paths[UInt64(entry.pointee.d_ino)] = relative + "/" + name
-            children.append(name)
+            children.append((UInt64(entry.pointee.d_ino), name))
         }
-        closedir(stream)
-        for child in children { walk(directory + "/" + child, relative: relative + "/" + child, into: &paths) }
+        return children
     }
 
     /// The first process listed in a cgroup (`path` from the tree's root); nil when none is.

@@ -1,3 +1,4 @@
+import Foundation
 import NetworkActivityInterface
 @testable import NetworkActivityService
 import Testing
@@ -19,6 +20,33 @@ import TrafficCounters
     ])
     func theCgroupTreeIsTheCgroup2Mount(mountInfo: String, root: String) {
         #expect(CgroupTree.mountPoint(inMountInfo: mountInfo) == root)
+    }
+
+    /// A user's units are listed from their manager down through its slices, never inside a unit, where a user
+    /// could make folders by the thousand; every id it lists is the walk's.
+    @Test func aUsersUnitsAreListedDownToTheUnitsAlone() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cgroups-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let manager = "/user.slice/user-1000.slice/user@1000.service"
+        let folders = [manager + "/app.slice/app-gnome-firefox\\x2desr-4711.scope/inside",
+                       manager + "/app.slice/app-org.gnome.Terminal.slice/vte-spawn-1.scope",
+                       manager + "/session.slice/org.gnome.Shell@wayland.service",
+                       "/user.slice/user-1001.slice/user@1001.service/app.slice/app-steam-1.scope"]
+        for folder in folders {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(String(folder.dropFirst())),
+                                                    withIntermediateDirectories: true)
+        }
+        let tree = CgroupTree(root: root.path)
+        let units = tree.units(under: manager)
+        #expect(Set(units.values) == [
+            manager + "/app.slice", manager + "/app.slice/app-gnome-firefox\\x2desr-4711.scope",
+            manager + "/app.slice/app-org.gnome.Terminal.slice",
+            manager + "/app.slice/app-org.gnome.Terminal.slice/vte-spawn-1.scope",
+            manager + "/session.slice", manager + "/session.slice/org.gnome.Shell@wayland.service",
+        ])
+        let walked = tree.allPaths()
+        for (id, path) in units { #expect(walked[id] == path) }
+        #expect(walked.values.contains(manager + "/app.slice/app-gnome-firefox\\x2desr-4711.scope/inside"))
     }
 
     @Test func withoutACgroup2MountThereIsNoTree() {

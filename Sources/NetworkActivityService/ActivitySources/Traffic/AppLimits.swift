@@ -11,7 +11,9 @@ import Glibc
 /// kernel hold them: every cgroup of a rule's app, in the slice of the rule's user (root's: in no user's slice),
 /// now and whenever one starts. A rule set finds the app's cgroups in the tree; a cgroup started later is found
 /// when the kernel makes its first entry (`WakeUpKind.newEntry`), which wakes the service at once while any
-/// rule is kept. The rules are written to `limits` in the service's directory at each change.
+/// rule is kept, and looked for first where the apps of the rules' users run (`CgroupPaths.lookInterval`), so
+/// that an app which starts under a limit is held within a tenth of a second. The rules are written to `limits` in
+/// the service's directory at each change.
 final class AppLimits: TrafficPeer, SpeedLimiting {
     static let fileName = "limits"
     /// How often the cgroups held are checked for having gone, while any is.
@@ -22,8 +24,9 @@ final class AppLimits: TrafficPeer, SpeedLimiting {
     private let directory: String?
     /// Each cgroup the kernel told of, named: whose rules hold it and its app; nil for one that holds no app.
     private var named: [UInt64: (owner: UInt32, application: String)?] = [:]
-    /// Cgroups the kernel told of that could not be named yet (the tree was walked within the second).
-    private var unnamed: Set<UInt64> = []
+    /// Cgroups the kernel told of that could not be named yet (the tree was walked within the second), with the
+    /// owner of the socket that made the entry.
+    private var unnamed: [UInt64: UInt32] = [:]
     private var nextPrune: MonotonicTime?
     /// Told of a user whose rules changed.
     var onChange: ((UInt32) -> Void)?
@@ -37,15 +40,15 @@ final class AppLimits: TrafficPeer, SpeedLimiting {
 
     func kernelWoke(for key: CounterKey, _ kind: WakeUpKind, at now: MonotonicTime) {
         guard !rules.isEmpty, named[key.cgroupID] == nil else { return }
-        name(key.cgroupID, at: now)
+        name(key.cgroupID, socketOwner: key.user, at: now)
     }
 
     func endOfTurn(at now: MonotonicTime) -> Duration? {
-        for cgroupID in unnamed { name(cgroupID, at: now) }
+        for (cgroupID, socketOwner) in unnamed { name(cgroupID, socketOwner: socketOwner, at: now) }
         if let due = nextPrune, now >= due { prune() }
         if nextPrune == nil, !kernel.limitedCgroups.isEmpty { nextPrune = now + Self.pruneInterval }
         if kernel.limitedCgroups.isEmpty { nextPrune = nil }
-        let retry = unnamed.isEmpty ? nil : now + CgroupPaths.walkInterval
+        let retry = unnamed.isEmpty ? nil : now + CgroupPaths.lookInterval
         return [retry, nextPrune].compactMap { $0 }.min().map { now.duration(to: max(now, $0)) }
     }
 
@@ -94,10 +97,10 @@ final class AppLimits: TrafficPeer, SpeedLimiting {
 
     // MARK: Cgroups
 
-    private func name(_ cgroupID: UInt64, at now: MonotonicTime) {
-        switch kernel.paths.path(of: cgroupID, at: now) {
+    private func name(_ cgroupID: UInt64, socketOwner: UInt32, at now: MonotonicTime) {
+        switch kernel.paths.path(of: cgroupID, at: now, lookingFirstIn: places(socketOwner: socketOwner)) {
         case .found(let path):
-            unnamed.remove(cgroupID)
+            unnamed[cgroupID] = nil
             let owner = TrafficVisibility.owner(ofCgroup: path)
             guard let app = CgroupApplication(path: path, tree: kernel.paths.tree) else {
                 named[cgroupID] = .some(nil)
@@ -106,10 +109,22 @@ final class AppLimits: TrafficPeer, SpeedLimiting {
             named[cgroupID] = (owner, app.application)
             if let limit = rules.limit(of: app.application, user: owner) { hold(cgroupID, to: limit, path: path) }
         case .notYet:
-            unnamed.insert(cgroupID)
+            unnamed[cgroupID] = socketOwner
         case .gone:
-            unnamed.remove(cgroupID)
+            unnamed[cgroupID] = nil
         }
+    }
+
+    /// Where a new cgroup that a rule may hold would be: the user's manager's slices when the socket's owner has
+    /// rules (a desktop's apps, `…/user@UID.service/app.slice/app-….scope`), the machine's services' slice when
+    /// root has.
+    private func places(socketOwner: UInt32) -> [String] {
+        var places: [String] = []
+        if socketOwner != 0, rules.byUser[socketOwner] != nil {
+            places.append("/user.slice/user-\(socketOwner).slice/user@\(socketOwner).service")
+        }
+        if rules.byUser[0] != nil { places.append("/system.slice") }
+        return places
     }
 
     @discardableResult
