@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 import Foundation
+import NetworkActivity
 import NetworkActivityInterface
 import ServiceHarness
 import TrafficCounters
@@ -138,7 +139,8 @@ struct TrafficCommand: ParsableCommand {
             results["baseline_per_packet_ns"] = median(old)
             results["per_packet_ratio_to_baseline"] = median(ours) / median(old)
         }
-        try measurePause(executable, tree: tree, into: &results)
+        try measureHolding(executable, tree: tree, into: &results)
+        try measureLimitedDownload(executable, into: &results)
 
         // One app at 100 MB/s, from a cgroup named like its unit.
         try whileCounting(executable) { bus, service in
@@ -168,7 +170,8 @@ struct TrafficCommand: ParsableCommand {
                 loopback at full speed: %.0f MB/s without the programs, %.0f MB/s with them: %.3f× (%.3f× of the smallest counting program's)
                 one app at %.0f MB/s (%.0f MB/s moved): service CPU %.2f %%, %.1f wake-ups/s, shown: %@
                 per packet: %.1f ns with the service's programs, %.1f ns with the smallest counting program: %.2f×
-                per packet across a veth pair: %.1f ns with no app paused, %.1f ns with one paused beside it, %.1f ns with the smallest counting program: %.2f× and %.2f×
+                per packet across a veth pair: %.1f ns with no app held, %.1f ns with one paused beside it, %.1f ns limited, %.1f ns with the smallest counting program: %.2f×, %.2f× and %.2f×
+                a download limited to 1 MB/s across a veth pair (%.2f MB/s moved): programs %.3f %% of a core, service CPU %.2f %%, the machine %.1f %% of a core; paced by its sender instead: programs %.3f %%, the machine %.1f %%
                 flood of %.0f cgroups (%.0f wake-ups): service CPU %.2f %% of a core over %.1f s, peak %.1f MB; another user's app shown after %.1f s
                 """, idle, results["idle_ticks"] ?? 0, results["idle_wakeups"] ?? 0,
                 (results["full_speed_without_bytes_per_s"] ?? 0) / 1e6, (results["full_speed_with_bytes_per_s"] ?? 0) / 1e6,
@@ -177,8 +180,12 @@ struct TrafficCommand: ParsableCommand {
                 results["load_app_shown"] == 1 ? "yes" : "no",
                 results["per_packet_ns"] ?? 0, results["reference_per_packet_ns"] ?? 0, results["per_packet_ratio"] ?? 0,
                 results["veth_per_packet_ns"] ?? 0, results["veth_paused_per_packet_ns"] ?? 0,
+                results["veth_limited_per_packet_ns"] ?? 0,
                 results["veth_reference_per_packet_ns"] ?? 0, results["veth_per_packet_ratio"] ?? 0,
-                results["veth_paused_per_packet_ratio"] ?? 0,
+                results["veth_paused_per_packet_ratio"] ?? 0, results["veth_limited_per_packet_ratio"] ?? 0,
+                (results["limited_download_bytes_per_s"] ?? 0) / 1e6, results["limited_download_programs_percent"] ?? 0,
+                results["limited_download_service_cpu_percent"] ?? 0, results["limited_download_machine_percent"] ?? 0,
+                results["paced_download_programs_percent"] ?? 0, results["paced_download_machine_percent"] ?? 0,
                 Double(flood), results["flood_wake_ups"] ?? 0, results["flood_cpu_percent"] ?? 0, results["flood_seconds"] ?? 0,
                 (results["flood_peak_kib"] ?? 0) / 1024, results["flood_other_shown_after_s"] ?? -1))
             if previous != nil {
@@ -192,45 +199,53 @@ struct TrafficCommand: ParsableCommand {
     }
 
     /// Per packet across a veth pair, the path of a download from the network, on which the programs look the
-    /// packet's cgroup up among the paused ones (a loopback packet skips that): the service's programs with no app
-    /// paused, with one app paused beside the transfer (a loopback trickle from its own cgroup, paused with
-    /// `Pause`), and the smallest counting program, each first in turn.
-    private func measurePause(_ executable: URL, tree: CgroupTree, into results: inout [String: Double]) throws {
+    /// packet's cgroup up among the held ones (a loopback packet skips that): the service's programs with no app
+    /// held, with one app paused beside the transfer (a loopback trickle from its own cgroup, paused with `Pause`),
+    /// with the transfer's own cgroup limited (`LimitedApp`, a terabyte a second each way: every packet takes the
+    /// queue's arithmetic, none waits), and the smallest counting program, each first in turn.
+    private func measureHolding(_ executable: URL, tree: CgroupTree, into results: inout [String: Double]) throws {
         let link = try VethLink()
-        var unpaused: [Double] = [], paused: [Double] = [], reference: [Double] = []
+        var costs: [String: [Double]] = [:]
         try TrafficCost.withStatistics {
+            let order = ["service", "paused", "limited", "reference"]
             for round in 0..<rounds {
-                let order = ["service", "paused", "reference"]
-                for step in 0..<3 {
-                    let variant = order[(round + step) % 3]
+                for step in order.indices {
+                    let variant = order[(round + step) % order.count]
                     guard variant != "reference" else {
-                        reference.append(try TrafficCost.reference(cgroupRoot: tree.root) {
+                        costs[variant, default: []].append(try TrafficCost.reference(cgroupRoot: tree.root) {
                             try VethTransfer.run(link, seconds: seconds)
                         }.0)
                         continue
                     }
-                    let cost = try whileCounting(executable) { bus, service in
+                    costs[variant, default: []].append(try whileCounting(executable) { bus, service in
                         let pausedApp = variant == "paused" ? try PausedApp(bus) : nil
+                        defer { _ = pausedApp }
+                        let limited = variant == "limited" ? try LimitedApp(bus, down: SpeedLimit.fastest, up: SpeedLimit.fastest) : nil
                         let ids = programIDs(in: service.log)
                         let before = try TrafficCost.statistics(ofPrograms: ids)
-                        _ = try VethTransfer.run(link, seconds: seconds)
-                        defer { _ = pausedApp }
+                        if let limited {
+                            _ = try limited.cgroup.whileInside { try VethTransfer.run(link, seconds: seconds) }
+                        } else {
+                            _ = try VethTransfer.run(link, seconds: seconds)
+                        }
                         return TrafficCost.perRun(before, try TrafficCost.statistics(ofPrograms: ids))
-                    }
-                    if variant == "paused" { paused.append(cost) } else { unpaused.append(cost) }
+                    })
                 }
             }
         }
-        results["veth_per_packet_ns"] = median(unpaused)
-        results["veth_paused_per_packet_ns"] = median(paused)
-        results["veth_reference_per_packet_ns"] = median(reference)
-        results["veth_per_packet_ratio"] = median(unpaused) / median(reference)
-        results["veth_paused_per_packet_ratio"] = median(paused) / median(reference)
+        let reference = median(costs["reference"] ?? [])
+        results["veth_per_packet_ns"] = median(costs["service"] ?? [])
+        results["veth_paused_per_packet_ns"] = median(costs["paused"] ?? [])
+        results["veth_limited_per_packet_ns"] = median(costs["limited"] ?? [])
+        results["veth_reference_per_packet_ns"] = reference
+        results["veth_per_packet_ratio"] = median(costs["service"] ?? []) / reference
+        results["veth_paused_per_packet_ratio"] = median(costs["paused"] ?? []) / reference
+        results["veth_limited_per_packet_ratio"] = median(costs["limited"] ?? []) / reference
     }
 
     /// Runs `body` while the system service counts everything, loopback too; the service is gone before it returns,
     /// so that its stopping slows no transfer after it.
-    private func whileCounting<T>(_ executable: URL, _ body: (PrivateBus, DaemonProcess) throws -> T) throws -> T {
+    func whileCounting<T>(_ executable: URL, _ body: (PrivateBus, DaemonProcess) throws -> T) throws -> T {
         let bus = try PrivateBus()
         let service = try DaemonProcess(bus: bus, arguments: DaemonProcess.noDelays + ["--traffic", "--traffic-loopback"],
                                         executable: executable, systemBus: true)
@@ -243,7 +258,7 @@ struct TrafficCommand: ParsableCommand {
     }
 
     /// The counting programs' ids, from the service's line "counting apps' traffic … (programs A and B; …".
-    private func programIDs(in log: String) -> [String] {
+    func programIDs(in log: String) -> [String] {
         guard let line = log.split(separator: "\n").first(where: { $0.contains("(programs ") }) else { return [] }
         return line.split(separator: "(programs ")[1].split(separator: ";")[0].split(separator: " and ").map(String.init)
     }
@@ -319,7 +334,7 @@ struct TrafficCommand: ParsableCommand {
             except OSError: pass
         """
 
-    private func median(_ values: [Double]) -> Double {
+    func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         return sorted[sorted.count / 2]
     }
@@ -327,7 +342,7 @@ struct TrafficCommand: ParsableCommand {
 
 /// A cgroup named like an app's unit, in a folder of the benchmark's own at the root of the cgroup v2 tree: the
 /// benchmark moves itself in for a transfer, and back out.
-private final class BenchCgroup {
+final class BenchCgroup {
     private let folder: String
     private let unit: String
     private let home: String
