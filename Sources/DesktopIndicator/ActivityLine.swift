@@ -68,7 +68,24 @@ extension ActivityStatus {
         } else if let rate = self.rate {
             facts.append(ByteAmount.rate(rate))
         }
+        if let limit = limitText { facts.append(limit) }
         return facts.joined(separator: " · ")
+    }
+
+    /// What a speed limit holds the app to (`netactivity limit`): "limited to 2.0 MB/s down"; nil for none.
+    public var limitText: String? {
+        switch (self.limitDown, self.limitUp) {
+        case (let down?, let up?):
+            // TRANSLATORS: an app's speed limit both ways, after its rate: "3.2 MB/s · limited to 2.0 MB/s down, 1.0 MB/s up".
+            localized("limited to %s down, %s up", ByteAmount.rate(down), ByteAmount.rate(up))
+        case (let down?, nil):
+            // TRANSLATORS: an app's speed limit on what it receives: "limited to 2.0 MB/s down".
+            localized("limited to %s down", ByteAmount.rate(down))
+        case (nil, let up?):
+            // TRANSLATORS: an app's speed limit on what it sends: "limited to 1.0 MB/s up".
+            localized("limited to %s up", ByteAmount.rate(up))
+        case (nil, nil): nil
+        }
     }
 
     /// "Déjà Dup: backup — 45 % · 3.2 MB/s", or the title alone when nothing is known of its progress. Without its

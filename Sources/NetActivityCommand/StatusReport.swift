@@ -82,6 +82,7 @@ enum StatusReport {
             parts.append(activity.total.map { "\(ByteAmount.text(done))/\(ByteAmount.text($0))" } ?? ByteAmount.text(done))
         }
         if let rate = activity.rate { parts.append(ByteAmount.rate(rate)) }
+        if let limit = activity.limitText { parts.append(limit) }
         return parts.isEmpty ? "-" : parts.joined(separator: " ")
     }
 

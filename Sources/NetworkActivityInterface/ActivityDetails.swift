@@ -27,6 +27,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         public static let sent = "sent"
         public static let source = "source"
         public static let paused = "paused"
+        public static let limitDown = "limit-down"
+        public static let limitUp = "limit-up"
         public static let ended = "ended"
         public static let outcome = "outcome"
     }
@@ -125,6 +127,10 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
     public var isPaused: Bool?
     /// Whether the activity is an app's that `Pause` may pause (or `Resume` resume).
     public var isPausable: Bool { isPaused != nil }
+    /// The speed limit a rule holds the app to, each way in bytes a second (`SetLimit`): present only on an app's
+    /// measured traffic that a rule limits that way.
+    public var limitDown: UInt64?
+    public var limitUp: UInt64?
     /// For an entry of the history (`GetHistory`): when it ended, in microseconds since the Unix epoch.
     public var endedAt: UInt64?
     /// For an entry of the history: how it ended (`ended`, `stopped`, `left`, `expired`, `reset`).
@@ -135,7 +141,7 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         processID: UInt32? = nil, application: String? = nil, isSystem: Bool = false, isCancellable: Bool = false, isCancelRequested: Bool = false,
         percent: UInt32? = nil, done: UInt64? = nil, total: UInt64? = nil, rate: UInt64? = nil,
         received: UInt64? = nil, sent: UInt64? = nil, source: Source? = nil, isPaused: Bool? = nil,
-        endedAt: UInt64? = nil, outcome: Outcome? = nil
+        limitDown: UInt64? = nil, limitUp: UInt64? = nil, endedAt: UInt64? = nil, outcome: Outcome? = nil
     ) {
         self.id = id
         self.label = label
@@ -156,6 +162,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         self.sent = sent
         self.source = source
         self.isPaused = isPaused
+        self.limitDown = limitDown
+        self.limitUp = limitUp
         self.endedAt = endedAt
         self.outcome = outcome
     }
@@ -182,6 +190,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         if let sent { body(Key.sent, .uint64(sent)) }
         if let source { body(Key.source, .string(source.rawValue)) }
         if let isPaused { body(Key.paused, .bool(isPaused)) }
+        if let limitDown { body(Key.limitDown, .uint64(limitDown)) }
+        if let limitUp { body(Key.limitUp, .uint64(limitUp)) }
         if let endedAt { body(Key.ended, .uint64(endedAt)) }
         if let outcome { body(Key.outcome, .string(outcome.rawValue)) }
     }
@@ -221,6 +231,7 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
             received: try value(Key.received, UInt64.self), sent: try value(Key.sent, UInt64.self),
             source: try value(Key.source, String.self).map(Source.init(rawValue:)),
             isPaused: try value(Key.paused, Bool.self),
+            limitDown: try value(Key.limitDown, UInt64.self), limitUp: try value(Key.limitUp, UInt64.self),
             endedAt: try value(Key.ended, UInt64.self),
             outcome: try value(Key.outcome, String.self).map(Outcome.init(rawValue:)))
     }

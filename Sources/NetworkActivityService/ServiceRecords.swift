@@ -27,7 +27,8 @@ extension ActivityDetails {
             user: report.user ?? UInt32.max, processID: report.processID, application: report.application,
             percent: report.percent, done: report.done, rate: report.rate, received: report.received,
             sent: report.sent, source: Source(activity.source),
-            isPaused: report.pausing == .notPausable ? nil : report.pausing == .paused)
+            isPaused: report.pausing == .notPausable ? nil : report.pausing == .paused,
+            limitDown: report.limit?.down, limitUp: report.limit?.up)
     }
 
     /// An entry of the history.

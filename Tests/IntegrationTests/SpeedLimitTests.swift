@@ -19,10 +19,14 @@ struct SpeedLimitTests {
         var service: DaemonProcess
         let link: VethLink
         let server: BulkServer
+        /// Root, reading the records as the tray does.
+        let listener: SignalListener
 
         init() throws {
             bus = try systemLikeBus(including: [systemPolicy])
             service = try PauseTests.systemService(bus)
+            listener = try SignalListener(bus)
+            try listener.readActivities()
             link = try VethLink()
             server = try BulkServer(address: VethLink.serverAddress, namespace: link.onServerSide)
         }
@@ -42,8 +46,8 @@ struct SpeedLimitTests {
     }
 
     static func netactivity(as user: ThrowawayUser?, _ bus: PrivateBus, _ arguments: [String]) throws -> ToolResult {
-        let command = [Paths.cli.path] + arguments + ["--system"]
-        guard let user else { return try runTool(command[0], Array(command.dropFirst()), bus: bus) }
+        guard let user else { return try runTool(Paths.cli.path, arguments + ["--system"], bus: bus) }
+        let command = [try ReachableCopies.of(Paths.cli).path] + arguments + ["--system"]
         return try runTool("/usr/sbin/runuser", ["-u", user.name, "--"] + command, bus: bus)
     }
 
@@ -61,9 +65,9 @@ struct SpeedLimitTests {
         Double(bytes) / Double(rate) / Double(seconds)
     }
 
-    /// A user's download and upload limits hold their apps to between 0.8× and 1.05× over 12 s; the same user's
-    /// app that another user limited under the same name moves several times as much, and neither user sees
-    /// the other's rules.
+    /// A user's download and upload limits hold their apps to between 0.8× and 1.05× over 12 s, and their rows
+    /// say so (`status --json`); the same user's app that another user limited under the same name moves several
+    /// times as much, and neither user sees the other's rules.
     @Test func aUsersLimitsHoldTheirAppsAndAnotherUsersRuleOfTheSameNameTouchesNothingOfTheirs() throws {
         let scene = try Scene()
         let person = try ThrowawayUser(), stranger = try ThrowawayUser()
@@ -82,6 +86,16 @@ struct SpeedLimitTests {
         let uid = try person.uid
         let transfers = [try scene.transfer(.down, app: downloader, of: uid), try scene.transfer(.up, app: uploader, of: uid),
                          try scene.transfer(.down, app: free, of: uid)]
+        let limited = try PauseTests.awaitActivity(of: transfers[0].cgroup, scene.listener) { $0.limitDown != nil }
+        #expect(limited.limitDown == down && limited.limitUp == nil, "\(limited)")
+        let status = try Self.netactivity(as: person, scene.bus, "status", "--json")
+        let rows = (try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])?["activities"]
+        let row = (rows as? [[String: Any]])?.first { ($0["id"] as? Int) == Int(limited.id) }
+        #expect(row?["limit-down"] as? Int == Int(down) && row?["limit-up"] == nil, "\(status)")
+        let sending = try PauseTests.awaitActivity(of: transfers[1].cgroup, scene.listener) { $0.limitUp != nil }
+        #expect(sending.limitUp == up && sending.limitDown == nil, "\(sending)")
+        let unlimited = try PauseTests.awaitActivity(of: transfers[2].cgroup, scene.listener)
+        #expect(unlimited.limitDown == nil && unlimited.limitUp == nil, "\(unlimited)")
         let moved = try transfers.map { try BulkServer.total(of: $0.process, within: .seconds(Self.seconds + 60)) }
         let (downRatio, upRatio) = (Self.ratio(moved[0], down), Self.ratio(moved[1], up))
         #expect(downRatio >= 0.8 && downRatio <= 1.05, "the download moved \(downRatio)× its limit")

@@ -39,11 +39,13 @@ public struct SourceReport: Sendable, Equatable {
     public var cgroup: String?
     /// Whether the kernel may hold the work's packets back (`Pause`), and whether it does.
     public var pausing: Pausing
+    /// The speed limit a rule holds the work's app to; nil for none.
+    public var limit: SpeedLimit?
 
     public init(label: ActivityLabel, owner: String, application: String? = nil, user: UInt32? = nil,
                 processID: UInt32? = nil, percent: UInt32? = nil, rate: UInt64? = nil, done: UInt64? = nil,
                 received: UInt64? = nil, sent: UInt64? = nil, privateTo: UInt32? = nil, cgroup: String? = nil,
-                pausing: Pausing = .notPausable) {
+                pausing: Pausing = .notPausable, limit: SpeedLimit? = nil) {
         self.label = label
         self.owner = owner
         self.application = application
@@ -57,6 +59,7 @@ public struct SourceReport: Sendable, Equatable {
         self.privateTo = privateTo
         self.cgroup = cgroup
         self.pausing = pausing
+        self.limit = limit
     }
 }
 

@@ -28,8 +28,8 @@ final class AppLimits: TrafficPeer, SpeedLimiting {
     /// owner of the socket that made the entry.
     private var unnamed: [UInt64: UInt32] = [:]
     private var nextPrune: MonotonicTime?
-    /// Told of a user whose rules changed.
-    var onChange: ((UInt32) -> Void)?
+    /// Told of each cgroup held to another limit, or let go: its rows say so (`MeasuredApps.limitChanged`).
+    var onHeld: ((UInt64) -> Void)?
 
     init(kernel: TrafficKernel, directory: String?) {
         self.kernel = kernel
@@ -92,7 +92,6 @@ final class AppLimits: TrafficPeer, SpeedLimiting {
             if hold(cgroupID, to: limit, path: path) { held += 1 }
         }
         kernel.logger.info("user \(user)'s limit of \(application): \(limit.map(Self.words) ?? "none") (\(held) running)")
-        onChange?(user)
     }
 
     // MARK: Cgroups
@@ -129,11 +128,13 @@ final class AppLimits: TrafficPeer, SpeedLimiting {
 
     @discardableResult
     private func hold(_ cgroupID: UInt64, to limit: SpeedLimit?, path: String) -> Bool {
+        let before = kernel.limit(of: cgroupID)
         guard kernel.setLimit(limit, of: cgroupID) else {
             kernel.logger.warning("cannot limit \(path): at most \(TrafficCounters.heldCapacity) apps may be paused or limited at once")
             return false
         }
         if let limit { kernel.logger.debug("\(path) is limited to \(Self.words(limit))") }
+        if before != limit { onHeld?(cgroupID) }
         return true
     }
 

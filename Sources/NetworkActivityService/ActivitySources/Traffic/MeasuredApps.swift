@@ -107,7 +107,7 @@ final class MeasuredApps: TrafficPeer {
             label: app.label, owner: app.path, application: app.application, user: item.user,
             rate: isPaused ? 0 : figures.rate, done: figures.done, received: figures.received, sent: figures.sent,
             privateTo: TrafficVisibility.sliceUser(ofCgroup: app.path), cgroup: app.path,
-            pausing: isPaused ? .paused : .running)
+            pausing: isPaused ? .paused : .running, limit: kernel.limit(of: item.cgroupID))
         do throws(ActivityError) {
             shownActivities[try work.report(report, of: .appTraffic(item))] = item
         } catch {
@@ -148,6 +148,12 @@ final class MeasuredApps: TrafficPeer {
         for key in watch.followedKeys where key.cgroupID == cgroupID {
             if paused { watch.pause(key, at: now) } else { watch.resume(key, at: now) }
         }
+        guard let app = apps[cgroupID] ?? nil else { return }
+        for item in shown.keys where item.cgroupID == cgroupID { show(item, of: app) }
+    }
+
+    /// A rule now holds the cgroup to another limit, or to none: its rows say so.
+    func limitChanged(of cgroupID: UInt64) {
         guard let app = apps[cgroupID] ?? nil else { return }
         for item in shown.keys where item.cgroupID == cgroupID { show(item, of: app) }
     }

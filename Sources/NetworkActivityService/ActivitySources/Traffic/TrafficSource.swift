@@ -44,6 +44,7 @@ final class TrafficSource: SourceAdapter {
         pausing = AppPausing(kernel: kernel, apps: apps)
         usage = DataUsageKeeper(kernel: kernel, options: options)
         limits = AppLimits(kernel: kernel, directory: options.usageDirectory)
+        limits.onHeld = { [unowned apps] cgroupID in apps.limitChanged(of: cgroupID) }
         // The limits first: a new instance is held from its first entry. The pausing before the apps: an app gone
         // while paused ends `paused` before its counts are read.
         for peer in [limits, pausing, apps, usage] as [any TrafficPeer] { kernel.register(peer) }
