@@ -154,6 +154,9 @@ function makeMenu({St, Gio, GLib, GObject, Clutter, Shell, PopupMenu, BarLevel},
             facts.push(_('paused'));
         else if (activity.rate !== undefined)
             facts.push(fill(_('%s/s'), byteAmount(activity.rate)));
+        const limit = limitText(activity);
+        if (limit)
+            facts.push(limit);
         let action = null;
         if (activity.cancelRequested || service.state.stopping.has(activity.id))
             action = 'stopping';

@@ -59,6 +59,19 @@ function byteAmount(bytes) {
     return `${bytes} B`;
 }
 
+/// What a speed limit holds an app to (`netactivity limit`): "limited to 2.0 MB/s down"; null for none (Swift's
+/// `ActivityStatus.limitText`).
+function limitText({limitDown, limitUp}) {
+    const rate = bytes => fill(_('%s/s'), byteAmount(bytes));
+    if (limitDown !== undefined && limitUp !== undefined)
+        return fill(_('limited to %s down, %s up'), rate(limitDown), rate(limitUp));
+    if (limitDown !== undefined)
+        return fill(_('limited to %s down'), rate(limitDown));
+    if (limitUp !== undefined)
+        return fill(_('limited to %s up'), rate(limitUp));
+    return null;
+}
+
 /// An age to the minute: `42 s`, `3 min`, `2 h 5 min` (Swift's `ElapsedTime.coarse`).
 function elapsed(seconds) {
     const whole = Math.max(0, Math.floor(seconds));
@@ -99,5 +112,6 @@ function activityOf([id, record]) {
         source: value('source'), started: value('started') ?? 0, percent: value('percent'), done: value('done'),
         total: value('total'), rate: value('rate'), cancellable: value('cancellable') ?? false,
         cancelRequested: value('cancel-requested') ?? false, user: value('user'), paused: value('paused'),
+        limitDown: value('limit-down'), limitUp: value('limit-up'),
     };
 }

@@ -1,4 +1,5 @@
-// Checks the GNOME Shell extension's rules (rules.js: overallPercent, byteAmount, elapsed) against the table
+// Checks the GNOME Shell extension's rules (rules.js: overallPercent, byteAmount, elapsed,
+// limitText) against the table
 // of cases the Swift rules are tested against too. `gjs -m check-extension-rules.js RULES.js CASES.json`;
 // prints each case that differs, and exits 1 when any does.
 import GLib from 'gi://GLib';
@@ -7,7 +8,7 @@ import System from 'system';
 const [rulesPath, casesPath] = ARGV;
 const read = path => new TextDecoder().decode(GLib.file_get_contents(path)[1]);
 const source = read(rulesPath);
-const rules = new Function(`${source}\nreturn {overallPercent, byteAmount, elapsed};`)();
+const rules = new Function(`${source}\nreturn {overallPercent, byteAmount, elapsed, limitText};`)();
 const cases = JSON.parse(read(casesPath));
 
 let failures = 0;
@@ -23,6 +24,8 @@ for (const example of cases.byteAmount)
     check('byteAmount', example, rules.byteAmount(example.bytes), example.text);
 for (const example of cases.elapsed)
     check('elapsed', example, rules.elapsed(example.seconds), example.text);
-const count = cases.overallPercent.length + cases.byteAmount.length + cases.elapsed.length;
+for (const example of cases.limitText)
+    check('limitText', example, rules.limitText({limitDown: example.down, limitUp: example.up}), example.text);
+const count = cases.overallPercent.length + cases.byteAmount.length + cases.elapsed.length + cases.limitText.length;
 print(`${count - failures} of ${count} cases agree`);
 System.exit(failures === 0 ? 0 : 1);

@@ -4,7 +4,7 @@ import NetworkActivityClient
 import NetworkActivityInterface
 import Testing
 
-/// The overall percent, amounts and ages against `Tests/Cases/indicator-rules.json`: the table that the GNOME
+/// The overall percent, amounts, ages and speed limits against `Tests/Cases/indicator-rules.json`: the table that the GNOME
 /// Shell extension's rules are tested against too (`ShellExtensionTests`), so that the two cannot drift apart.
 @Suite struct IndicatorRulesTests {
     static func table(_ name: String) -> [[String: Any]] {
@@ -17,7 +17,7 @@ import Testing
 
     @Test func theTableIsThere() {
         #expect(!Self.table("overallPercent").isEmpty && !Self.table("byteAmount").isEmpty
-                && !Self.table("elapsed").isEmpty)
+                && !Self.table("elapsed").isEmpty && !Self.table("limitText").isEmpty)
     }
 
     @Test func overallPercent() {
@@ -44,6 +44,15 @@ import Testing
         for example in Self.table("elapsed") {
             let seconds = (example["seconds"] as? NSNumber)?.int64Value ?? 0
             #expect(ElapsedTime.coarse(.seconds(seconds)) == example["text"] as? String, "\(example)")
+        }
+    }
+
+    @Test func speedLimits() {
+        for example in Self.table("limitText") {
+            let status = ActivityStatus(ActivityDetails(
+                id: 1, label: "", owner: ":1.1", startedAt: 0, user: 1000,
+                limitDown: (example["down"] as? NSNumber)?.uint64Value, limitUp: (example["up"] as? NSNumber)?.uint64Value))
+            #expect(status.limitText == example["text"] as? String, "\(example)")
         }
     }
 }
