@@ -3,14 +3,15 @@ import ServiceHarness
 import Testing
 
 extension Integration {
-    /// The README's recipes for root's work ("Root's work in your panel"), taken from the README itself. Each file is
+    /// The recipes for root's work ("Root's work in your panel", docs/installing.md), taken from the page itself. Each file is
     /// read by the program that would read it (`apt-config` for the APT hook, `systemd-analyze verify` for the
     /// drop-in, cron's fields for the cron line), and each command it yields runs through `sh -c`, as root, against
     /// a system-like bus with its netactivityd, while a session netactivityd follows that one. The recipes keep ids
     /// in `/run`: the commands run in a mount namespace whose `/run` is an empty one of their own.
-    @Suite("README: root's work in the panel", .enabled(if: geteuid() == 0, "runs the recipes as root, in a namespace"))
+    @Suite("docs/installing.md: root's work in the panel", .enabled(if: geteuid() == 0, "runs the recipes as root, in a namespace"))
     struct SystemRecipeTests {
-        static let heading = "### Root's work in your panel"
+        static let heading = "## Root's work in your panel"
+        static let page = "docs/installing.md"
 
         let system: PrivateBus
         let session: PrivateBus
@@ -92,7 +93,7 @@ extension Integration {
 
         @Test func theSystemdDropInShowsAServicesRun() throws {
             let systemDaemon = try DaemonProcess(bus: system, systemBus: true)
-            let dropIn = try readmeCodeBlock(after: Self.heading, skipping: 1)
+            let dropIn = try readmeCodeBlock(after: Self.heading, skipping: 1, in: Self.page)
             let execLines = dropIn.split(separator: "\n").filter { $0.hasPrefix("Exec") }
             #expect(execLines.count == 2 && execLines.allSatisfy { $0.contains("=-") },
                     "a failing command must not fail the service: \(execLines)")
@@ -112,7 +113,7 @@ extension Integration {
         /// the activity lasts while it runs, and its exit status passes through.
         @Test func theCronLineShowsItsCommandWhileItRuns() throws {
             let systemDaemon = try DaemonProcess(bus: system, systemBus: true)
-            let block = try readmeCodeBlock(after: Self.heading, skipping: 2)
+            let block = try readmeCodeBlock(after: Self.heading, skipping: 2, in: Self.page)
             let line = try #require(block.split(separator: "\n").first { !$0.hasPrefix("#") })
             let fields = line.split(separator: " ", maxSplits: 6)
             try #require(fields.count == 7, "minute hour day month weekday user command: \(line)")
@@ -142,7 +143,7 @@ extension Integration {
             _ = systemDaemon
         }
 
-        /// The README's APT configuration as APT reads it: each hook's one command, by its key. Only that file is
+        /// The page's APT configuration as APT reads it: each hook's one command, by its key. Only that file is
         /// read, not the machine's own configuration.
         func aptHooks() throws -> [String: String] {
             let folder = try temporaryDirectory("apt")
@@ -153,7 +154,7 @@ extension Integration {
             try "Dir::Etc::Parts \"\(noParts.path)\";\nDir::Etc::Main \"/dev/null\";\n"
                 .write(to: base, atomically: true, encoding: .utf8)
             let hook = folder.appendingPathComponent("80netactivity")
-            try readmeCodeBlock(after: Self.heading).write(to: hook, atomically: true, encoding: .utf8)
+            try readmeCodeBlock(after: Self.heading, in: Self.page).write(to: hook, atomically: true, encoding: .utf8)
             let dump = try runTool("apt-config", ["-c", hook.path, "dump", "--format", "%f\t%v%n"], bus: nil,
                                    environment: ["APT_CONFIG": base.path])
             #expect(dump.succeeded && dump.stderr.isEmpty, "\(dump)")
