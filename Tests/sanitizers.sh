@@ -59,13 +59,15 @@ swift build --package-path Benchmarks
 # their own deadlines, which a sanitizer's slowdown would test instead; the tray's objects are sanitized in the
 # suites here, called by real clients, and fuzzed under AddressSanitizer (Tests/fuzz.sh). And two suites whose time
 # is waiting, not code a sanitizer reads more of: a user's forty namespaces (TrafficIdentityTests: the identity's
-# code runs in TrafficTests) and the usage file's minute (UsageStoreTests: the file's code runs in DataUsageTests).
+# code runs in TrafficTests), the usage file's minute (UsageStoreTests: the file's code runs in DataUsageTests) and
+# the speed limits' twelve-second transfers at full speed (SpeedLimitTests: the rules' file runs in
+# LimitRulesTests, the kernel's held map, which a limit writes as a pause does, in PauseTests).
 # And the benchmark's own checks (BenchmarkTests: that the tool reports its figures, which a sanitized build makes
 # meaningless): the daemon's load under the sanitizer is ReliabilityTests' (the stress with restarts, a thousand
 # connections at once, the fuzzer), the sources' PackageKitTests'. Every other suite runs our programs, and stays.
 outside=(--skip ClientExampleTests --skip DebianPackageTests --skip ManualPageTests --skip ReadmeExampleTests
          --skip ShellHookTests --skip ShellExtensionTests --skip DebianDesktopTests --skip HostRenderingTests
-         --skip TrafficIdentityTests --skip UsageStoreTests --skip BenchmarkTests)
+         --skip TrafficIdentityTests --skip UsageStoreTests --skip SpeedLimitTests --skip BenchmarkTests)
 # ThreadSanitizer looks for races between threads: the service's loop is one thread, so it runs the unit tests and
 # the suites whose programs use threads (the client library's tasks, connections used from other threads, the
 # tray, the command's runs and watches, restarts and many clients at once); AddressSanitizer runs every suite.
@@ -89,7 +91,7 @@ else
   else
   # Three groups of suites, each taking about as long, sanitized, as all the others together.
   TEST_GROUPS="ReliabilityTests|CommandLineTests|TrafficTests
-               DataUsageTests|PauseTests|SpeedLimitTests
+               DataUsageTests|PauseTests
                TrayProtocolTests|CompletionTests|WatchCommandTests|RestartTests|PackageKitTests" \
     bash Tests/run-parts.sh "$bundle" "${outside[@]}" || status=$?
   fi
