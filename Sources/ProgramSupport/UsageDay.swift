@@ -72,7 +72,7 @@ public struct UsageDay: Hashable, Comparable, Sendable, CustomStringConvertible 
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 
-    static func length(ofMonth month: Int, in year: Int) -> Int {
+    public static func length(ofMonth month: Int, in year: Int) -> Int {
         switch month {
         case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
         case 4, 6, 9, 11: 30

@@ -7,11 +7,12 @@ import CKernelCounters
 /// bytes within a second on a network, and when it makes an entry (an app moved something on a network since the
 /// service last took its counts), so that the service knows to keep the totals without reading while nothing
 /// moves. It holds an app back when the held map names its cgroup (`TrafficCounters.hold`): drops every packet
-/// of a paused app, and a limited app's past its rate (`holdBack`), uncounted; loopback is never held back; every
-/// other packet passes (it returns 1, or 3 to tell a sending socket of congestion).
+/// of a paused app, and a limited app's past its rate (`holdBack`), uncounted; on a network under a data plan, it
+/// drops every app's packets past the plan's allowance (`keepToPlan`); loopback is never held back; every other
+/// packet passes (it returns 1, or 3 to tell a sending socket of congestion).
 ///
-/// A packet of an app the service follows costs two map lookups (whether its cgroup is held, its counts), one
-/// atomic add and one load; a limited app's, the clock, a division and one atomic add more; of any other app, a
+/// A packet of an app the service follows costs three map lookups (whether its cgroup is held, whether its network
+/// is under a plan, its counts), one atomic add and one load (and one more add under a plan); a limited app's, the clock, a division and one atomic add more; of any other app, a
 /// few loads more, and the clock only when the app has moved `threshold` bytes since its window began (a window
 /// that began more than a second before starts again then, so a slow app never wakes the service). Only the
 /// program marks an app followed, once the ring buffer took its key, and only `wakeAgainInstructions` clears the
@@ -52,8 +53,10 @@ enum CountingProgram {
     ///   so that the service learns of thousands of new entries, and reads them before the map has to evict any.
     /// - Parameter held: the hash map whose keys are the cgroup ids of the apps held back, paused or limited
     ///   (`HeldLayout`, `TrafficCounters.hold`).
+    /// - Parameter plans: the hash map whose keys are the networks under a data plan, by interface and network
+    ///   namespace (`PlanLayout`, `TrafficCounters.setPlanAllowance`).
     static func instructions(_ way: Way, counters: Int32, wakeUps: Int32, announcing: Int32, held: Int32,
-                             ringSize: Int, threshold: UInt64, countsLoopback: Bool,
+                             plans: Int32, ringSize: Int, threshold: UInt64, countsLoopback: Bool,
                              tellsNamespaces: Bool = true) -> [bpf_insn] {
         let key = -Int16(CounterLayout.recordSize)
         var program = BPFProgramBuilder()
@@ -74,7 +77,13 @@ enum CountingProgram {
         program.jump(if: .r0, .equal, 0, to: "not held")
         holdBack(&program, way)
         program.label("not held")
-        lookUpOrMakeCounts(&program, counters: counters, key: key, tellsNamespaces: tellsNamespaces,
+        storeOwnerAndNetwork(&program, key: key, tellsNamespaces: tellsNamespaces)
+        if countsLoopback {
+            program.load(.word, .r2, from: .r6, Packet.interfaceIndex)
+            program.jump(if: .r2, .equal, loopbackIndex, to: "within plan")
+        }
+        keepToPlan(&program, plans: plans, key: key)
+        lookUpOrMakeCounts(&program, counters: counters, key: key,
                            announcingNewTo: (wakeUps, announcing, Int32(ringSize / 2)))
         program.move(.r8, .r0)  // r8: the app's counts
         program.atomicAdd(.r7, to: .r8, way.countOffset)
@@ -198,8 +207,8 @@ enum CountingProgram {
         program.move(.r6, .r1)
         program.load(.word, .r7, from: .r6, Packet.length)
         storeCgroupID(&program, key: -Int16(CounterLayout.recordSize))
-        lookUpOrMakeCounts(&program, counters: counters, key: -Int16(CounterLayout.recordSize),
-                           tellsNamespaces: tellsNamespaces, announcingNewTo: nil)
+        storeOwnerAndNetwork(&program, key: -Int16(CounterLayout.recordSize), tellsNamespaces: tellsNamespaces)
+        lookUpOrMakeCounts(&program, counters: counters, key: -Int16(CounterLayout.recordSize), announcingNewTo: nil)
         program.atomicAdd(.r7, to: .r0, way.countOffset)
         program.label("pass")
         program.move(.r0, 1)
@@ -214,15 +223,9 @@ enum CountingProgram {
         program.store(.doubleWord, .r0, to: .frame, key + CounterLayout.cgroupID)
     }
 
-    /// `r0 = the counts of the packet in r6's app on its network`, an entry seen for the first time given zeros
-    /// (another CPU may have made it first) and, with `wakeUps`, announced to the service with the flags the
-    /// `announcing` map holds; to `pass` if the map has no room. The record (the key: the socket's cgroup v2 id,
-    /// stored before, and its owner's uid, the packet's interface and its network namespace's cookie; then the
-    /// record's kind) stays on the stack at `key`.
-    private static func lookUpOrMakeCounts(_ program: inout BPFProgramBuilder, counters: Int32, key: Int16,
-                                           tellsNamespaces: Bool,
-                                           announcingNewTo maps: (wakeUps: Int32, flags: Int32, halfRing: Int32)?) {
-        let zeroCounts = key - Int16(CounterLayout.valueSize)
+    /// The key's other fields: the uid of the packet in r6's socket's owner, the packet's interface and its
+    /// network namespace's cookie (0 where the kernel cannot tell).
+    private static func storeOwnerAndNetwork(_ program: inout BPFProgramBuilder, key: Int16, tellsNamespaces: Bool) {
         program.move(.r1, .r6)
         program.call(BPF_FUNC_get_socket_uid)
         program.store(.word, .r0, to: .frame, key + CounterLayout.user)
@@ -235,6 +238,37 @@ enum CountingProgram {
         } else {
             program.store(.doubleWord, 0, to: .frame, key + CounterLayout.namespace)
         }
+    }
+
+    /// On a network under a data plan, the packet of r7's length passes while the plan's allowance holds it, and
+    /// takes it from the allowance; past it, it is dropped (`PlanLayout`). Lock-free: CPUs that take the last
+    /// bytes at once may leave the allowance a few packets below zero, and every packet after them is dropped.
+    private static func keepToPlan(_ program: inout BPFProgramBuilder, plans: Int32, key: Int16) {
+        program.loadMap(.r1, descriptor: plans)
+        program.move(.r2, .frame)
+        program.add(.r2, Int32(key + CounterLayout.interfaceIndex))
+        program.call(BPF_FUNC_map_lookup_elem)
+        program.jump(if: .r0, .equal, 0, to: "within plan")
+        program.load(.doubleWord, .r1, from: .r0, PlanLayout.allowance)
+        program.jump(if: .r1, .signedBelow, .r7, to: "plan used up")
+        program.move(.r1, 0)
+        program.subtract(.r1, .r7)
+        program.atomicAdd(.r1, to: .r0, PlanLayout.allowance)
+        program.jump(to: "within plan")
+        program.label("plan used up")
+        program.move(.r0, 0)
+        program.exit()
+        program.label("within plan")
+    }
+
+    /// `r0 = the counts of the packet in r6's app on its network`, an entry seen for the first time given zeros
+    /// (another CPU may have made it first) and, with `wakeUps`, announced to the service with the flags the
+    /// `announcing` map holds; to `pass` if the map has no room. The record (the key: the socket's cgroup v2 id,
+    /// its owner's uid, the packet's interface and its network namespace's cookie, stored before; then the
+    /// record's kind) stays on the stack at `key`.
+    private static func lookUpOrMakeCounts(_ program: inout BPFProgramBuilder, counters: Int32, key: Int16,
+                                           announcingNewTo maps: (wakeUps: Int32, flags: Int32, halfRing: Int32)?) {
+        let zeroCounts = key - Int16(CounterLayout.valueSize)
         lookUp(&program, counters: counters, key: key)
         program.jump(if: .r0, .notEqual, 0, to: "count")
         for offset in stride(from: Int16(0), to: Int16(CounterLayout.valueSize), by: 8) {
@@ -316,6 +350,15 @@ enum HeldLayout {
     static let horizon: Int16 = 16
     /// How far ahead of now it may end before a sent packet's socket is told of congestion.
     static let congestion: Int16 = 24
+}
+
+/// The plans map's entries: a key of 12 bytes (the interface's index, the network namespace's cookie: the counters
+/// key's last two fields), and a value the program takes each packet's bytes from.
+enum PlanLayout {
+    static let keySize = 12
+    static let valueSize = 8
+    /// The bytes that may still cross, a signed number: below a packet's length, its packets are dropped.
+    static let allowance: Int16 = 0
 }
 
 /// Why the kernel woke the service, the last field of a ring buffer record.

@@ -85,6 +85,10 @@ public final class TrafficCounters {
     let held: Int32
     /// Apps held back at once, at most.
     public static let heldCapacity: UInt32 = 4_096
+    /// The interfaces under a data plan (`setPlanAllowance`).
+    let plans: Int32
+    /// Interfaces under a data plan at once, at most.
+    public static let plannedCapacity: UInt32 = 256
     let wakeUps: WakeUpRing
     private var descriptors: [Int32] = []
     /// The counting programs, by the way they count.
@@ -121,18 +125,20 @@ public final class TrafficCounters {
         announcing = ckc_map_create(BPF_MAP_TYPE_ARRAY.rawValue, 4, 8, 1, "netact_announce")
         held = ckc_map_create(BPF_MAP_TYPE_HASH.rawValue, 8, UInt32(HeldLayout.valueSize), Self.heldCapacity,
                               "netact_held")
-        guard announcing >= 0, held >= 0 else {
+        plans = ckc_map_create(BPF_MAP_TYPE_HASH.rawValue, UInt32(PlanLayout.keySize), UInt32(PlanLayout.valueSize),
+                               Self.plannedCapacity, "netact_plans")
+        guard announcing >= 0, held >= 0, plans >= 0 else {
             let error = errno
-            for map in [counters, announcing, held] where map >= 0 { close(map) }
+            for map in [counters, announcing, held, plans] where map >= 0 { close(map) }
             throw Self.refusal("a BPF map", error)
         }
         do {
             wakeUps = try WakeUpRing()
         } catch {
-            for map in [counters, announcing, held] { close(map) }
+            for map in [counters, announcing, held, plans] { close(map) }
             throw error
         }
-        descriptors = [counters, announcing, held]
+        descriptors = [counters, announcing, held, plans]
         let root = cgroupRoot.map { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? -1
         if let cgroupRoot, root < 0 {
             let error = errno
@@ -147,7 +153,8 @@ public final class TrafficCounters {
                 switch kind {
                 case .service(let threshold, let countsLoopback):
                     CountingProgram.instructions(way, counters: counters, wakeUps: wakeUps.descriptor,
-                                                 announcing: announcing, held: held, ringSize: wakeUps.size,
+                                                 announcing: announcing, held: held, plans: plans,
+                                                 ringSize: wakeUps.size,
                                                  threshold: threshold,
                                                  countsLoopback: countsLoopback, tellsNamespaces: tellingNamespaces)
                 case .reference:

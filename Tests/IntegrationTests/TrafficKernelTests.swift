@@ -111,7 +111,7 @@ struct TrafficKernelTests {
     }
 
     /// A paused cgroup is a key of the held map until it is let through; a test run's packets come in on
-    /// loopback, which nothing holds back: they pass (the program returns 1) and count, counted loopback or not.
+    /// loopback, which nothing holds back, paused or under a plan: they pass (the program returns 1) and count, counted loopback or not.
     @Test func aPauseIsKeptUntilResumedAndNeverHoldsBackLoopback() throws {
         let counters = try TrafficCounters(cgroupRoot: nil, threshold: 1_000, countsLoopback: true)
         let key = try Self.awaitWakeUp(counters, .received, bytes: 2_000)
@@ -125,6 +125,13 @@ struct TrafficKernelTests {
         #expect(try #require(counters.counts(of: key)).received > before, "loopback counts while paused")
         #expect(counters.hold(cgroupID: key.cgroupID, Holding()))
         #expect(counters.holding(of: key.cgroupID) == nil)
+        // Nor does a data plan, used up.
+        #expect(counters.setPlanAllowance(0, interfaceIndex: key.interfaceIndex, namespace: key.namespace))
+        #expect(counters.planAllowance(interfaceIndex: key.interfaceIndex, namespace: key.namespace) == 0
+                && counters.planAllowance(interfaceIndex: key.interfaceIndex + 1, namespace: key.namespace) == nil)
+        #expect(ckc_prog_test_run(counters.programs[.received]!, packet, UInt32(packet.count)) == 1)
+        #expect(counters.setPlanAllowance(nil, interfaceIndex: key.interfaceIndex, namespace: key.namespace))
+        #expect(counters.planAllowance(interfaceIndex: key.interfaceIndex, namespace: key.namespace) == nil)
 
         let uncounted = try TrafficCounters(cgroupRoot: nil, threshold: 1_000, countsLoopback: false)
         #expect(uncounted.hold(cgroupID: key.cgroupID, Holding(paused: true, receiveRate: 1_000, sendRate: 1_000)))

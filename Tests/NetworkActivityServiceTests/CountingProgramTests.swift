@@ -8,7 +8,7 @@ import Testing
 /// (`TrafficKernelTests` loads the same programs into the running kernel, whose verifier must accept them.)
 @Suite struct CountingProgramTests {
     static let maps: [Int32: String] = [100: "netact_counts", 200: "netact_wakeups", 300: "netact_announce",
-                                        400: "netact_held"]
+                                        400: "netact_held", 500: "netact_plans"]
 
     static func listing(_ name: String) throws -> [String] {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -21,6 +21,7 @@ import Testing
                       (.sent, "counting-program-sent")])
     func theCountingProgramsAreTheirListings(way: CountingProgram.Way, listing: String) throws {
         let instructions = CountingProgram.instructions(way, counters: 100, wakeUps: 200, announcing: 300, held: 400,
+                                                        plans: 500,
                                                         ringSize: 16_384, threshold: 32_768,
                                                         countsLoopback: false)
         #expect(BPFListing.lines(of: instructions, maps: Self.maps) == (try Self.listing(listing)))
@@ -31,15 +32,16 @@ import Testing
         #expect(BPFListing.lines(of: instructions, maps: Self.maps) == (try Self.listing("wake-again-program")))
     }
 
-    /// Counted or not, loopback is never paused: the interface check moves from the start to the pause's lookup.
-    @Test func withLoopbackCountedTheInterfaceCheckGuardsOnlyThePause() {
+    /// Counted or not, loopback is never paused nor under a plan: the interface check moves from the start to the
+    /// pause's lookup and the plan's.
+    @Test func withLoopbackCountedTheInterfaceCheckGuardsOnlyThePauseAndThePlan() {
         let without = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, announcing: 300, held: 400,
-                                                        ringSize: 16_384, threshold: 32_768,
+                                                   plans: 500, ringSize: 16_384, threshold: 32_768,
                                                    countsLoopback: false)
         let with = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, announcing: 300, held: 400,
-                                                        ringSize: 16_384, threshold: 32_768,
+                                                plans: 500, ringSize: 16_384, threshold: 32_768,
                                                 countsLoopback: true)
-        #expect(without.count == with.count)
+        #expect(with.count == without.count + 2)
     }
 
     /// The kernel wants a ring buffer of whole pages: 64 KiB pages (some arm64 and ppc64le kernels) get one.
