@@ -61,7 +61,8 @@ let package = Package(
                            "TrafficCounters"],
             resources: [.embedInCode("org.example.NetworkActivity.xml"), .embedInCode("org.example.NetworkActivity.Usage.xml"),
                         .embedInCode("org.example.NetworkActivity.Pause.xml"),
-                        .embedInCode("org.example.NetworkActivity.Limits.xml")]
+                        .embedInCode("org.example.NetworkActivity.Limits.xml"),
+                        .embedInCode("org.example.NetworkActivity.Plans.xml")]
         ),
         // The Swift programs' way to the service: activity tokens, scopes and a state monitor.
         .target(name: "NetworkActivityClient", dependencies: ["DBusKit", "NetworkActivityInterface", "ProgramSupport"]),

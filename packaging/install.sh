@@ -28,7 +28,8 @@ fill dbus/org.example.NetworkActivity.system-service \
   >"$root/share/dbus-1/system-services/org.example.NetworkActivity.service"
 fill dbus/netactivityd-system.service >"$root/lib/systemd/system/netactivityd.service"
 install -m644 dbus/org.example.NetworkActivity.xml dbus/org.example.NetworkActivity.Usage.xml \
-  dbus/org.example.NetworkActivity.Pause.xml dbus/org.example.NetworkActivity.Limits.xml "$root/share/dbus-1/interfaces/"
+  dbus/org.example.NetworkActivity.Pause.xml dbus/org.example.NetworkActivity.Limits.xml \
+  dbus/org.example.NetworkActivity.Plans.xml "$root/share/dbus-1/interfaces/"
 install -m644 dbus/org.example.NetworkActivity.conf "$root/share/dbus-1/system.d/"
 # The system user the system service runs as (systemd-sysusers makes it; the package's postinst runs it).
 install -Dm644 packaging/netactivity.sysusers "$root/lib/sysusers.d/netactivity.conf"

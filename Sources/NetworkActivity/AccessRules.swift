@@ -60,7 +60,7 @@ public enum AccessRules {
     /// activities. It may begin, end, report on, stop and read its own activities, and follow the indicator; what
     /// belongs to the user or to the user's other apps stays the user's, whatever its `--talk-name` lets it call.
     public enum SandboxedRequest: Sendable {
-        case readUsage, clearUsage, pauseOrResume, limit, readHistory, clearHistory, reset, stopAnother
+        case readUsage, clearUsage, pauseOrResume, limit, plan, readHistory, clearHistory, reset, stopAnother
         /// Any call of an interface that is the user's as a whole (a session passes it on to the system service).
         case usersInterface(String)
     }
@@ -72,6 +72,7 @@ public enum AccessRules {
         case .clearUsage: "clears every app's data usage"
         case .pauseOrResume: "holds back or lets through another app's network"
         case .limit: "reads or sets the speed limits of the user's apps"
+        case .plan: "reads or sets the machine's data plans"
         case .readHistory: "reads what every app of the user did"
         case .clearHistory: "clears what every app of the user did"
         case .reset: "ends every activity"

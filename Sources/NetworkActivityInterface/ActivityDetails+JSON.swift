@@ -36,3 +36,10 @@ extension LimitRecord {
         .object(fields.map { ($0.key, $0.value.json) })
     }
 }
+
+extension PlanRecord {
+    /// The plan as `netactivity plans --json` gives it: exactly the keys and values of `GetPlans`.
+    public var json: JSONValue {
+        .object(fields.map { ($0.key, $0.value.json) })
+    }
+}

@@ -18,6 +18,9 @@ public enum ServiceNames {
     /// Apps' speed limits (`LimitsMembers`), served at its own object.
     public static let limitsInterface: InterfaceName = "org.example.NetworkActivity.Limits"
     public static let limitsPath: ObjectPath = "/org/example/NetworkActivity/Limits"
+    /// The machine's data plans (`PlansMembers`), served at its own object.
+    public static let plansInterface: InterfaceName = "org.example.NetworkActivity.Plans"
+    public static let plansPath: ObjectPath = "/org/example/NetworkActivity/Plans"
 
     /// The object that serves `interface`: each of the service's interfaces has its own, named after it.
     public static func objectPath(serving interface: InterfaceName) -> ObjectPath {
@@ -25,6 +28,7 @@ public enum ServiceNames {
         case usageInterface: usagePath
         case pauseInterface: pausePath
         case limitsInterface: limitsPath
+        case plansInterface: plansPath
         default: objectPath
         }
     }
@@ -36,6 +40,6 @@ public enum ServiceNames {
     /// this name has an owner, so that GNOME shows one indicator.
     public static let shellIndicatorName: BusName = "org.example.NetworkActivity.ShellIndicator"
 
-    // Their members are declared in `ServiceMembers`, `UsageMembers`, `PauseMembers` and `LimitsMembers`; each object also implements the standard interfaces, named in
-    // DBusKit's `StandardInterface`.
+    // Their members are declared in `ServiceMembers`, `UsageMembers`, `PauseMembers`, `LimitsMembers` and
+    // `PlansMembers`; each object also implements the standard interfaces, named in DBusKit's `StandardInterface`.
 }

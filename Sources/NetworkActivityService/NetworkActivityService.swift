@@ -17,10 +17,12 @@ public final class NetworkActivityService {
     private let clock = SystemClock()
     /// The object at `ServiceNames.objectPath`, with the domain's state.
     private let endpoint: ActivityEndpoint
-    /// The system service's objects of the data usage, pausing and speed limits, which a session passes on (`relay`).
+    /// The system service's objects of the data usage, pausing, speed limits and data plans, which a session passes
+    /// on (`relay`).
     private var usage: UsageEndpoint?
     private var pause: PauseEndpoint?
     private var limits: LimitsEndpoint?
+    private var plans: PlansEndpoint?
     private var relay: SystemServiceRelay?
     /// The kernel's counts, where this service keeps them.
     private var traffic: TrafficSource?
@@ -75,6 +77,7 @@ public final class NetworkActivityService {
                                   notCounting: notCounting)
             pause = PauseEndpoint(activities: endpoint, send: send, notCounting: notCounting)
             limits = LimitsEndpoint(callers: endpoint.callers, send: send, notCounting: notCounting)
+            plans = PlansEndpoint(callers: endpoint.callers, send: send, notCounting: notCounting)
         } else {
             relay = SystemServiceRelay(callers: endpoint.callers, send: send, notCounting: notCounting)
         }
@@ -129,7 +132,7 @@ public final class NetworkActivityService {
         for source in onSystemBus { follow(source, with: SourceAdapters.all[source]!, on: system) }
     }
 
-    /// Attaches the kernel's counting (`TrafficSource`), which answers the data usage, pauses and limits; without it,
+    /// Attaches the kernel's counting (`TrafficSource`), which answers the data usage, pauses, limits and plans; without it,
     /// says once what is missing, and serves on.
     private func startCountingTraffic() {
         let traffic: TrafficSource
@@ -148,6 +151,7 @@ public final class NetworkActivityService {
         usage?.dataUsage = traffic.usage
         pause?.pausing = traffic.pausing
         limits?.limiting = traffic.limits
+        plans?.planning = traffic.plans
         traffic.usage.onChange = { [unowned self] everyone, users in
             usage?.usageChanged(everyone: everyone, users: users)
         }
@@ -184,7 +188,7 @@ public final class NetworkActivityService {
 
     private func start() throws(DBusError) {
         try connection.register(endpoint.object)
-        for object in [usage?.object, pause?.object, limits?.object].compactMap({ $0 }) + (relay?.objects ?? []) {
+        for object in [usage?.object, pause?.object, limits?.object, plans?.object].compactMap({ $0 }) + (relay?.objects ?? []) {
             try connection.register(object)
         }
         try connection.subscribe(to: MatchRule(

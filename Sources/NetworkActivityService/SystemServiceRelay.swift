@@ -4,7 +4,7 @@ import NetworkActivity
 import NetworkActivityInterface
 
 /// A session service's objects of the interfaces that the system service answers for each user: the data usage,
-/// pausing and speed limits. Every call of them is passed on whole to the system service, as the session's user, and its
+/// pausing, speed limits and data plans. Every call of them is passed on whole to the system service, as the session's user, and its
 /// reply, an error included, passed back whole; their signals, which the system service sends to this session's
 /// connection, go on to the whole session bus. So the session holds no code of theirs: a new interface of the
 /// kind is a line of `interfaces`.
@@ -25,6 +25,8 @@ final class SystemServiceRelay {
                 introspectionXML: PauseEndpoint.introspectionXML),
         Relayed(name: ServiceNames.limitsInterface, members: LimitsMembers.all,
                 introspectionXML: LimitsEndpoint.introspectionXML),
+        Relayed(name: ServiceNames.plansInterface, members: PlansMembers.all,
+                introspectionXML: PlansEndpoint.introspectionXML),
     ]
 
     /// One object per interface, served on the session bus.

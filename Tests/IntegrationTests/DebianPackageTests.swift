@@ -95,6 +95,7 @@ extension Integration {
             "usr/share/dbus-1/interfaces/org.example.NetworkActivity.Usage.xml",
             "usr/share/dbus-1/interfaces/org.example.NetworkActivity.Pause.xml",
             "usr/share/dbus-1/interfaces/org.example.NetworkActivity.Limits.xml",
+            "usr/share/dbus-1/interfaces/org.example.NetworkActivity.Plans.xml",
             "usr/share/dbus-1/system.d/org.example.NetworkActivity.conf",
             "usr/lib/systemd/user/netactivityd.service", "usr/lib/systemd/user/netactivity-tray.service",
             "usr/share/dbus-1/system-services/org.example.NetworkActivity.service",

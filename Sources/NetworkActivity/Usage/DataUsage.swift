@@ -118,6 +118,16 @@ public struct DataUsage: Sendable, Equatable {
         return rows
     }
 
+    /// The bytes moved on `network`, both ways, every user's apps together, from the day `first` on: what a data
+    /// plan's period used (`DataPlan`).
+    public func bytes(on network: String, from first: UsageDay) -> UInt64 {
+        guard let number = numbers[network] else { return 0 }
+        return days.reduce(0) { sum, day in
+            guard day.key >= first else { return sum }
+            return day.value.rows.reduce(sum) { $0 + ($1.key.network == number ? $1.value.total : 0) }
+        }
+    }
+
     public static func == (lhs: DataUsage, rhs: DataUsage) -> Bool {
         lhs.keptDays == rhs.keptDays && lhs.labels == rhs.labels && lhs.rows == rhs.rows
     }

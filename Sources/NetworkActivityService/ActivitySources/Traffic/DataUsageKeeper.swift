@@ -21,6 +21,8 @@ final class DataUsageKeeper: TrafficPeer, DataUsageAnswering {
     var onChange: ((_ everyone: Bool, _ users: Set<UInt32>) -> Void)?
     /// What changed since the file was last written, and is still to be told.
     private var untold: (everyone: Bool, users: Set<UInt32>) = (false, [])
+    /// Told after every take, with its day: the totals are the kernel's latest (`NetworkPlans`).
+    var onTaken: ((_ today: UsageDay) -> Void)?
     private unowned let kernel: TrafficKernel
     private var counters: TrafficCounters { kernel.counters }
     private let directory: String?
@@ -158,6 +160,7 @@ final class DataUsageKeeper: TrafficPeer, DataUsageAnswering {
             changed = true
             if let user = app.privateTo { usersChanged.insert(user) } else { everyoneChanged = true }
         }
+        onTaken?(today)
         // Names are kept only for the cgroups that still move, or are followed.
         let followed = Set(staying.keys.map(\.cgroupID))
         apps = apps.filter { seen.contains($0.key) || followed.contains($0.key) || unnamed.contains($0.key) }

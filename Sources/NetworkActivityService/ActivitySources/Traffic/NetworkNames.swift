@@ -57,12 +57,32 @@ final class NetworkNames {
             }
             try connection.subscribe(to: NetworkManagerInterface.deviceRemoved.rule(sender: manager.busName)) {
                 [unowned self] signal in
-                if let path = try? NetworkManagerInterface.deviceRemoved.read(signal) { devices[path.rawValue] = nil }
+                if let path = try? NetworkManagerInterface.deviceRemoved.read(signal) {
+                    devices[path.rawValue] = nil
+                    onChange?()
+                }
             }
             ownerChanged(to: (try? connection.nameOwner(of: manager.busName)) ?? "")
         } catch {
             logger.info("naming networks by their interfaces alone: NetworkManager cannot be followed (\(error.message))")
         }
+    }
+
+    /// Told when a device's connection or interface changed: the networks' names of interfaces may have.
+    var onChange: (() -> Void)?
+
+    /// The indexes of the interfaces of the service's namespace that the network `name` names now.
+    func interfaces(of name: String) -> [UInt32] {
+        guard let first = if_nameindex() else { return [] }
+        defer { if_freenameindex(first) }
+        var indexes: [UInt32] = []
+        var entry = first
+        while entry.pointee.if_index != 0 {
+            let index = entry.pointee.if_index
+            if network(interfaceIndex: index, namespace: ownNamespace ?? 0).name == name { indexes.append(index) }
+            entry += 1
+        }
+        return indexes
     }
 
     /// The network of an interface, by its index and its namespace's cookie (0: the kernel does not tell).
@@ -151,6 +171,7 @@ final class NetworkNames {
         }
         devices[path] = device
         if connectionChanged { readConnectionID(of: path, at: device.activeConnection) }
+        onChange?()
     }
 
     private func readConnectionID(of devicePath: String, at activePath: String) {
@@ -164,6 +185,7 @@ final class NetworkNames {
             guard case .success(var reply) = result, devices[devicePath]?.activeConnection == activePath,
                   let id = try? StandardInterface.get.readReply(&reply).decode(String.self) else { return }
             devices[devicePath]?.connectionID = ActivityLabel.sanitized(id, atMost: Self.maximumNameBytes)
+            onChange?()
         }
     }
 }

@@ -6,7 +6,8 @@ import TrafficCounters
 
 /// Apps' traffic for the system service, wired once: the kernel's side (`TrafficKernel`) and its peers,
 /// registered in one list: the measured apps (`MeasuredApps`, activities of the `traffic` source), the pausing
-/// (`AppPausing`), the data usage (`DataUsageKeeper`) and the speed limits (`AppLimits`). The service keeps it as it is, and hands each peer to
+/// (`AppPausing`), the data usage (`DataUsageKeeper`), the speed limits (`AppLimits`) and the data plans
+/// (`NetworkPlans`). The service keeps it as it is, and hands each peer to
 /// what serves it: the activities' `SourceWork`, `PauseEndpoint`, `UsageEndpoint`. It costs nothing while no app
 /// moves: the loop sleeps on the kernel's wake-ups, counts are read once a second only while an app is followed,
 /// and taken for the totals at most once a minute while anything moves.
@@ -19,6 +20,7 @@ final class TrafficSource: SourceAdapter {
     let pausing: AppPausing
     let usage: DataUsageKeeper
     let limits: AppLimits
+    let plans: NetworkPlans
 
     /// Attaches the kernel's counting; throws what is missing, in words for people. What the kernel's verifier
     /// said of a refused program, which can name kernel addresses, goes to the journal alone.
@@ -48,6 +50,8 @@ final class TrafficSource: SourceAdapter {
         // The limits first: a new instance is held from its first entry. The pausing before the apps: an app gone
         // while paused ends `paused` before its counts are read.
         for peer in [limits, pausing, apps, usage] as [any TrafficPeer] { kernel.register(peer) }
+        plans = NetworkPlans(kernel: kernel, usage: usage, directory: options.usageDirectory)
+        kernel.register(plans)
         work.logger.info("counting apps' traffic at \(tree.root) (programs \(counters.programIDs.map(String.init).joined(separator: " and ")); from \(options.threshold) bytes a second\(options.countsLoopback ? ", loopback included" : "")\(counters.tellsNamespaces ? "" : "; this kernel does not tell network namespaces apart"))")
     }
 

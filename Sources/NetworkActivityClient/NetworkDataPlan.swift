@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+public import NetworkActivityInterface
+
+/// A network's data plan (`GetPlans`): its cap each period, and what this period used of it.
+public struct NetworkDataPlan: Sendable, Hashable {
+    /// The plan as the service gave it; `netactivity plans --json` writes its keys.
+    public let record: PlanRecord
+
+    public init(_ record: PlanRecord) {
+        self.record = record
+    }
+
+    /// The network, as `usage` names it.
+    public var network: String { record.network }
+    /// Bytes a period, both ways.
+    public var cap: UInt64 { record.settings.cap }
+    /// `day`, `week` or `month`.
+    public var period: String { record.settings.period }
+    /// Bytes moved this period, and what may still move.
+    public var used: UInt64 { record.used }
+    public var left: UInt64 { record.left }
+    /// The day the next period begins, `YYYY-MM-DD`.
+    public var resets: String { record.resets }
+}
+
+extension NetworkActivityClient {
+    /// The machine's data plans (`GetPlans`), which everyone may read. Throws `NotCountingTraffic` where the
+    /// system service does not count apps' traffic.
+    public func plans() async throws(NetworkActivityError) -> [NetworkDataPlan] {
+        try await call(PlansMembers.getPlans.serviceCall()).map(NetworkDataPlan.init)
+    }
+
+    /// Sets a network's plan (`SetPlan`, root only): `cap` bytes each `period` (`day`, `week` or `month`), from
+    /// the day `starts`, people told at `warn` percent; nil for the defaults.
+    public func setPlan(for network: String, cap: UInt64, period: String, starts: UInt32? = nil,
+                        warn: UInt32? = nil) async throws(NetworkActivityError) {
+        _ = try await call(PlansMembers.setPlan.serviceCall(network, PlanSettings(cap: cap, period: period,
+                                                                                  starts: starts, warn: warn)))
+    }
+
+    /// Removes a network's plan (`RemovePlan`, root only).
+    public func removePlan(of network: String) async throws(NetworkActivityError) {
+        _ = try await call(PlansMembers.removePlan.serviceCall(network))
+    }
+}

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+import DBusKit
+import NetworkActivity
+import NetworkActivityInterface
+import ProgramSupport
+import TrafficCounters
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Keeps the machine's networks to their data plans (`DataPlans`): what a period used is the data usage's
+/// (`DataUsageKeeper`, every user's apps on the network), and what is left of the cap is the allowance the kernel
+/// takes each packet from, on every interface of the service's namespace that the network names now
+/// (`TrafficCounters.setPlanAllowance`). The allowance is set again from the totals at every take (at least once a
+/// minute while anything moves, and at midnight, when a period may begin), when a plan changes and when
+/// NetworkManager moves a connection to another device, and at each local midnight while any plan is kept (a plan
+/// used up stops the packets that would have woken the service). So the cap is kept by the kernel to the packet,
+/// not at the minute's take. The plans are written to `plans` in the service's directory at each change.
+final class NetworkPlans: TrafficPeer, DataPlanning {
+    static let fileName = "plans"
+
+    private(set) var plans: DataPlans
+    private unowned let kernel: TrafficKernel
+    private unowned let usage: DataUsageKeeper
+    private let directory: String?
+    /// The namespace's cookie in the plans map's keys, as the programs find it.
+    private let namespace: UInt64
+    /// The interfaces each network's plan holds in the kernel now.
+    private var held: [String: [UInt32]] = [:]
+    /// The networks whose plan is past its warning, or used up, this period: each is logged once.
+    private var warned: Set<String> = []
+    private var usedUp: Set<String> = []
+    private var today: UsageDay?
+    /// The next local midnight, while any plan is kept.
+    private var nextMidnight: MonotonicTime?
+
+    init(kernel: TrafficKernel, usage: DataUsageKeeper, directory: String?) {
+        self.kernel = kernel
+        self.usage = usage
+        self.directory = directory
+        namespace = kernel.counters.tellsNamespaces ? TrafficCounters.ownNamespace() ?? 0 : 0
+        plans = directory.flatMap { Self.read(from: $0, logger: kernel.logger) } ?? DataPlans()
+        usage.onTaken = { [unowned self] today in
+            self.today = today
+            keepToPlans()
+        }
+        kernel.networks.onChange = { [unowned self] in keepToPlans() }
+        // Held from the start: a restart lets nothing through that the plan had stopped.
+        if !plans.isEmpty { usage.takeNow(saving: false) }
+    }
+
+    func endOfTurn(at now: MonotonicTime) -> Duration? {
+        guard !plans.isEmpty else {
+            nextMidnight = nil
+            return nil
+        }
+        if let due = nextMidnight, now >= due {
+            usage.takeNow(saving: false)
+            nextMidnight = nil
+        }
+        let midnight = nextMidnight ?? now + LocalCalendar.untilMidnight(atWallClock: kernel.clock.now().wallClock)
+        nextMidnight = midnight
+        return now.duration(to: midnight)
+    }
+
+    // MARK: What the endpoint asks
+
+    func planRecords() -> [PlanRecord] {
+        usage.takeNow(saving: false)
+        guard let today else { return [] }
+        return plans.all.map { network, plan in
+            let period = plan.period(containing: today)
+            return PlanRecord(network: network,
+                              settings: PlanSettings(cap: plan.cap, period: plan.period.rawValue,
+                                                     starts: UInt32(plan.starts), warn: UInt32(plan.warnPercent)),
+                              used: usage.usage.bytes(on: network, from: period.first),
+                              since: period.first.description, resets: period.resets.description)
+        }
+    }
+
+    func setPlan(_ settings: PlanSettings, for network: String) throws(DBusError) {
+        var changed = plans
+        do throws(DataPlanError) {
+            guard let period = DataPlan.Period(rawValue: settings.period) else {
+                throw DataPlanError.invalidPeriod(settings.period)
+            }
+            let plan = try DataPlan(cap: settings.cap, period: period, starts: settings.starts.map { Int($0) },
+                                    warnPercent: settings.warn.map { Int($0) })
+            try changed.set(plan, for: network)
+        } catch {
+            throw error.dbusError
+        }
+        try keep(changed, changing: network)
+        kernel.logger.info("the data plan of \(network): \(settings.cap) bytes a \(settings.period)")
+    }
+
+    func removePlan(of network: String) throws(DBusError) {
+        do throws(DataPlanError) {
+            try DataPlans.check(network)
+        } catch {
+            throw error.dbusError
+        }
+        var changed = plans
+        guard changed.remove(network) else { return }
+        try keep(changed, changing: network)
+        kernel.logger.info("the data plan of \(network): none")
+    }
+
+    /// Keeps the changed plans, written first (a change that cannot be kept is refused, and changes nothing),
+    /// then holds the networks to them now.
+    private func keep(_ changed: DataPlans, changing network: String) throws(DBusError) {
+        if let directory, !write(changed, to: directory) {
+            throw DBusError(.failed, "the plans cannot be kept in \(directory); see the service's journal")
+        }
+        plans = changed
+        warned.remove(network)
+        usedUp.remove(network)
+        usage.takeNow(saving: false)
+    }
+
+    // MARK: The kernel
+
+    /// Sets each plan's allowance, from the totals just taken, on the interfaces its network names now; lets go
+    /// of those it names no more.
+    private func keepToPlans() {
+        guard let today else { return }
+        var nowHeld: [String: [UInt32]] = [:]
+        for (network, plan) in plans.all {
+            let period = plan.period(containing: today)
+            let used = usage.usage.bytes(on: network, from: period.first)
+            let allowance = plan.cap > used ? plan.cap - used : 0
+            let interfaces = kernel.networks.interfaces(of: network).filter { $0 != TrafficCounters.loopbackIndex }
+            for index in interfaces where !kernel.counters.setPlanAllowance(allowance, interfaceIndex: index,
+                                                                           namespace: namespace) {
+                kernel.logger.warning("cannot keep \(network) to its plan: at most \(TrafficCounters.plannedCapacity) interfaces may be under a plan at once")
+            }
+            nowHeld[network] = interfaces
+            noteLevel(of: network, plan, used: used)
+        }
+        for (network, interfaces) in held {
+            for index in Set(interfaces).subtracting(nowHeld[network] ?? []) {
+                _ = kernel.counters.setPlanAllowance(nil, interfaceIndex: index, namespace: namespace)
+            }
+        }
+        held = nowHeld
+    }
+
+    /// Logs, once a period, a plan past its warning and used up.
+    private func noteLevel(of network: String, _ plan: DataPlan, used: UInt64) {
+        if used < plan.warnsAt { warned.remove(network) }
+        if used < plan.cap { usedUp.remove(network) }
+        if used >= plan.warnsAt, warned.insert(network).inserted, used < plan.cap {
+            kernel.logger.info("the data plan of \(network) is \(plan.warnPercent) % used: \(used) of \(plan.cap) bytes")
+        }
+        if used >= plan.cap, usedUp.insert(network).inserted {
+            kernel.logger.info("the data plan of \(network) is used up: \(used) of \(plan.cap) bytes; its packets are dropped until it resets")
+        }
+    }
+
+    // MARK: The file
+
+    private func write(_ plans: DataPlans, to directory: String) -> Bool {
+        if mkdir(directory, 0o700) != 0, errno != EEXIST {
+            kernel.logger.warning("cannot keep the plans: cannot create \(directory): \(String(cString: strerror(errno)))")
+            return false
+        }
+        do {
+            let file = try AtomicFile.replace(directory + "/" + Self.fileName,
+                                              with: Array(DataPlansFileFormat.encode(plans).utf8), durable: true)
+            close(file)
+            return true
+        } catch {
+            kernel.logger.warning("cannot keep the plans in \(directory): \(error)")
+            return false
+        }
+    }
+
+    /// The plans kept in the directory; nil for none. A file that is there but cannot be read, is too large or
+    /// damaged is kept aside as `plans.damaged`, with one warning, and no plan holds until one is set again.
+    private static func read(from directory: String, logger: Logger) -> DataPlans? {
+        let path = directory + "/" + fileName
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        let plans = readSmallTextFile(atPath: path, maxBytes: DataPlansFileFormat.maximumSize)
+            .flatMap(DataPlansFileFormat.decode)
+        guard let plans else {
+            logger.warning("the plans in \(path) cannot be read whole; they are kept as \(path).damaged, and none holds")
+            rename(path, path + ".damaged")
+            return nil
+        }
+        logger.info("keeping the data plans in \(path) (\(plans.byNetwork.count) plans)")
+        return plans
+    }
+}
+
+extension DataPlanError: DBusErrorConvertible {
+    public var dbusError: DBusError {
+        switch self {
+        case .tooManyPlans: DBusError(.limitExceeded, description)
+        default: DBusError(.invalidArgs, description)
+        }
+    }
+}

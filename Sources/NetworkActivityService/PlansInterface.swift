@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+import DBusKit
+import NetworkActivityInterface
+
+/// `org.example.NetworkActivity.Plans` as `dbus/org.example.NetworkActivity.Plans.xml` defines it, served by
+/// DBusKit. `ServiceContractTests` compares this declaration with the XML.
+extension PlansEndpoint {
+    static let introspectionXML = String(decoding: PackageResources.org_example_NetworkActivity_Plans_xml,
+                                         as: UTF8.self)
+
+    static let interface = InterfaceDeclaration<PlansEndpoint>(
+        ServiceNames.plansInterface,
+        methods: [
+            MethodDeclaration(PlansMembers.setPlan) { endpoint, call, network, settings throws(DBusError) in
+                try endpoint.setPlan(network, settings, caller: call.callerName)
+                return NoValue()
+            },
+            MethodDeclaration(PlansMembers.removePlan) { endpoint, call, network throws(DBusError) in
+                try endpoint.removePlan(network, caller: call.callerName)
+                return NoValue()
+            },
+            MethodDeclaration(PlansMembers.getPlans) { endpoint, call throws(DBusError) in
+                try endpoint.plans(for: call.callerName)
+            },
+        ]
+    )
+}
