@@ -29,11 +29,12 @@ struct ServiceContractTests {
 
 /// The data usage's, pausing's and limits' interfaces are their XML too, as the system service serves them and as a
 /// session passes them on (`SystemServiceRelay`, built from the members alone), each at its own object.
-@Suite("The usage, pause and limits interfaces against their XML")
+@Suite("The usage, pause, limits and plans interfaces against their XML")
 struct RelayedInterfaceContractTests {
     static let usageFile = "org.example.NetworkActivity.Usage.xml"
     static let pauseFile = "org.example.NetworkActivity.Pause.xml"
     static let limitsFile = "org.example.NetworkActivity.Limits.xml"
+    static let plansFile = "org.example.NetworkActivity.Plans.xml"
 
     @Test func theSystemServicesDeclarationsAreTheXML() throws {
         let usage = try InterfaceContract.compare(UsageEndpoint.interface, withFile: Self.usageFile)
@@ -45,6 +46,9 @@ struct RelayedInterfaceContractTests {
         let limits = try InterfaceContract.compare(LimitsEndpoint.interface, withFile: Self.limitsFile)
         #expect(limits.declaredOnly == [] && limits.contractOnly == [], "\(limits)")
         #expect(limits.declaredMembers == LimitsMembers.all.count)
+        let plans = try InterfaceContract.compare(PlansEndpoint.interface, withFile: Self.plansFile)
+        #expect(plans.declaredOnly == [] && plans.contractOnly == [], "\(plans)")
+        #expect(plans.declaredMembers == PlansMembers.all.count)
     }
 
     @Test func theSessionsRelayServesTheSameInterfacesAtTheSameObjects() throws {
@@ -53,8 +57,9 @@ struct RelayedInterfaceContractTests {
         let relay = SystemServiceRelay(callers: callers, send: bus.send) {
             DBusError(.notCountingTraffic, "no system service in this test")
         }
-        #expect(relay.objects.map(\.path) == [ServiceNames.usagePath, ServiceNames.pausePath, ServiceNames.limitsPath])
-        for (object, file) in zip(relay.objects, [Self.usageFile, Self.pauseFile, Self.limitsFile]) {
+        #expect(relay.objects.map(\.path) == [ServiceNames.usagePath, ServiceNames.pausePath, ServiceNames.limitsPath,
+                                                   ServiceNames.plansPath])
+        for (object, file) in zip(relay.objects, [Self.usageFile, Self.pauseFile, Self.limitsFile, Self.plansFile]) {
             let xml = try String(contentsOf: InterfaceContract.dbusFolder.appendingPathComponent(file), encoding: .utf8)
             #expect(try InterfaceContract.introspect(object, on: bus) == xml)
         }

@@ -41,6 +41,16 @@ public struct DataPlan: Sendable, Hashable {
         self.warnPercent = warnPercent
     }
 
+    /// The most one packet carries as the programs see it: a segment that a NIC's or a veth pair's offloads
+    /// hand over whole (64 KiB).
+    public static let largestPacket: UInt64 = 65_536
+
+    /// Whether a period that used `used` bytes is used up: what is left lets no full packet through (the kernel
+    /// lets pass the packets that fit, and drops the first that does not).
+    public func isUsedUp(_ used: UInt64) -> Bool {
+        used >= cap || cap - used < Self.largestPacket
+    }
+
     /// The bytes at which people are told.
     public var warnsAt: UInt64 { cap / 100 * UInt64(warnPercent) + cap % 100 * UInt64(warnPercent) / 100 }
 

@@ -148,11 +148,11 @@ final class NetworkPlans: TrafficPeer, DataPlanning {
     /// Logs, once a period, a plan past its warning and used up.
     private func noteLevel(of network: String, _ plan: DataPlan, used: UInt64) {
         if used < plan.warnsAt { warned.remove(network) }
-        if used < plan.cap { usedUp.remove(network) }
-        if used >= plan.warnsAt, warned.insert(network).inserted, used < plan.cap {
+        if !plan.isUsedUp(used) { usedUp.remove(network) }
+        if used >= plan.warnsAt, warned.insert(network).inserted, !plan.isUsedUp(used) {
             kernel.logger.info("the data plan of \(network) is \(plan.warnPercent) % used: \(used) of \(plan.cap) bytes")
         }
-        if used >= plan.cap, usedUp.insert(network).inserted {
+        if plan.isUsedUp(used), usedUp.insert(network).inserted {
             kernel.logger.info("the data plan of \(network) is used up: \(used) of \(plan.cap) bytes; its packets are dropped until it resets")
         }
     }

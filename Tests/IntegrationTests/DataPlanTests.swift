@@ -1,0 +1,73 @@
+import Foundation
+import NetworkActivityInterface
+import ServiceHarness
+import Testing
+
+/// Data plans, kept by the real system service's kernel programs on a network that the real NetworkManager
+/// manages (`PrivateNetworkManager`), in a network namespace of the test's own, where the service runs as on a
+/// desktop: a download at 10 MB/s stops within a megabyte past the cap, and stays stopped.
+@Suite("Data plans", .serialized,
+       .enabled(if: ApplicationCgroup.canBeMade && PrivateNetworkManager.isInstalled,
+                "needs root, a writable cgroup v2 tree and NetworkManager"))
+struct DataPlanTests {
+    static let rate = 10_000_000
+    static let cap: UInt64 = 20_000_000
+
+    @Test func aDownloadAtTenMegabytesASecondStopsWithinAMegabytePastTheCapAndStaysStopped() throws {
+        let bus = try PrivateNetworkManager.systemBus()
+        let network = try PrivateNetworkManager(bus: bus, networks: [DataUsageTests.hotspot])
+        let service = try DataUsageTests.systemService(bus, network)
+        let server = try PacedServer(address: DataUsageTests.hotspot.serverAddress, namespace: network.inInternet)
+        let set = try runTool(Paths.cli.path, ["plan", "--system", "Phone hotspot", "--cap", "20MB",
+                                               "--period", "month", "--starts", "5"], bus: bus)
+        #expect(set.succeeded, "\(set)\n\(service.log.suffix(2_000))")
+        let before = try network.interfaceBytes(DataUsageTests.hotspot.interface)
+
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("netactivity-plan-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("body")
+        let person = try ThrowawayUser()
+        chmod(folder.path, 0o777)
+        let browser = try ApplicationCgroup(desktopApp: "app-gnome-firefox\\x2desr", user: try person.uid)
+        let download = try server.download(bytesPerSecond: Self.rate, seconds: 6, in: browser, as: try person.uid,
+                                           namespace: network.inMachine, output: file.path, bus: bus)
+        func size() -> UInt64 {
+            var status = stat()
+            return stat(file.path, &status) == 0 ? UInt64(status.st_size) : 0
+        }
+        // Stopped: the file grows no more for two seconds (looked at often, as a file's growth sends no signal).
+        let deadline = ContinuousClock.now + .seconds(30)
+        var last = size()
+        var still = ContinuousClock.now
+        while ContinuousClock.now < deadline, ContinuousClock.now - still < .seconds(2) {
+            usleep(50_000)
+            if size() != last {
+                last = size()
+                still = .now
+            }
+        }
+        let after = try network.interfaceBytes(DataUsageTests.hotspot.interface)
+        let crossed = (after.received - before.received) + (after.sent - before.sent)
+        #expect(last < PacedServer.body(bytesPerSecond: Self.rate, seconds: 6), "the download was not stopped")
+        #expect(crossed <= Self.cap + 1_000_000, "\(crossed) bytes crossed for a cap of \(Self.cap)")
+        #expect(crossed >= Self.cap * 9 / 10, "only \(crossed) bytes crossed for a cap of \(Self.cap)")
+        usleep(2_000_000)
+        #expect(size() == last, "the download went on past the cap")
+
+        let json = try runTool(Paths.cli.path, ["plans", "--system", "--json"], bus: bus)
+        let records = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        let plan = try #require(records?.first { $0["network"] as? String == "Phone hotspot" }, "\(json)")
+        // What is left lets no packet through: less than one of 64 KiB.
+        #expect(((plan["left"] as? NSNumber)?.uint64Value ?? .max) < 65_536 && (plan["cap"] as? NSNumber)?.uint64Value == Self.cap
+                && plan["period"] as? String == "month" && (plan["starts"] as? NSNumber)?.intValue == 5, "\(plan)")
+        #expect(service.log.contains("the data plan of Phone hotspot is used up"), "\(service.log.suffix(2_000))")
+
+        // A user may read the plans, not change them.
+        let refused = try runTool("/usr/sbin/runuser", ["-u", person.name, "--", ReachableCopies.of(Paths.cli).path,
+                                                        "plan", "--system", "Phone hotspot", "--none"], bus: bus)
+        #expect(!refused.succeeded && refused.stderr.contains("AccessDenied"), "\(refused)")
+        download.send(SIGTERM)
+    }
+}
