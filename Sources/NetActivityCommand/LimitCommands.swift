@@ -3,19 +3,21 @@ import ArgumentParser
 import DesktopIndicator
 import Localization
 import NetworkActivityClient
+import NetworkActivityInterface
 import ProgramSupport
 
 struct LimitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "limit",
-        abstract: "Hold an app to a speed, now and whenever it runs again.",
+        abstract: "Hold an app to a speed, or let it past a used-up data plan, now and whenever it runs again.",
         discussion: """
             The system service's kernel programs keep every instance of the app to the rate: uploads paced, \
             downloads policed, on every interface but loopback, until `netactivity limit APP --none`. The rule \
             is kept across restarts. APP is the app id `status` shows (firefox-esr, org.gnome.Maps, \
             apt-daily.service). A RATE is decimal, as the command prints it (500kB/s, 2MB/s, 8Mbit/s), a plain \
-            number bytes; 0 lifts that way's limit, and a way not given stays as it was. Your rules hold your \
-            own apps; root's hold the machine's services (with --system).
+            number bytes; 0 lifts that way's limit, and a way not given stays as it was. --over-plan allow lets \
+            the app go on where a network's data plan is used up, when every other app stops; --over-plan stop \
+            takes that back. Your rules hold your own apps; root's hold the machine's services (with --system).
             """)
 
     @OptionGroup var busOptions: BusOptions
@@ -29,12 +31,22 @@ struct LimitCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("At most this much sent a second.", valueName: "rate"))
     var up: String?
 
+    @Option(name: .customLong("over-plan"),
+            help: ArgumentHelp("Whether the app goes on past a used-up data plan.", valueName: "allow|stop"))
+    var overPlan: String?
+
     @Flag(help: "Remove the app's limit.")
     var none = false
 
     func validate() throws {
         if none, down != nil || up != nil { throw ValidationError(localized("--none takes no rate.")) }
-        if !none, down == nil, up == nil { throw ValidationError(localized("Give --down, --up or --none.")) }
+        if none, overPlan != nil { throw ValidationError(localized("--none takes no --over-plan.")) }
+        if !none, down == nil, up == nil, overPlan == nil {
+            throw ValidationError(localized("Give --down, --up, --over-plan or --none."))
+        }
+        if let overPlan, overPlan != LimitRecord.OverPlan.allow, overPlan != LimitRecord.OverPlan.stop {
+            throw ValidationError(localized("--over-plan is allow or stop: %s", overPlan))
+        }
         for rate in [down, up].compactMap({ $0 }) where ByteQuantity.rate(rate) == nil {
             throw ValidationError(localized("A rate is a number of bytes a second, such as 500kB/s, 2MB/s or 8Mbit/s: %s", rate))
         }
@@ -47,7 +59,8 @@ struct LimitCommand: AsyncParsableCommand {
                 try await client.removeLimit(of: application)
             } else {
                 try await client.setLimit(of: application, down: down.flatMap(ByteQuantity.rate),
-                                          up: up.flatMap(ByteQuantity.rate))
+                                          up: up.flatMap(ByteQuantity.rate),
+                                          exemptFromPlans: overPlan.map { $0 == LimitRecord.OverPlan.allow })
             }
         }
     }
@@ -58,8 +71,9 @@ struct LimitsCommand: AsyncParsableCommand {
         commandName: "limits",
         abstract: "Show the speed limits you set.",
         discussion: """
-            One line per app: its limit down and up. --json prints one array of the rules as the service's \
-            GetLimits gives them: app, and down and up in bytes a second where the app is limited that way. \
+            One line per app: its limit down and up, and whether it goes on past a used-up data plan. --json \
+            prints one array of the rules as the service's GetLimits gives them: app, down and up in bytes a \
+            second where the app is limited that way, and "over-plan": "allow" where it goes on past a plan. \
             Root sees the machine's services' with --system.
             """)
 
@@ -78,9 +92,11 @@ struct LimitsCommand: AsyncParsableCommand {
     static func table(_ limits: [AppSpeedLimit]) -> String {
         guard !limits.isEmpty else { return localized("no limits") }
         // TRANSLATORS: the headings of `netactivity limits`' columns, in capitals as command-line tables write them.
-        let headings = [localized("APP"), localized("DOWN"), localized("UP")]
+        let headings = [localized("APP"), localized("DOWN"), localized("UP"), localized("OVER PLAN")]
         let rows = limits.map { limit in
-            [limit.application, limit.down.map(ByteAmount.rate) ?? "-", limit.up.map(ByteAmount.rate) ?? "-"]
+            [limit.application, limit.down.map(ByteAmount.rate) ?? "-", limit.up.map(ByteAmount.rate) ?? "-",
+             // TRANSLATORS: in `netactivity limits`' OVER PLAN column: the app goes on past a used-up data plan.
+             limit.exemptFromPlans ? localized("allowed") : "-"]
         }
         return TextTable.lines([headings] + rows).joined(separator: "\n")
     }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 public import NetworkActivityInterface
 
-/// A rule that holds an app to a speed (`GetLimits`): every instance of it, now and whenever it runs again.
+/// A rule that holds an app to a speed, or lets it go on past a used-up data plan (`GetLimits`): every instance
+/// of it, now and whenever it runs again.
 public struct AppSpeedLimit: Sendable, Hashable {
     /// The rule as the service gave it; `netactivity limits --json` writes its keys.
     public let record: LimitRecord
@@ -16,6 +17,8 @@ public struct AppSpeedLimit: Sendable, Hashable {
     public var down: UInt64? { record.down }
     /// Bytes a second sent, at most; nil for no limit.
     public var up: UInt64? { record.up }
+    /// Whether the app goes on where a network's data plan is used up.
+    public var exemptFromPlans: Bool { record.exemptFromPlans }
 }
 
 extension NetworkActivityClient {
@@ -26,9 +29,12 @@ extension NetworkActivityClient {
     }
 
     /// Holds every instance of `application` of this program's user to `down` and `up` bytes a second
-    /// (`SetLimit`): a way given as nil stays as it was, 0 lifts its limit.
-    public func setLimit(of application: String, down: UInt64?, up: UInt64?) async throws(NetworkActivityError) {
-        _ = try await call(LimitsMembers.setLimit.serviceCall(application, LimitChange(down: down, up: up)))
+    /// (`SetLimit`): a way given as nil stays as it was, 0 lifts its limit; `exemptFromPlans`, when given, lets
+    /// the app go on past a used-up data plan (true) or stops it there as every other app (false).
+    public func setLimit(of application: String, down: UInt64?, up: UInt64?,
+                         exemptFromPlans: Bool? = nil) async throws(NetworkActivityError) {
+        _ = try await call(LimitsMembers.setLimit.serviceCall(
+            application, LimitChange(down: down, up: up, exemptFromPlans: exemptFromPlans)))
     }
 
     /// Removes the rule of `application` (`RemoveLimit`).

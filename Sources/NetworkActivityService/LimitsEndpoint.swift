@@ -3,12 +3,12 @@ import DBusKit
 import NetworkActivity
 import NetworkActivityInterface
 
-/// Where apps' speed limits are kept and held: the system service's rules (`AppLimits`).
+/// Where apps' limits are kept and held: the system service's rules (`AppLimits`).
 protocol SpeedLimiting: AnyObject {
-    func limits(of user: UInt32) -> [(application: String, limit: SpeedLimit)]
-    /// Changes `user`'s rule for an app, each way given (0: none); throws what was refused, and changes nothing
-    /// then.
-    func changeLimit(of application: String, user: UInt32, down: UInt64?, up: UInt64?) throws(DBusError)
+    func limits(of user: UInt32) -> [(application: String, limit: AppLimit)]
+    /// Changes `user`'s rule for an app, each way given (0: none) and its exemption from plans if given; throws
+    /// what was refused, and changes nothing then.
+    func changeLimit(of application: String, user: UInt32, _ change: LimitChange) throws(DBusError)
     func removeLimit(of application: String, user: UInt32) throws(DBusError)
 }
 
@@ -38,7 +38,7 @@ final class LimitsEndpoint {
 
     func setLimit(_ application: String, _ change: LimitChange, caller: String) throws(DBusError) {
         let (user, limiting) = try limiting(for: caller)
-        try limiting.changeLimit(of: application, user: user, down: change.down, up: change.up)
+        try limiting.changeLimit(of: application, user: user, change)
     }
 
     func removeLimit(_ application: String, caller: String) throws(DBusError) {
@@ -53,6 +53,9 @@ final class LimitsEndpoint {
 
     func limits(for caller: String) throws(DBusError) -> [LimitRecord] {
         let (user, limiting) = try limiting(for: caller)
-        return limiting.limits(of: user).map { LimitRecord(application: $0.application, down: $0.limit.down, up: $0.limit.up) }
+        return limiting.limits(of: user).map {
+            LimitRecord(application: $0.application, down: $0.limit.down, up: $0.limit.up,
+                        exemptFromPlans: $0.limit.exemptFromPlans)
+        }
     }
 }

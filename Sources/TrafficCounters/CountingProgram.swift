@@ -8,13 +8,14 @@ import CKernelCounters
 /// service last took its counts), so that the service knows to keep the totals without reading while nothing
 /// moves. It holds an app back when the held map names its cgroup (`TrafficCounters.hold`): drops every packet
 /// of a paused app, and a limited app's past its rate (`holdBack`), uncounted; on a network under a data plan, it
-/// drops every app's packets past the plan's allowance (`keepToPlan`); loopback is never held back; every other
-/// packet passes (it returns 1, or 3 to tell a sending socket of congestion).
+/// drops every app's packets past the plan's allowance but an exempted one's (`keepToPlan`); loopback is never
+/// held back; every other packet passes (it returns 1, or 3 to tell a sending socket of congestion).
 ///
 /// A packet of an app the service follows costs three map lookups (whether its cgroup is held, whether its network
-/// is under a plan, its counts), one atomic add and one load (and one more add under a plan); a limited app's, the clock, a division and one atomic add more; of any other app, a
-/// few loads more, and the clock only when the app has moved `threshold` bytes since its window began (a window
-/// that began more than a second before starts again then, so a slow app never wakes the service). Only the
+/// is under a plan, its counts), one store, one atomic add and one load (and one more add under a plan); a
+/// limited app's, the clock, a division and one atomic add more; of any other app, a few loads more, and the
+/// clock only when the app has moved `threshold` bytes since its window began (a window that began more than a
+/// second before starts again then, so a slow app never wakes the service). Only the
 /// program marks an app followed, once the ring buffer took its key, and only `wakeAgainInstructions` clears the
 /// mark: user space never writes a value that CPUs add to.
 ///
@@ -67,6 +68,7 @@ enum CountingProgram {
             program.jump(if: .r2, .equal, loopbackIndex, to: "pass")
         }
         program.load(.word, .r7, from: .r6, Packet.length)  // r7: its length
+        program.store(.doubleWord, 0, to: .frame, exemption)
         storeCgroupID(&program, key: key)
         // A held app's entry: its cgroup's id is the key's first field, the held map's key. Loopback is never held.
         if countsLoopback {
@@ -78,14 +80,18 @@ enum CountingProgram {
         holdBack(&program, way)
         program.label("not held")
         storeOwnerAndNetwork(&program, key: key, tellsNamespaces: tellsNamespaces)
+        lookUpOrMakeCounts(&program, counters: counters, key: key,
+                           announcingNewTo: (wakeUps, announcing, Int32(ringSize / 2)), noRoom: "uncounted")
+        program.label("uncounted")
+        program.move(.r8, .r0)  // r8: the app's counts; 0 when the map has no room for them
+        // After the entry is made: an app that starts on a used-up network is still announced, so that a rule
+        // which exempts it finds it. Counted or not, the packet is kept to the plan.
         if countsLoopback {
             program.load(.word, .r2, from: .r6, Packet.interfaceIndex)
             program.jump(if: .r2, .equal, loopbackIndex, to: "within plan")
         }
         keepToPlan(&program, plans: plans, key: key)
-        lookUpOrMakeCounts(&program, counters: counters, key: key,
-                           announcingNewTo: (wakeUps, announcing, Int32(ringSize / 2)))
-        program.move(.r8, .r0)  // r8: the app's counts
+        program.jump(if: .r8, .equal, 0, to: "pass")
         program.atomicAdd(.r7, to: .r8, way.countOffset)
         // Followed by the service: nothing more to do, which keeps a busy app's packets cheap.
         program.load(.doubleWord, .r1, from: .r8, CounterLayout.followed)
@@ -135,6 +141,10 @@ enum CountingProgram {
     /// (`lookUpOrMakeCounts`).
     static let verdict = -Int16(CounterLayout.recordSize + CounterLayout.valueSize + 8)
 
+    /// Where the program keeps, from the held map, whether the app passes a used-up plan (`keepToPlan`): 0 for an
+    /// app that is not held.
+    static let exemption = verdict - 8
+
     /// With the held app's value in r0: a paused app's packet dropped uncounted; a limited app's passed while its
     /// way's queue, kept as the time its bytes so far may have left at its rate, reaches no further than the
     /// horizon ahead of now, else dropped (and, sent, its socket told of congestion, so that TCP sends slower
@@ -146,6 +156,8 @@ enum CountingProgram {
     private static func holdBack(_ program: inout BPFProgramBuilder, _ way: Way) {
         let limit = way.limitOffset
         program.move(.r8, .r0)  // r8: the held value
+        program.load(.doubleWord, .r1, from: .r8, HeldLayout.exemptFromPlans)
+        program.store(.doubleWord, .r1, to: .frame, exemption)
         program.load(.doubleWord, .r1, from: .r8, HeldLayout.paused)
         program.jump(if: .r1, .notEqual, 0, to: "paused")
         program.load(.doubleWord, .r9, from: .r8, limit + HeldLayout.rate)  // r9: bytes a second
@@ -241,8 +253,10 @@ enum CountingProgram {
     }
 
     /// On a network under a data plan, the packet of r7's length passes while the plan's allowance holds it, and
-    /// takes it from the allowance; past it, it is dropped (`PlanLayout`). Lock-free: CPUs that take the last
-    /// bytes at once may leave the allowance a few packets below zero, and every packet after them is dropped.
+    /// takes it from the allowance; past it, it is dropped (`PlanLayout`), but an exempted app's (`exemption`),
+    /// which passes and takes it all the same, so that the allowance stays what the totals say. Lock-free: CPUs
+    /// that take the last bytes at once may leave the allowance a few packets below zero, and every packet after
+    /// them is dropped.
     private static func keepToPlan(_ program: inout BPFProgramBuilder, plans: Int32, key: Int16) {
         program.loadMap(.r1, descriptor: plans)
         program.move(.r2, .frame)
@@ -250,24 +264,26 @@ enum CountingProgram {
         program.call(BPF_FUNC_map_lookup_elem)
         program.jump(if: .r0, .equal, 0, to: "within plan")
         program.load(.doubleWord, .r1, from: .r0, PlanLayout.allowance)
-        program.jump(if: .r1, .signedBelow, .r7, to: "plan used up")
+        program.jump(if: .r1, .signedAtLeast, .r7, to: "take from plan")
+        program.load(.doubleWord, .r1, from: .frame, exemption)
+        program.jump(if: .r1, .notEqual, 0, to: "take from plan")
+        program.move(.r0, 0)
+        program.exit()
+        program.label("take from plan")
         program.move(.r1, 0)
         program.subtract(.r1, .r7)
         program.atomicAdd(.r1, to: .r0, PlanLayout.allowance)
-        program.jump(to: "within plan")
-        program.label("plan used up")
-        program.move(.r0, 0)
-        program.exit()
         program.label("within plan")
     }
 
     /// `r0 = the counts of the packet in r6's app on its network`, an entry seen for the first time given zeros
     /// (another CPU may have made it first) and, with `wakeUps`, announced to the service with the flags the
-    /// `announcing` map holds; to `pass` if the map has no room. The record (the key: the socket's cgroup v2 id,
-    /// its owner's uid, the packet's interface and its network namespace's cookie, stored before; then the
-    /// record's kind) stays on the stack at `key`.
+    /// `announcing` map holds; to `noRoom` (with r0 0) if the map has no room. The record (the key: the socket's
+    /// cgroup v2 id, its owner's uid, the packet's interface and its network namespace's cookie, stored before;
+    /// then the record's kind) stays on the stack at `key`.
     private static func lookUpOrMakeCounts(_ program: inout BPFProgramBuilder, counters: Int32, key: Int16,
-                                           announcingNewTo maps: (wakeUps: Int32, flags: Int32, halfRing: Int32)?) {
+                                           announcingNewTo maps: (wakeUps: Int32, flags: Int32, halfRing: Int32)?,
+                                           noRoom: String = "pass") {
         let zeroCounts = key - Int16(CounterLayout.valueSize)
         lookUp(&program, counters: counters, key: key)
         program.jump(if: .r0, .notEqual, 0, to: "count")
@@ -283,7 +299,7 @@ enum CountingProgram {
         program.call(BPF_FUNC_map_update_elem)
         program.move(.r9, .r0)  // r9: 0 when this packet made the entry
         lookUp(&program, counters: counters, key: key)
-        program.jump(if: .r0, .equal, 0, to: "pass")
+        program.jump(if: .r0, .equal, 0, to: noRoom)
         if let maps {
             program.jump(if: .r9, .notEqual, 0, to: "count")
             program.move(.r8, .r0)
@@ -338,6 +354,8 @@ enum HeldLayout {
     static let valueSize = 192
     /// 1: every packet dropped but on loopback.
     static let paused: Int16 = 0
+    /// 1: its packets pass a used-up plan.
+    static let exemptFromPlans: Int16 = 8
     /// Where each way's limit is.
     static let received: Int16 = 64
     static let sent: Int16 = 128

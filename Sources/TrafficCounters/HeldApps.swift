@@ -7,18 +7,21 @@ import CKernelCounters
 extension TrafficCounters {
     /// Holds back the packets of the app in cgroup `cgroupID` from now on as `holding` says, but on loopback
     /// (`CountingProgram.holdBack`): a paused app's dropped, both ways, uncounted; a limited app's kept to its
-    /// rates. Until it is held otherwise, or until this process ends (the programs go with their links, and the map
-    /// with them). A holding of nothing lets its packets through. Returns false when the kernel refused (as many
+    /// rates; an app exempted from plans let past a used-up one (`CountingProgram.keepToPlan`). Until it is held
+    /// otherwise, or until this process ends (the programs go with their links, and the map with them). A holding
+    /// of nothing lets its packets through. Returns false when the kernel refused (as many
     /// apps as `heldCapacity` are held).
     public func hold(cgroupID: UInt64, _ holding: Holding) -> Bool {
         var key = cgroupID
-        guard holding.holdsBack else {
+        guard holding.needsEntry else {
             ckc_map_element(Int32(BPF_MAP_DELETE_ELEM.rawValue), held, &key, nil, 0)
             return true
         }
         var value = [UInt8](repeating: 0, count: HeldLayout.valueSize)
         value.withUnsafeMutableBytes { raw in
             raw.storeBytes(of: holding.paused ? 1 : 0, toByteOffset: Int(HeldLayout.paused), as: UInt64.self)
+            raw.storeBytes(of: holding.exemptFromPlans ? 1 : 0, toByteOffset: Int(HeldLayout.exemptFromPlans),
+                           as: UInt64.self)
             for (offset, rate) in [(HeldLayout.received, holding.receiveRate), (HeldLayout.sent, holding.sendRate)] {
                 guard let rate, rate > 0 else { continue }
                 let limit = Int(offset)
@@ -43,7 +46,9 @@ extension TrafficCounters {
                 return rate == 0 ? nil : rate
             }
             return Holding(paused: raw.load(fromByteOffset: Int(HeldLayout.paused), as: UInt64.self) != 0,
-                           receiveRate: rate(HeldLayout.received), sendRate: rate(HeldLayout.sent))
+                           receiveRate: rate(HeldLayout.received), sendRate: rate(HeldLayout.sent),
+                           exemptFromPlans: raw.load(fromByteOffset: Int(HeldLayout.exemptFromPlans),
+                                                     as: UInt64.self) != 0)
         }
     }
 }

@@ -1,21 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// How the kernel holds an app's packets back (`TrafficCounters.hold`): paused, or each way kept to a rate.
+/// How the kernel holds an app's packets back (`TrafficCounters.hold`): paused, or each way kept to a rate; and
+/// whether they pass a used-up data plan.
 public struct Holding: Sendable, Hashable {
     public var paused: Bool
     /// Bytes a second received, at most; nil for no limit.
     public var receiveRate: UInt64?
     /// Bytes a second sent, at most; nil for no limit.
     public var sendRate: UInt64?
+    /// Whether its packets pass where a network's plan is used up (they are taken from the allowance all the same).
+    public var exemptFromPlans: Bool
 
-    public init(paused: Bool = false, receiveRate: UInt64? = nil, sendRate: UInt64? = nil) {
+    public init(paused: Bool = false, receiveRate: UInt64? = nil, sendRate: UInt64? = nil,
+                exemptFromPlans: Bool = false) {
         self.paused = paused
         self.receiveRate = receiveRate
         self.sendRate = sendRate
+        self.exemptFromPlans = exemptFromPlans
     }
 
     /// Whether it holds anything back.
     public var holdsBack: Bool { paused || (receiveRate ?? 0) > 0 || (sendRate ?? 0) > 0 }
+
+    /// Whether the held map must have an entry for it: to hold the app back, or to let it past a plan.
+    var needsEntry: Bool { holdsBack || exemptFromPlans }
 
     /// How far ahead of now a limited way's queue may end before its packets are dropped, in nanoseconds: a
     /// quarter of a second of the rate, which keeps a 12 s transfer within 2 % above it. Less drops too much of

@@ -6,10 +6,10 @@ struct LimitRulesTests {
     /// Each way given changes and the other stays; 0 lifts a way; a rule that limits neither way goes.
     @Test func aChangeTouchesOnlyTheWaysItNames() throws {
         var rules = LimitRules()
-        let steps: [(down: UInt64?, up: UInt64?, then: SpeedLimit?)] = [
-            (2_000_000, nil, SpeedLimit(down: 2_000_000)),
-            (nil, 500_000, SpeedLimit(down: 2_000_000, up: 500_000)),
-            (0, nil, SpeedLimit(up: 500_000)),
+        let steps: [(down: UInt64?, up: UInt64?, then: AppLimit?)] = [
+            (2_000_000, nil, AppLimit(down: 2_000_000)),
+            (nil, 500_000, AppLimit(down: 2_000_000, up: 500_000)),
+            (0, nil, AppLimit(up: 500_000)),
             (nil, 0, nil),
         ]
         for step in steps {
@@ -29,10 +29,10 @@ struct LimitRulesTests {
         try rules.change("steam", of: 1001, down: nil, up: 1_000)
         try rules.change("apt-daily.service", of: 0, down: 500_000, up: nil)
         #expect(rules.rules(of: 1000).map(\.application) == ["steam"])
-        #expect(rules.limit(of: "steam", user: 1001) == SpeedLimit(up: 1_000))
+        #expect(rules.limit(of: "steam", user: 1001) == AppLimit(up: 1_000))
         let (removed, removedAgain) = (rules.remove("steam", of: 1001), rules.remove("steam", of: 1001))
         #expect(removed && !removedAgain)
-        #expect(rules.limit(of: "steam", user: 1000) == SpeedLimit(down: 1_000_000))
+        #expect(rules.limit(of: "steam", user: 1000) == AppLimit(down: 1_000_000))
         #expect(rules.byUser.keys.sorted() == [0, 1000])
     }
 
@@ -42,8 +42,8 @@ struct LimitRulesTests {
         try rules.change("kept", of: 1000, down: 1_000_000, up: nil)
         let before = rules
         let refused: [(String, UInt64?, UInt64?, LimitRuleError)] = [
-            ("kept", SpeedLimit.slowest - 1, nil, .invalidRate(SpeedLimit.slowest - 1)),
-            ("kept", nil, SpeedLimit.fastest + 1, .invalidRate(SpeedLimit.fastest + 1)),
+            ("kept", AppLimit.slowest - 1, nil, .invalidRate(AppLimit.slowest - 1)),
+            ("kept", nil, AppLimit.fastest + 1, .invalidRate(AppLimit.fastest + 1)),
             ("", 1_000_000, nil, .invalidApplication("is empty")),
             ("tab\there", 1_000_000, nil, .invalidApplication("holds a control character")),
             (String(repeating: "a", count: 256), 1_000_000, nil, .invalidApplication("is longer than 255 bytes")),
@@ -53,8 +53,8 @@ struct LimitRulesTests {
             #expect(refusal == error)
             #expect(rules == before)
         }
-        let bounds = try rules.change("kept", of: 1000, down: SpeedLimit.slowest, up: SpeedLimit.fastest)
-        #expect(bounds == SpeedLimit(down: SpeedLimit.slowest, up: SpeedLimit.fastest))
+        let bounds = try rules.change("kept", of: 1000, down: AppLimit.slowest, up: AppLimit.fastest)
+        #expect(bounds == AppLimit(down: AppLimit.slowest, up: AppLimit.fastest))
     }
 
     /// A user keeps at most 256 rules; changing one of them still works at the bound, and another user is not
@@ -69,7 +69,7 @@ struct LimitRulesTests {
         #expect(refusal == .tooManyRules(limit: 256))
         #expect(rules == full)
         let changed = try rules.change("app0", of: 1000, down: nil, up: 2_000)
-        #expect(changed == SpeedLimit(down: 1_000_000, up: 2_000))
+        #expect(changed == AppLimit(down: 1_000_000, up: 2_000))
         let anotherUsers = try rules.change("one-more", of: 1001, down: 1_000_000, up: nil)
         #expect(anotherUsers != nil)
     }
@@ -85,41 +85,60 @@ struct LimitRulesTests {
         }
     }
 
-    /// The file says what it holds, and reads back to the same rules.
+    /// The file says what it holds, and reads back to the same rules; a file of the first version, before
+    /// exemptions from data plans, reads as it did.
     @Test func theFileReadsBackWhole() throws {
         var rules = LimitRules()
         try rules.change("firefox-esr", of: 1000, down: 2_000_000, up: nil)
         try rules.change("apt-daily.service", of: 0, down: nil, up: 500_000)
-        try rules.change("org.gnome.Maps", of: 1000, down: 1_000, up: 1_000_000_000_000)
+        try rules.change("org.gnome.Maps", of: 1000, down: 1_000, up: 1_000_000_000_000, exemptFromPlans: true)
+        try rules.change("org.gnome.Weather", of: 1000, down: nil, up: nil, exemptFromPlans: true)
         let text = LimitRulesFileFormat.encode(rules)
         #expect(text == """
-            netactivity limits 1
-            0\tapt-daily.service\t-\t500000
-            1000\tfirefox-esr\t2000000\t-
-            1000\torg.gnome.Maps\t1000\t1000000000000
+            netactivity limits 2
+            0\tapt-daily.service\t-\t500000\t-
+            1000\tfirefox-esr\t2000000\t-\t-
+            1000\torg.gnome.Maps\t1000\t1000000000000\tover-plan
+            1000\torg.gnome.Weather\t-\t-\tover-plan
 
             """)
         #expect(LimitRulesFileFormat.decode(text) == rules)
         #expect(LimitRulesFileFormat.decode(LimitRulesFileFormat.encode(LimitRules())) == LimitRules())
+        var first = LimitRules()
+        try first.change("firefox-esr", of: 1000, down: 2_000_000, up: nil)
+        #expect(LimitRulesFileFormat.decode("netactivity limits 1\n1000\tfirefox-esr\t2000000\t-\n") == first)
+    }
+
+    /// An exemption is a rule of its own: it stays when the speeds go, and goes when nothing is left.
+    @Test func anExemptionFromPlansIsARuleOfItsOwn() throws {
+        var rules = LimitRules()
+        try rules.change("steam", of: 1000, down: 2_000_000, up: nil, exemptFromPlans: true)
+        #expect(try rules.change("steam", of: 1000, down: 0, up: nil) == AppLimit(exemptFromPlans: true))
+        #expect(try rules.change("steam", of: 1000, down: nil, up: nil, exemptFromPlans: false) == nil)
+        #expect(rules.isEmpty)
+        #expect(try rules.change("steam", of: 1000, down: nil, up: nil, exemptFromPlans: false) == nil)
+        #expect(rules.isEmpty, "a rule of nothing is not kept")
     }
 
     /// A file that does not read whole is damaged: none of it is believed.
     @Test func aDamagedFileIsNotBelieved() {
-        let good = "netactivity limits 1\n1000\tfirefox-esr\t2000000\t-\n"
+        let good = "netactivity limits 2\n1000\tfirefox-esr\t2000000\t-\t-\n"
         #expect(LimitRulesFileFormat.decode(good) != nil)
         let damaged = [
-            "netactivity limits 2\n1000\tfirefox-esr\t2000000\t-\n",  // another format
-            "netactivity limits 1\n1000\tfirefox-esr\t2000000\t-",  // cut short
-            "netactivity limits 1\n1000\tfirefox-esr\t2000000\n",  // a field missing
-            "netactivity limits 1\n1000\tfirefox-esr\t-\t-\n",  // a rule of nothing
-            "netactivity limits 1\n1000\tfirefox-esr\t0\t-\n",  // 0 is written as none
-            "netactivity limits 1\n1000\tfirefox-esr\t10\t-\n",  // out of range
-            "netactivity limits 1\nuser\tfirefox-esr\t2000000\t-\n",
-            "netactivity limits 1\n1000\tfirefox-esr\t2000000\t-\n1000\tfirefox-esr\t1000\t-\n",  // twice
-            "netactivity limits 1\n1000\t\t2000000\t-\n",
+            "netactivity limits 3\n1000\tfirefox-esr\t2000000\t-\t-\n",  // another format
+            "netactivity limits 2\n1000\tfirefox-esr\t2000000\t-\t-",  // cut short
+            "netactivity limits 2\n1000\tfirefox-esr\t2000000\t-\n",  // a field missing
+            "netactivity limits 1\n1000\tfirefox-esr\t2000000\t-\t-\n",  // a field too many for its version
+            "netactivity limits 2\n1000\tfirefox-esr\t-\t-\t-\n",  // a rule of nothing
+            "netactivity limits 2\n1000\tfirefox-esr\t-\t-\tallow\n",  // not a word of the format
+            "netactivity limits 2\n1000\tfirefox-esr\t0\t-\t-\n",  // 0 is written as none
+            "netactivity limits 2\n1000\tfirefox-esr\t10\t-\t-\n",  // out of range
+            "netactivity limits 2\nuser\tfirefox-esr\t2000000\t-\t-\n",
+            "netactivity limits 2\n1000\tfirefox-esr\t2000000\t-\t-\n1000\tfirefox-esr\t1000\t-\t-\n",  // twice
+            "netactivity limits 2\n1000\t\t2000000\t-\t-\n",
         ]
         for text in damaged { #expect(LimitRulesFileFormat.decode(text) == nil, "\(text.debugDescription)") }
-        let tooMany = (0...LimitRules.maximumPerUser).map { "1000\tapp\($0)\t2000\t-\n" }.joined()
-        #expect(LimitRulesFileFormat.decode("netactivity limits 1\n" + tooMany) == nil)
+        let tooMany = (0...LimitRules.maximumPerUser).map { "1000\tapp\($0)\t2000\t-\t-\n" }.joined()
+        #expect(LimitRulesFileFormat.decode("netactivity limits 2\n" + tooMany) == nil)
     }
 }

@@ -40,12 +40,12 @@ public struct SourceReport: Sendable, Equatable {
     /// Whether the kernel may hold the work's packets back (`Pause`), and whether it does.
     public var pausing: Pausing
     /// The speed limit a rule holds the work's app to; nil for none.
-    public var limit: SpeedLimit?
+    public var limit: AppLimit?
 
     public init(label: ActivityLabel, owner: String, application: String? = nil, user: UInt32? = nil,
                 processID: UInt32? = nil, percent: UInt32? = nil, rate: UInt64? = nil, done: UInt64? = nil,
                 received: UInt64? = nil, sent: UInt64? = nil, privateTo: UInt32? = nil, cgroup: String? = nil,
-                pausing: Pausing = .notPausable, limit: SpeedLimit? = nil) {
+                pausing: Pausing = .notPausable, limit: AppLimit? = nil) {
         self.label = label
         self.owner = owner
         self.application = application

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// The speed limits people set, as rules by app id, each user's their own (`netactivity limit APP --down RATE`):
+/// The limits people set on apps, as rules by app id, each user's their own (`netactivity limit APP --down RATE`,
+/// `--over-plan allow`):
 /// a user's rule holds that user's apps (those in their slice), root's the machine's services. A rule holds every
 /// instance of its app, now and whenever it runs again; the system service keeps the rules across restarts
 /// (`LimitRulesFileFormat`).
@@ -11,17 +12,17 @@ public struct LimitRules: Sendable, Equatable {
     public static let maximumApplicationBytes = 255
 
     /// Each user's rules, by app id.
-    public private(set) var byUser: [UInt32: [String: SpeedLimit]] = [:]
+    public private(set) var byUser: [UInt32: [String: AppLimit]] = [:]
 
     public init() {}
 
     /// The limit a rule of `user` sets for `application`; nil for none.
-    public func limit(of application: String, user: UInt32) -> SpeedLimit? {
+    public func limit(of application: String, user: UInt32) -> AppLimit? {
         byUser[user]?[application]
     }
 
     /// `user`'s rules, by app id.
-    public func rules(of user: UInt32) -> [(application: String, limit: SpeedLimit)] {
+    public func rules(of user: UInt32) -> [(application: String, limit: AppLimit)] {
         (byUser[user] ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
@@ -29,24 +30,26 @@ public struct LimitRules: Sendable, Equatable {
     public var isEmpty: Bool { byUser.isEmpty }
 
     /// Sets `user`'s rule for `application`: each way given changes, the other stays as it was; a way set to 0
-    /// has no limit any more, and a rule left limiting neither way goes. Returns the rule now, nil for none.
+    /// has no limit any more; `exemptFromPlans` given changes whether the app goes on past a used-up plan. A rule
+    /// left saying nothing goes. Returns the rule now, nil for none.
     @discardableResult
-    public mutating func change(_ application: String, of user: UInt32, down: UInt64?, up: UInt64?)
-        throws(LimitRuleError) -> SpeedLimit? {
+    public mutating func change(_ application: String, of user: UInt32, down: UInt64?, up: UInt64?,
+                                exemptFromPlans: Bool? = nil) throws(LimitRuleError) -> AppLimit? {
         try Self.check(application)
         for rate in [down, up].compactMap({ $0 }) where rate != 0 {
-            guard rate >= SpeedLimit.slowest, rate <= SpeedLimit.fastest else { throw .invalidRate(rate) }
+            guard rate >= AppLimit.slowest, rate <= AppLimit.fastest else { throw .invalidRate(rate) }
         }
         var rules = byUser[user] ?? [:]
-        var limit = rules[application] ?? SpeedLimit()
+        var limit = rules[application] ?? AppLimit()
         if let down { limit.down = down == 0 ? nil : down }
         if let up { limit.up = up == 0 ? nil : up }
-        if limit.limits, rules[application] == nil, rules.count >= Self.maximumPerUser {
+        if let exemptFromPlans { limit.exemptFromPlans = exemptFromPlans }
+        if !limit.isNone, rules[application] == nil, rules.count >= Self.maximumPerUser {
             throw .tooManyRules(limit: Self.maximumPerUser)
         }
-        rules[application] = limit.limits ? limit : nil
+        rules[application] = limit.isNone ? nil : limit
         byUser[user] = rules.isEmpty ? nil : rules
-        return limit.limits ? limit : nil
+        return limit.isNone ? nil : limit
     }
 
     /// Removes `user`'s rule for `application`; returns whether there was one.
@@ -80,7 +83,7 @@ public enum LimitRuleError: Error, Equatable, Sendable, CustomStringConvertible 
         switch self {
         case .invalidApplication(let reason): "the app id \(reason)"
         case .invalidRate(let rate):
-            "a limit of \(rate) bytes a second is out of range; give \(SpeedLimit.slowest) to \(SpeedLimit.fastest), or 0 for none"
+            "a limit of \(rate) bytes a second is out of range; give \(AppLimit.slowest) to \(AppLimit.fastest), or 0 for none"
         case .tooManyRules(let limit): "a user may keep at most \(limit) limits"
         }
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import DBusKit
 import NetworkActivity
+import NetworkActivityInterface
 import ProgramSupport
 import TrafficCounters
 #if canImport(Glibc)
@@ -54,14 +55,15 @@ final class AppLimits: TrafficPeer, SpeedLimiting {
 
     // MARK: What the endpoint asks
 
-    func limits(of user: UInt32) -> [(application: String, limit: SpeedLimit)] {
+    func limits(of user: UInt32) -> [(application: String, limit: AppLimit)] {
         rules.rules(of: user)
     }
 
-    func changeLimit(of application: String, user: UInt32, down: UInt64?, up: UInt64?) throws(DBusError) {
+    func changeLimit(of application: String, user: UInt32, _ change: LimitChange) throws(DBusError) {
         var changed = rules
         do {
-            try changed.change(application, of: user, down: down, up: up)
+            try changed.change(application, of: user, down: change.down, up: change.up,
+                               exemptFromPlans: change.exemptFromPlans)
         } catch {
             throw error.dbusError
         }
@@ -127,7 +129,7 @@ final class AppLimits: TrafficPeer, SpeedLimiting {
     }
 
     @discardableResult
-    private func hold(_ cgroupID: UInt64, to limit: SpeedLimit?, path: String) -> Bool {
+    private func hold(_ cgroupID: UInt64, to limit: AppLimit?, path: String) -> Bool {
         let before = kernel.limit(of: cgroupID)
         guard kernel.setLimit(limit, of: cgroupID) else {
             kernel.logger.warning("cannot limit \(path): at most \(TrafficCounters.heldCapacity) apps may be paused or limited at once")
@@ -146,8 +148,9 @@ final class AppLimits: TrafficPeer, SpeedLimiting {
         nextPrune = nil
     }
 
-    static func words(_ limit: SpeedLimit) -> String {
-        [limit.down.map { "\($0) B/s down" }, limit.up.map { "\($0) B/s up" }].compactMap { $0 }.joined(separator: ", ")
+    static func words(_ limit: AppLimit) -> String {
+        [limit.down.map { "\($0) B/s down" }, limit.up.map { "\($0) B/s up" },
+         limit.exemptFromPlans ? "past used-up plans" : nil].compactMap { $0 }.joined(separator: ", ")
     }
 
     // MARK: The file

@@ -21,7 +21,7 @@ final class TrafficKernel {
     /// The cgroups whose packets the kernel drops.
     private(set) var pausedCgroups: Set<UInt64> = []
     /// The cgroups whose packets the kernel keeps to a limit.
-    private(set) var limitedCgroups: [UInt64: SpeedLimit] = [:]
+    private(set) var limitedCgroups: [UInt64: AppLimit] = [:]
     private var peers: [any TrafficPeer] = []
 
     init(counters: TrafficCounters, paths: CgroupPaths, networks: NetworkNames, logger: Logger,
@@ -93,17 +93,18 @@ final class TrafficKernel {
     }
 
     /// The limit the kernel keeps the cgroup's packets to.
-    func limit(of cgroupID: UInt64) -> SpeedLimit? {
+    func limit(of cgroupID: UInt64) -> AppLimit? {
         limitedCgroups[cgroupID]
     }
 
     /// Keeps the cgroup's packets to `limit` (nil: none) from now on; false when the kernel refused
     /// (`TrafficCounters.heldCapacity`).
-    func setLimit(_ limit: SpeedLimit?, of cgroupID: UInt64) -> Bool {
+    func setLimit(_ limit: AppLimit?, of cgroupID: UInt64) -> Bool {
         guard limitedCgroups[cgroupID] != limit else { return true }
         var holding = holding(of: cgroupID, paused: isPaused(cgroupID))
         holding.receiveRate = limit?.down
         holding.sendRate = limit?.up
+        holding.exemptFromPlans = limit?.exemptFromPlans ?? false
         guard counters.hold(cgroupID: cgroupID, holding) else { return false }
         limitedCgroups[cgroupID] = limit
         return true
@@ -111,7 +112,8 @@ final class TrafficKernel {
 
     private func holding(of cgroupID: UInt64, paused: Bool) -> Holding {
         let limit = limitedCgroups[cgroupID]
-        return Holding(paused: paused, receiveRate: limit?.down, sendRate: limit?.up)
+        return Holding(paused: paused, receiveRate: limit?.down, sendRate: limit?.up,
+                       exemptFromPlans: limit?.exemptFromPlans ?? false)
     }
 }
 
