@@ -5,7 +5,8 @@ import Testing
 
 /// Data plans, kept by the real system service's kernel programs on a network that the real NetworkManager
 /// manages (`PrivateNetworkManager`), in a network namespace of the test's own, where the service runs as on a
-/// desktop: a download at 10 MB/s stops within a megabyte past the cap, and stays stopped.
+/// desktop: a download at 10 MB/s stops within a megabyte past the cap, and stays stopped, while an app the person
+/// exempted goes on.
 @Suite("Data plans", .serialized,
        .enabled(if: ApplicationCgroup.canBeMade && PrivateNetworkManager.isInstalled,
                 "needs root, a writable cgroup v2 tree and NetworkManager"))
@@ -33,21 +34,8 @@ struct DataPlanTests {
         let browser = try ApplicationCgroup(desktopApp: "app-gnome-firefox\\x2desr", user: try person.uid)
         let download = try server.download(bytesPerSecond: Self.rate, seconds: 6, in: browser, as: try person.uid,
                                            namespace: network.inMachine, output: file.path, bus: bus)
-        func size() -> UInt64 {
-            var status = stat()
-            return stat(file.path, &status) == 0 ? UInt64(status.st_size) : 0
-        }
-        // Stopped: the file grows no more for two seconds (looked at often, as a file's growth sends no signal).
-        let deadline = ContinuousClock.now + .seconds(30)
-        var last = size()
-        var still = ContinuousClock.now
-        while ContinuousClock.now < deadline, ContinuousClock.now - still < .seconds(2) {
-            usleep(50_000)
-            if size() != last {
-                last = size()
-                still = .now
-            }
-        }
+        func size() -> UInt64 { Self.size(of: file.path) }
+        let last = Self.awaitStill(file.path)
         let after = try network.interfaceBytes(DataUsageTests.hotspot.interface)
         let crossed = (after.received - before.received) + (after.sent - before.sent)
         #expect(last < PacedServer.body(bytesPerSecond: Self.rate, seconds: 6), "the download was not stopped")
@@ -64,10 +52,55 @@ struct DataPlanTests {
                 && plan["period"] as? String == "month" && (plan["starts"] as? NSNumber)?.intValue == 5, "\(plan)")
         #expect(service.log.contains("the data plan of Phone hotspot is used up"), "\(service.log.suffix(2_000))")
 
+        // An app the person exempted goes on past the used-up plan, which stops it again once the rule is taken
+        // back; the browser stays stopped all along.
+        let maps = "maps\(getpid())"
+        let exempt = try SpeedLimitTests.netactivity(as: person, bus, "limit", maps, "--over-plan", "allow")
+        #expect(exempt.succeeded, "\(exempt)")
+        let rules = try SpeedLimitTests.netactivity(as: person, bus, "limits", "--json")
+        #expect(rules.stdout.contains(#""over-plan":"allow""#) || rules.stdout.contains(#""over-plan" : "allow""#),
+                "\(rules)")
+        let mapsFile = folder.appendingPathComponent("maps")
+        let exempted = try server.download(bytesPerSecond: 1_000_000, seconds: 60,
+                                           in: try ApplicationCgroup(desktopApp: "app-gnome-\(maps)", user: try person.uid),
+                                           as: try person.uid, namespace: network.inMachine, output: mapsFile.path,
+                                           bus: bus)
+        let going = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < going, Self.size(of: mapsFile.path) < 2_000_000 { usleep(50_000) }
+        #expect(Self.size(of: mapsFile.path) >= 2_000_000, "the exempted app did not go on: \(service.log.suffix(2_000))")
+        #expect(size() == last, "the browser went on past the cap beside the exempted app")
+        let taken = try SpeedLimitTests.netactivity(as: person, bus, "limit", maps, "--over-plan", "stop")
+        #expect(taken.succeeded, "\(taken)")
+        let stopped = Self.awaitStill(mapsFile.path)
+        #expect(stopped < 50_000_000, "the app no longer exempted went on")
+        exempted.send(SIGTERM)
+
         // A user may read the plans, not change them.
         let refused = try runTool("/usr/sbin/runuser", ["-u", person.name, "--", ReachableCopies.of(Paths.cli).path,
                                                         "plan", "--system", "Phone hotspot", "--none"], bus: bus)
         #expect(!refused.succeeded && refused.stderr.contains("AccessDenied"), "\(refused)")
         download.send(SIGTERM)
+    }
+
+    static func size(of path: String) -> UInt64 {
+        var status = stat()
+        return stat(path, &status) == 0 ? UInt64(status.st_size) : 0
+    }
+
+    /// The file's size once it grew no more for two seconds (looked at often, as a file's growth sends no
+    /// signal), within 30 s.
+    static func awaitStill(_ path: String) -> UInt64 {
+        let deadline = ContinuousClock.now + .seconds(30)
+        var last = size(of: path)
+        var still = ContinuousClock.now
+        while ContinuousClock.now < deadline, ContinuousClock.now - still < .seconds(2) {
+            usleep(50_000)
+            if size(of: path) != last {
+                last = size(of: path)
+                still = .now
+            }
+        }
+        #expect(ContinuousClock.now - still >= .seconds(2), "\(path) went on growing for 30 s")
+        return last
     }
 }

@@ -154,6 +154,8 @@ struct SpeedLimitTests {
         for (arguments, words) in [([setLimit, "kept", "{'down': <uint64 10>}"], "a limit of 10 bytes a second is out of range"),
                                    ([setLimit, "kept", "{'sideways': <uint64 10000>}"], "not \"sideways\""),
                                    ([setLimit, "kept", "{'down': <uint32 10000>}"], "a u64 (t), not u"),
+                                   ([setLimit, "kept", "{'over-plan': <'maybe'>}"], "allow or stop, not \"maybe\""),
+                                   ([setLimit, "kept", "{'over-plan': <true>}"], "a string (s), not b"),
                                    ([setLimit, "", "{'down': <uint64 10000>}"], "the app id is empty"),
                                    ([setLimit, "kept\u{1}", "{'down': <uint64 10000>}"], "control character"),
                                    (["org.example.NetworkActivity.Limits.RemoveLimit", ""], "the app id is empty")] {
@@ -165,6 +167,8 @@ struct SpeedLimitTests {
         #expect(badRate.status != 0 && badRate.stderr.contains("500kB/s"), "\(badRate)")
         let neither = try Self.netactivity(as: person, scene.bus, "limit", "kept")
         #expect(neither.status != 0 && neither.stderr.contains("--none"), "\(neither)")
+        let badWord = try Self.netactivity(as: person, scene.bus, "limit", "kept", "--over-plan", "yes")
+        #expect(badWord.status != 0 && badWord.stderr.contains("allow or stop"), "\(badWord)")
         #expect(try Self.limits(as: person, scene.bus) == ["kept": ["down": 1_000_000]])
     }
 }

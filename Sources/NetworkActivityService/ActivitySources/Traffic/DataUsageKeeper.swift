@@ -38,8 +38,6 @@ final class DataUsageKeeper: TrafficPeer, DataUsageAnswering {
     /// The counts of entries that stay in the kernel (apps it follows), of which each take adds what moved.
     private var staying = StayingCounts<CounterKey>()
     private var schedule = UsageTakeSchedule(mapCapacity: Int(TrafficCounters.capacity))
-    /// Whether the kernel wakes the service for a new entry, as last told (`schedule.newEntriesWake`).
-    private var newEntriesWake = true
     /// Whether the totals changed since the file was last written: a question's take leaves the writing to the
     /// next take, within a minute, so that the answer waits for no file.
     private var unsaved = false
@@ -180,13 +178,9 @@ final class DataUsageKeeper: TrafficPeer, DataUsageAnswering {
         LocalCalendar.untilMidnight(atWallClock: clock.now().wallClock)
     }
 
-    /// Tells the kernel whether to wake the service for a new entry, when the schedule changed its mind: not
-    /// while a take is due anyway, unless a peer must know of every new entry at once (`newEntriesMustWake`).
+    /// Tells the kernel whether the data usage wants a new entry's wake-up: not while a take is due anyway.
     private func tellNewEntriesWake() {
-        let wakes = schedule.newEntriesWake || kernel.newEntriesMustWake
-        guard wakes != newEntriesWake else { return }
-        newEntriesWake = wakes
-        counters.announcesNewEntries(wakingTheService: newEntriesWake)
+        kernel.newEntriesWakeForUsage = schedule.newEntriesWake
     }
 
     private func name(_ cgroup: UInt64, at now: MonotonicTime, lastChance: Bool = false) {

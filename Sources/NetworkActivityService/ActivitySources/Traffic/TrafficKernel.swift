@@ -17,7 +17,16 @@ final class TrafficKernel {
     var isFollowingApps = false
     /// Whether the kernel is to wake the service for every new entry at once, even while a take is due: while
     /// rules hold apps back (`AppLimits`), a new instance is held from its first packets.
-    var newEntriesMustWake = false
+    var newEntriesMustWake = false {
+        didSet { tellNewEntriesWake() }
+    }
+    /// Whether the data usage wants to know of a new entry at once: not while a take is due anyway
+    /// (`DataUsageKeeper`).
+    var newEntriesWakeForUsage = true {
+        didSet { tellNewEntriesWake() }
+    }
+    /// Whether the kernel wakes the service for a new entry, as last told.
+    private var newEntriesWake = true
     /// The cgroups whose packets the kernel drops.
     private(set) var pausedCgroups: Set<UInt64> = []
     /// The cgroups whose packets the kernel keeps to a limit.
@@ -31,6 +40,14 @@ final class TrafficKernel {
         self.networks = networks
         self.logger = logger
         self.clock = clock
+    }
+
+    /// Tells the kernel whether to wake the service for a new entry, when either side changed its mind.
+    private func tellNewEntriesWake() {
+        let wakes = newEntriesWakeForUsage || newEntriesMustWake
+        guard wakes != newEntriesWake else { return }
+        newEntriesWake = wakes
+        counters.announcesNewEntries(wakingTheService: wakes)
     }
 
     /// Adds a peer to the list: it is told of what the kernel says after those added before it.
