@@ -42,6 +42,24 @@ public enum LocalFormats {
         name == "C" || name == "POSIX" || name.hasPrefix("C.")
     }
 
+    /// A day, "YYYY-MM-DD", as people name it in a sentence: "5 December", "5. Dezember", "5 grudnia" (the
+    /// translators' `strftime` format of a day and its month); the day itself when it does not read.
+    public static func dayAndMonth(_ day: String) -> String {
+        let parts = day.split(separator: "-").compactMap { Int32($0) }
+        guard parts.count == 3 else { return day }
+        Language.prepare()
+        var time = tm()
+        time.tm_year = parts[0] - 1900
+        time.tm_mon = parts[1] - 1
+        time.tm_mday = parts[2]
+        time.tm_hour = 12
+        // TRANSLATORS: a strftime format of a day of the month and its month's name, as in "resets on 5 December".
+        let format = localized("%-d %B")
+        var buffer = [CChar](repeating: 0, count: 128)
+        let length = strftime(&buffer, buffer.count, format, &time)
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The local day, as data usage names days: "2026-11-28" in every language (a machine format).
     public static func day(_ microseconds: UInt64) -> String {
         format(microseconds, "%Y-%m-%d")

@@ -19,8 +19,11 @@ public struct NetworkDataPlan: Sendable, Hashable {
     /// Bytes moved this period, and what may still move.
     public var used: UInt64 { record.used }
     public var left: UInt64 { record.left }
-    /// The day the next period begins, `YYYY-MM-DD`.
+    /// The period's first day, and the day the next begins, `YYYY-MM-DD`.
+    public var since: String { record.since }
     public var resets: String { record.resets }
+    /// Below its warning, past it, or used up; nil from a service that does not say.
+    public var level: PlanRecord.Level? { record.level }
 }
 
 extension NetworkActivityClient {

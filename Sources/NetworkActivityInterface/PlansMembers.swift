@@ -15,7 +15,10 @@ public enum PlansMembers {
     /// Every plan, with what is used of it.
     public static let getPlans = Method("GetPlans", of: interface, output: Argument<[PlanRecord]>("plans"))
 
-    public static let all: [any InterfaceMember] = [setPlan, removePlan, getPlans]
+    /// A plan was set or removed, or crossed its warning level, was used up or began a new period.
+    public static let plansChanged = Signal("PlansChanged", of: interface)
+
+    public static let all: [any InterfaceMember] = [setPlan, removePlan, getPlans, plansChanged]
 }
 
 /// What `SetPlan` sets, `a{sv}`: `cap` (t, bytes) and `period` (s: day, week or month) always, `starts` and `warn`
@@ -69,7 +72,7 @@ public struct PlanSettings: DBusCodable, Hashable, Sendable {
 }
 
 /// One plan of `GetPlans`, `a{sv}`: its settings, and this period's first day, the day it resets, the bytes used
-/// and left. Readers ignore keys they do not know.
+/// and left, and its level. Readers ignore keys they do not know.
 public struct PlanRecord: DBusCodable, Hashable, Sendable {
     public static var dbusSignature: String { "a{sv}" }
 
@@ -84,6 +87,15 @@ public struct PlanRecord: DBusCodable, Hashable, Sendable {
         public static let left = "left"
         public static let since = "since"
         public static let resets = "resets"
+        public static let level = "level"
+    }
+
+    /// How far the period is used, as the service judges it (`Key.level`): below its warning, past it, or used up
+    /// (no full packet fits in what is left).
+    public enum Level: String, Sendable {
+        case normal
+        case warning
+        case usedUp = "used-up"
     }
 
     public var network: String
@@ -92,13 +104,17 @@ public struct PlanRecord: DBusCodable, Hashable, Sendable {
     /// `YYYY-MM-DD`, local days.
     public var since: String
     public var resets: String
+    /// Nil from a service that does not say.
+    public var level: Level?
 
-    public init(network: String, settings: PlanSettings, used: UInt64, since: String, resets: String) {
+    public init(network: String, settings: PlanSettings, used: UInt64, since: String, resets: String,
+                level: Level?) {
         self.network = network
         self.settings = settings
         self.used = used
         self.since = since
         self.resets = resets
+        self.level = level
     }
 
     /// The bytes that may still move this period.
@@ -108,7 +124,7 @@ public struct PlanRecord: DBusCodable, Hashable, Sendable {
         [(Key.network, .string(network)), (Key.cap, .uint64(settings.cap)), (Key.period, .string(settings.period)),
          (Key.starts, .uint32(settings.starts ?? 1)), (Key.warn, .uint32(settings.warn ?? 80)),
          (Key.used, .uint64(used)), (Key.left, .uint64(left)), (Key.since, .string(since)),
-         (Key.resets, .string(resets))]
+         (Key.resets, .string(resets))] + (level.map { [(Key.level, .string($0.rawValue))] } ?? [])
     }
 
     public func encode(to writer: inout MessageWriter) {
@@ -126,6 +142,7 @@ public struct PlanRecord: DBusCodable, Hashable, Sendable {
                                          warn: try values[Key.warn]?.decode(UInt32.self)),
                   used: try values[Key.used]?.decode(UInt64.self) ?? 0,
                   since: try values[Key.since]?.decode(String.self) ?? "",
-                  resets: try values[Key.resets]?.decode(String.self) ?? "")
+                  resets: try values[Key.resets]?.decode(String.self) ?? "",
+                  level: (try values[Key.level]?.decode(String.self)).flatMap(Level.init(rawValue:)))
     }
 }

@@ -152,6 +152,7 @@ public final class NetworkActivityService {
         pause?.pausing = traffic.pausing
         limits?.limiting = traffic.limits
         plans?.planning = traffic.plans
+        traffic.plans.onChange = { [weak plans] in plans?.plansChanged() }
         traffic.usage.onChange = { [unowned self] everyone, users in
             usage?.usageChanged(everyone: everyone, users: users)
         }

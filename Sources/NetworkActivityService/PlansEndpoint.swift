@@ -56,4 +56,9 @@ final class PlansEndpoint {
     func plans(for caller: String) throws(DBusError) -> [PlanRecord] {
         try planning(for: caller).planRecords()
     }
+
+    /// A plan changed, or its level: every listener is told, as everyone may read plans.
+    func plansChanged() {
+        object.emit(object.makeSignal(PlansMembers.plansChanged))
+    }
 }

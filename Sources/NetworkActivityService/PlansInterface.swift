@@ -22,6 +22,7 @@ extension PlansEndpoint {
             MethodDeclaration(PlansMembers.getPlans) { endpoint, call throws(DBusError) in
                 try endpoint.plans(for: call.callerName)
             },
-        ]
+        ],
+        signals: [SignalDeclaration(PlansMembers.plansChanged)]
     )
 }

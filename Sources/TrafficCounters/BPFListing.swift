@@ -62,6 +62,7 @@ enum BPFListing {
             case BPF_JNE: return "if \(destination) != \(value) \(target)"
             case BPF_JLT: return "if \(destination) < \(value) \(target)"
             case BPF_JGE: return "if \(destination) >= \(value) \(target)"
+            case BPF_JSLT: return "if (s64)\(destination) < (s64)\(value) \(target)"
             case BPF_JSGE: return "if (s64)\(destination) >= (s64)\(value) \(target)"
             default: return "jmp 0x\(String(code, radix: 16))"
             }

@@ -26,6 +26,8 @@ struct BPFProgramBuilder {
         case notEqual
         case below
         case atLeast
+        /// Below, the two taken as signed numbers.
+        case signedBelow
         /// At least, the two taken as signed numbers.
         case signedAtLeast
 
@@ -35,6 +37,7 @@ struct BPFProgramBuilder {
             case .notEqual: UInt8(BPF_JNE)
             case .below: UInt8(BPF_JLT)
             case .atLeast: UInt8(BPF_JGE)
+            case .signedBelow: UInt8(BPF_JSLT)
             case .signedAtLeast: UInt8(BPF_JSGE)
             }
         }

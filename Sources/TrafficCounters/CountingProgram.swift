@@ -90,7 +90,7 @@ enum CountingProgram {
             program.load(.word, .r2, from: .r6, Packet.interfaceIndex)
             program.jump(if: .r2, .equal, loopbackIndex, to: "within plan")
         }
-        keepToPlan(&program, plans: plans, key: key)
+        keepToPlan(&program, plans: plans, wakeUps: wakeUps, key: key)
         program.jump(if: .r8, .equal, 0, to: "pass")
         program.atomicAdd(.r7, to: .r8, way.countOffset)
         // Followed by the service: nothing more to do, which keeps a busy app's packets cheap.
@@ -254,25 +254,32 @@ enum CountingProgram {
 
     /// On a network under a data plan, the packet of r7's length passes while the plan's allowance holds it, and
     /// takes it from the allowance; past it, it is dropped (`PlanLayout`), but an exempted app's (`exemption`),
-    /// which passes and takes it all the same, so that the allowance stays what the totals say. Lock-free: CPUs
-    /// that take the last bytes at once may leave the allowance a few packets below zero, and every packet after
-    /// them is dropped.
-    private static func keepToPlan(_ program: inout BPFProgramBuilder, plans: Int32, key: Int16) {
+    /// which passes and takes it all the same, so that the allowance stays what the totals say. The packet that
+    /// takes the allowance below the plan's next level wakes the service, so that people are told at once, not at
+    /// the minute's take. Lock-free: CPUs that take the last bytes at once may leave the allowance a few packets
+    /// below zero, and every packet after them is dropped; two that cross a level at once both wake the service.
+    private static func keepToPlan(_ program: inout BPFProgramBuilder, plans: Int32, wakeUps: Int32, key: Int16) {
         program.loadMap(.r1, descriptor: plans)
         program.move(.r2, .frame)
         program.add(.r2, Int32(key + CounterLayout.interfaceIndex))
         program.call(BPF_FUNC_map_lookup_elem)
         program.jump(if: .r0, .equal, 0, to: "within plan")
-        program.load(.doubleWord, .r1, from: .r0, PlanLayout.allowance)
+        program.load(.doubleWord, .r1, from: .r0, PlanLayout.allowance)  // r1: the allowance before the packet
         program.jump(if: .r1, .signedAtLeast, .r7, to: "take from plan")
-        program.load(.doubleWord, .r1, from: .frame, exemption)
-        program.jump(if: .r1, .notEqual, 0, to: "take from plan")
+        program.load(.doubleWord, .r2, from: .frame, exemption)
+        program.jump(if: .r2, .notEqual, 0, to: "take from plan")
         program.move(.r0, 0)
         program.exit()
         program.label("take from plan")
-        program.move(.r1, 0)
+        program.move(.r2, 0)
+        program.subtract(.r2, .r7)
+        program.atomicAdd(.r2, to: .r0, PlanLayout.allowance)
+        program.load(.doubleWord, .r3, from: .r0, PlanLayout.wakeBelow)
+        program.jump(if: .r1, .signedBelow, .r3, to: "within plan")
         program.subtract(.r1, .r7)
-        program.atomicAdd(.r1, to: .r0, PlanLayout.allowance)
+        program.jump(if: .r1, .signedAtLeast, .r3, to: "within plan")
+        program.move(.r9, Int32(BPF_RB_FORCE_WAKEUP))
+        output(&program, .planLevel, wakeUps: wakeUps, record: key, flags: .r9)
         program.label("within plan")
     }
 
@@ -374,9 +381,12 @@ enum HeldLayout {
 /// key's last two fields), and a value the program takes each packet's bytes from.
 enum PlanLayout {
     static let keySize = 12
-    static let valueSize = 8
+    static let valueSize = 16
     /// The bytes that may still cross, a signed number: below a packet's length, its packets are dropped.
     static let allowance: Int16 = 0
+    /// The allowance below which the plan reaches its next level, a signed number: the packet that takes the
+    /// allowance below it wakes the service (the lowest number never does).
+    static let wakeBelow: Int16 = 8
 }
 
 /// Why the kernel woke the service, the last field of a ring buffer record.
@@ -385,6 +395,8 @@ public enum WakeUpKind: UInt64, Sendable {
     case pastThreshold = 0
     /// An app moved something on a network since the service last took its counts: its entry is new.
     case newEntry = 1
+    /// A packet of the app took its network's plan past a level: its warning, or used up (`PlanLayout.wakeBelow`).
+    case planLevel = 2
 }
 
 /// The counters map's entries, as the program and the service both read them: a key of 24 bytes (the cgroup's

@@ -50,7 +50,7 @@ final class ActivityTray {
     init(connection: Connection, idleMode: IdleMode, notifyAfter: Duration?,
          showsPlasmaJobs: Bool = true, showsDockProgress: Bool = false, dockStateFile: String? = nil,
          showsProgressNotifications: Bool = false, meteredWarning: UInt64 = 0, warningsFile: String? = nil,
-         clock: any TimeSource = SystemClock(), logger: Logger) throws(DBusError) {
+         planNoticesFile: String? = nil, clock: any TimeSource = SystemClock(), logger: Logger) throws(DBusError) {
         self.idleMode = idleMode
         self.connection = connection
         self.clock = clock
@@ -83,6 +83,8 @@ final class ActivityTray {
         if isStandingDown { logger.info("GNOME Shell's netactivity extension shows the indicator; staying out of the tray") }
         outputs.append(recent)
         outputs.append(usedToday)
+        outputs.append(try DataPlanNotices(connection: connection, notifier: notifier, shownFile: planNoticesFile,
+                                           logger: logger))
         if showsPlasmaJobs {
             outputs.append(try PlasmaJobViews(connection: connection, logger: logger) { [unowned self] id in
                 requestCancel(id)

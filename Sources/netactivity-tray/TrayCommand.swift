@@ -43,7 +43,8 @@ enum TrayCommand {
                                     dockStateFile: stateFile("tray-dock-progress"),
                                     showsProgressNotifications: options.showsProgressNotifications,
                                     meteredWarning: options.meteredWarning,
-                                    warningsFile: stateFile("tray-metered-warnings"), logger: logger)
+                                    warningsFile: stateFile("tray-metered-warnings"),
+                                    planNoticesFile: stateFile("tray-plan-notices"), logger: logger)
         let follower = try IndicatorFollower(on: connection) { tray.show($0) }
         loop.endOfTurn = {
             follower.flush()

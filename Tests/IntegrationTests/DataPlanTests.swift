@@ -61,25 +61,75 @@ struct DataPlanTests {
         #expect(rules.stdout.contains(#""over-plan":"allow""#) || rules.stdout.contains(#""over-plan" : "allow""#),
                 "\(rules)")
         let mapsFile = folder.appendingPathComponent("maps")
-        let exempted = try server.download(bytesPerSecond: 1_000_000, seconds: 60,
-                                           in: try ApplicationCgroup(desktopApp: "app-gnome-\(maps)", user: try person.uid),
+        let mapsCgroup = try ApplicationCgroup(desktopApp: "app-gnome-\(maps)", user: try person.uid)
+        let exempted = try server.download(bytesPerSecond: 1_000_000, seconds: 60, in: mapsCgroup,
                                            as: try person.uid, namespace: network.inMachine, output: mapsFile.path,
                                            bus: bus)
         let going = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < going, Self.size(of: mapsFile.path) < 2_000_000 { usleep(50_000) }
-        #expect(Self.size(of: mapsFile.path) >= 2_000_000, "the exempted app did not go on: \(service.log.suffix(2_000))")
+        #expect(Self.size(of: mapsFile.path) >= 2_000_000, "the exempted app did not go on: \(exempted.stderr) \(service.log.suffix(2_000))")
         #expect(size() == last, "the browser went on past the cap beside the exempted app")
         let taken = try SpeedLimitTests.netactivity(as: person, bus, "limit", maps, "--over-plan", "stop")
         #expect(taken.succeeded, "\(taken)")
         let stopped = Self.awaitStill(mapsFile.path)
         #expect(stopped < 50_000_000, "the app no longer exempted went on")
         exempted.send(SIGTERM)
+        _ = mapsCgroup
 
         // A user may read the plans, not change them.
         let refused = try runTool("/usr/sbin/runuser", ["-u", person.name, "--", ReachableCopies.of(Paths.cli).path,
                                                         "plan", "--system", "Phone hotspot", "--none"], bus: bus)
         #expect(!refused.succeeded && refused.stderr.contains("AccessDenied"), "\(refused)")
         download.send(SIGTERM)
+    }
+
+    /// The warning at its level, at once: the packet that takes the plan past it wakes the service, which says
+    /// `PlansChanged`; the tray, through the session service, tells of it once, and once more of the plan used up,
+    /// naming the network, what was used of the cap and the day it resets.
+    @Test func theTrayTellsOnceOfThePlanAtItsWarningAndOnceUsedUp() throws {
+        let system = try PrivateNetworkManager.systemBus()
+        let session = try PrivateBus()
+        let network = try PrivateNetworkManager(bus: system, networks: [DataUsageTests.hotspot])
+        let service = try DataUsageTests.systemService(system, network)
+        let sessionService = try DaemonProcess(bus: session, arguments: DaemonProcess.noDelays + ["--traffic"],
+                                               environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+        let watcher = try TrayProcess.watcher(session)
+        let notifications = try FakePeer(session, owning: "org.freedesktop.Notifications",
+                                         answers: ["Notify": { $0.makeReturn(with: UInt32(7)) }])
+        let runtime = try temporaryDirectory("tray-runtime")
+        let tray = try TrayProcess(session, arguments: ["--idle", "show"],
+                                   environment: ["XDG_RUNTIME_DIR": runtime.path, "LC_ALL": "C.UTF-8"])
+        try watcher.awaitCall("RegisterStatusNotifierItem")
+        let listener = try SignalListener(system)
+        let set = try runTool(Paths.cli.path, ["plan", "--system", "Phone hotspot", "--cap", "20MB", "--period", "day",
+                                               "--warn", "50"], bus: system)
+        #expect(set.succeeded, "\(set)")
+        #expect(try listener.next { $0.member == PlansMembers.plansChanged.name.rawValue } != nil, "no PlansChanged")
+        let listed = try runTool(Paths.cli.path, ["plans", "--system", "--json"], bus: system)
+        let resets = try #require((try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])?
+            .first?["resets"] as? String, "\(listed)")
+        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+                      "October", "November", "December"]
+        let parts = resets.split(separator: "-").compactMap { Int($0) }
+        let day = "\(parts[2]) \(months[parts[1] - 1])"
+
+        let server = try PacedServer(address: DataUsageTests.hotspot.serverAddress, namespace: network.inInternet)
+        let download = try server.download(bytesPerSecond: Self.rate, seconds: 6, in: nil,
+                                           namespace: network.inMachine, bus: system)
+        let warning = try Integration.NotificationTests.Notify(try notifications.awaitCall("Notify", timeout: .seconds(30)))
+        #expect(warning.summary == "Data plan" && warning.body.hasPrefix("Phone hotspot: ")
+                && warning.body.hasSuffix(" of 20.0 MB used, resets on \(day)"), "\(warning.body)")
+        let used = Double(warning.body.dropFirst("Phone hotspot: ".count).prefix { $0 != " " }) ?? 0
+        #expect(used >= 10, "told of the warning at \(used) MB of 20 MB, below its 50 %")
+        try service.awaitLog("the data plan of Phone hotspot is 50 % used")
+        let usedUp = try Integration.NotificationTests.Notify(try notifications.awaitCall("Notify", timeout: .seconds(30)))
+        #expect(usedUp.summary == "Data plan used up"
+                && usedUp.body.hasSuffix(" of 20.0 MB used; its apps are stopped until it resets on \(day)"),
+                "\(usedUp.body)")
+        download.send(SIGTERM)
+        try notifications.settle()
+        #expect(notifications.calls.filter { $0.member == "Notify" }.count == 2, "one notification a level")
+        _ = (sessionService, tray)
     }
 
     static func size(of path: String) -> UInt64 {

@@ -9,7 +9,7 @@ public final class SignalListener {
 
     public init(_ bus: PrivateBus) throws {
         connection = try bus.connect()
-        for path in [ServiceNames.objectPath, ServiceNames.usagePath] {
+        for path in [ServiceNames.objectPath, ServiceNames.usagePath, ServiceNames.plansPath] {
             try connection.addMatch(MatchRule(sender: ServiceNames.busName, path: path))
         }
     }

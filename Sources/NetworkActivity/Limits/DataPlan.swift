@@ -54,6 +54,13 @@ public struct DataPlan: Sendable, Hashable {
     /// The bytes at which people are told.
     public var warnsAt: UInt64 { cap / 100 * UInt64(warnPercent) + cap % 100 * UInt64(warnPercent) / 100 }
 
+    /// Where the next level lies for a period that used `used` bytes: the allowance (what is left) below which the
+    /// plan reaches its warning, or is used up; nil once it is used up.
+    public func nextLevel(afterUsing used: UInt64) -> UInt64? {
+        if used < warnsAt { return cap - warnsAt + 1 }
+        return isUsedUp(used) ? nil : Self.largestPacket
+    }
+
     /// The period `day` is in: its first day, and the day the next begins (when the plan resets).
     public func period(containing day: UsageDay) -> (first: UsageDay, resets: UsageDay) {
         switch period {

@@ -71,6 +71,8 @@ final class DataUsageKeeper: TrafficPeer, DataUsageAnswering {
             }
         case .pastThreshold:
             schedule.moving(at: now, untilMidnight: untilMidnight)
+        case .planLevel:
+            break
         }
         tellNewEntriesWake()
     }

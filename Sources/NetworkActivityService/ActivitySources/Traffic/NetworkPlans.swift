@@ -33,6 +33,11 @@ final class NetworkPlans: TrafficPeer, DataPlanning {
     private var today: UsageDay?
     /// The next local midnight, while any plan is kept.
     private var nextMidnight: MonotonicTime?
+    /// Whether the kernel woke the service for a plan's level this turn.
+    private var levelReached = false
+    /// Told when a plan was set or removed, or crossed its warning level, was used up or began a new period
+    /// (`PlansMembers.plansChanged`).
+    var onChange: (() -> Void)?
 
     init(kernel: TrafficKernel, usage: DataUsageKeeper, directory: String?) {
         self.kernel = kernel
@@ -49,14 +54,25 @@ final class NetworkPlans: TrafficPeer, DataPlanning {
         if !plans.isEmpty { usage.takeNow(saving: false) }
     }
 
+    /// A packet took a plan past its warning or used it up (`WakeUpKind.planLevel`): the counts are taken at the
+    /// turn's end, which tells of the level at once.
+    func kernelWoke(for key: CounterKey, _ kind: WakeUpKind, at now: MonotonicTime) {
+        if kind == .planLevel { levelReached = true }
+    }
+
     func endOfTurn(at now: MonotonicTime) -> Duration? {
         guard !plans.isEmpty else {
             nextMidnight = nil
+            levelReached = false
             return nil
         }
         if let due = nextMidnight, now >= due {
             usage.takeNow(saving: false)
             nextMidnight = nil
+        }
+        if levelReached {
+            levelReached = false
+            usage.takeNow(saving: false)
         }
         let midnight = nextMidnight ?? now + LocalCalendar.untilMidnight(atWallClock: kernel.clock.now().wallClock)
         nextMidnight = midnight
@@ -70,11 +86,13 @@ final class NetworkPlans: TrafficPeer, DataPlanning {
         guard let today else { return [] }
         return plans.all.map { network, plan in
             let period = plan.period(containing: today)
+            let used = usage.usage.bytes(on: network, from: period.first)
+            let level: PlanRecord.Level = plan.isUsedUp(used) ? .usedUp : used >= plan.warnsAt ? .warning : .normal
             return PlanRecord(network: network,
                               settings: PlanSettings(cap: plan.cap, period: plan.period.rawValue,
                                                      starts: UInt32(plan.starts), warn: UInt32(plan.warnPercent)),
-                              used: usage.usage.bytes(on: network, from: period.first),
-                              since: period.first.description, resets: period.resets.description)
+                              used: used, since: period.first.description, resets: period.resets.description,
+                              level: level)
         }
     }
 
@@ -116,6 +134,7 @@ final class NetworkPlans: TrafficPeer, DataPlanning {
         warned.remove(network)
         usedUp.remove(network)
         usage.takeNow(saving: false)
+        onChange?()
     }
 
     // MARK: The kernel
@@ -130,8 +149,9 @@ final class NetworkPlans: TrafficPeer, DataPlanning {
             let used = usage.usage.bytes(on: network, from: period.first)
             let allowance = plan.cap > used ? plan.cap - used : 0
             let interfaces = kernel.networks.interfaces(of: network).filter { $0 != TrafficCounters.loopbackIndex }
-            for index in interfaces where !kernel.counters.setPlanAllowance(allowance, interfaceIndex: index,
-                                                                           namespace: namespace) {
+            let next = plan.nextLevel(afterUsing: used)
+            for index in interfaces where !kernel.counters.setPlanAllowance(allowance, wakingBelow: next,
+                                                                           interfaceIndex: index, namespace: namespace) {
                 kernel.logger.warning("cannot keep \(network) to its plan: at most \(TrafficCounters.plannedCapacity) interfaces may be under a plan at once")
             }
             nowHeld[network] = interfaces
@@ -145,16 +165,23 @@ final class NetworkPlans: TrafficPeer, DataPlanning {
         held = nowHeld
     }
 
-    /// Logs, once a period, a plan past its warning and used up.
+    /// Logs, once a period, a plan past its warning and used up; tells `onChange` of every change of level (a
+    /// new period's included).
     private func noteLevel(of network: String, _ plan: DataPlan, used: UInt64) {
-        if used < plan.warnsAt { warned.remove(network) }
-        if !plan.isUsedUp(used) { usedUp.remove(network) }
-        if used >= plan.warnsAt, warned.insert(network).inserted, !plan.isUsedUp(used) {
-            kernel.logger.info("the data plan of \(network) is \(plan.warnPercent) % used: \(used) of \(plan.cap) bytes")
+        var changed = false
+        if used < plan.warnsAt, warned.remove(network) != nil { changed = true }
+        if !plan.isUsedUp(used), usedUp.remove(network) != nil { changed = true }
+        if used >= plan.warnsAt, warned.insert(network).inserted {
+            changed = true
+            if !plan.isUsedUp(used) {
+                kernel.logger.info("the data plan of \(network) is \(plan.warnPercent) % used: \(used) of \(plan.cap) bytes")
+            }
         }
         if plan.isUsedUp(used), usedUp.insert(network).inserted {
+            changed = true
             kernel.logger.info("the data plan of \(network) is used up: \(used) of \(plan.cap) bytes; its packets are dropped until it resets")
         }
+        if changed { onChange?() }
     }
 
     // MARK: The file
