@@ -15,6 +15,14 @@ public struct PlanWarnings: Sendable {
         /// `YYYY-MM-DD`.
         public var resets: String
 
+        public init(network: String, level: PlanRecord.Level, used: UInt64, cap: UInt64, resets: String) {
+            self.network = network
+            self.level = level
+            self.used = used
+            self.cap = cap
+            self.resets = resets
+        }
+
         public var summary: String {
             level == .usedUp ? localized("Data plan used up") : localized("Data plan")
         }

@@ -50,6 +50,17 @@ struct DataPlanRulesTests {
                 && plan.isUsedUp(10_000_000_001))
     }
 
+    /// The kernel wakes the service below the next level's allowance: the warning's while below it (what is left
+    /// at the warning, and one more), then used up's (a full packet), then never.
+    @Test func theNextLevelIsTheWarningThenUsedUpThenNone() throws {
+        let plan = try DataPlan(cap: 10_000_000_000, period: .month)
+        #expect(plan.nextLevel(afterUsing: 0) == 2_000_000_001)
+        #expect(plan.nextLevel(afterUsing: 7_999_999_999) == 2_000_000_001)
+        #expect(plan.nextLevel(afterUsing: 8_000_000_000) == 65_536)
+        #expect(plan.nextLevel(afterUsing: 10_000_000_000 - 65_536) == 65_536)
+        #expect(plan.nextLevel(afterUsing: 10_000_000_000 - 65_535) == nil)
+    }
+
     @Test func badNetworksAndOneTooManyAreRefusedAndChangeNothing() throws {
         var plans = DataPlans()
         let plan = try DataPlan(cap: 1_000_000, period: .day)
