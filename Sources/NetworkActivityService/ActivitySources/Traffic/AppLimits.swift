@@ -4,9 +4,6 @@ import NetworkActivity
 import NetworkActivityInterface
 import ProgramSupport
 import TrafficCounters
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Keeps apps to the speed limits people set (`LimitRules`), a peer of `TrafficKernel`, whose held map has the
 /// kernel hold them: every cgroup of a rule's app, in the slice of the rule's user (root's: in no user's slice),
@@ -35,7 +32,7 @@ final class AppLimits: TrafficPeer, SpeedLimiting {
     init(kernel: TrafficKernel, directory: String?) {
         self.kernel = kernel
         self.directory = directory
-        rules = directory.flatMap { Self.read(from: $0, logger: kernel.logger) } ?? LimitRules()
+        rules = directory.flatMap { Self.file.read(from: $0, logger: kernel.logger) } ?? LimitRules()
         kernel.newEntriesMustWake = !rules.isEmpty
     }
 
@@ -79,7 +76,7 @@ final class AppLimits: TrafficPeer, SpeedLimiting {
     /// Keeps the changed rules, written first (a change that cannot be kept is refused, and changes nothing),
     /// then holds the app's running cgroups to its rule now.
     private func apply(_ changed: LimitRules, to application: String, of user: UInt32) throws(DBusError) {
-        if let directory, !write(changed, to: directory) {
+        if let directory, !Self.file.write(changed, to: directory, logger: kernel.logger) {
             throw DBusError(.failed, "the limits cannot be kept in \(directory); see the service's journal")
         }
         rules = changed
@@ -155,38 +152,10 @@ final class AppLimits: TrafficPeer, SpeedLimiting {
 
     // MARK: The file
 
-    private func write(_ rules: LimitRules, to directory: String) -> Bool {
-        if mkdir(directory, 0o700) != 0, errno != EEXIST {
-            kernel.logger.warning("cannot keep the limits: cannot create \(directory): \(String(cString: strerror(errno)))")
-            return false
-        }
-        do {
-            let file = try AtomicFile.replace(directory + "/" + Self.fileName,
-                                              with: Array(LimitRulesFileFormat.encode(rules).utf8), durable: true)
-            close(file)
-            return true
-        } catch {
-            kernel.logger.warning("cannot keep the limits in \(directory): \(error)")
-            return false
-        }
-    }
-
-    /// The rules kept in the directory; nil for none. A file that is there but cannot be read, is too large or
-    /// damaged is kept aside as `limits.damaged`, with one warning, and no rule holds until one is set again.
-    private static func read(from directory: String, logger: Logger) -> LimitRules? {
-        let path = directory + "/" + fileName
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return nil }
-        let rules = readSmallTextFile(atPath: path, maxBytes: LimitRulesFileFormat.maximumSize)
-            .flatMap(LimitRulesFileFormat.decode)
-        guard let rules else {
-            logger.warning("the limits in \(path) cannot be read whole; they are kept as \(path).damaged, and none holds")
-            rename(path, path + ".damaged")
-            return nil
-        }
-        logger.info("keeping the limits in \(path) (\(rules.byUser.values.map(\.count).reduce(0, +)) rules)")
-        return rules
-    }
+    static let file = RulesFile<LimitRules>(name: fileName, words: "the limits",
+                                            maximumSize: LimitRulesFileFormat.maximumSize,
+                                            encode: LimitRulesFileFormat.encode, decode: LimitRulesFileFormat.decode,
+                                            count: { $0.byUser.values.map(\.count).reduce(0, +) })
 }
 
 extension LimitRuleError: DBusErrorConvertible {

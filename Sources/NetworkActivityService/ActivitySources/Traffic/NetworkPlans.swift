@@ -4,9 +4,6 @@ import NetworkActivity
 import NetworkActivityInterface
 import ProgramSupport
 import TrafficCounters
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Keeps the machine's networks to their data plans (`DataPlans`): what a period used is the data usage's
 /// (`DataUsageKeeper`, every user's apps on the network), and what is left of the cap is the allowance the kernel
@@ -44,7 +41,7 @@ final class NetworkPlans: TrafficPeer, DataPlanning {
         self.usage = usage
         self.directory = directory
         namespace = kernel.counters.tellsNamespaces ? TrafficCounters.ownNamespace() ?? 0 : 0
-        plans = directory.flatMap { Self.read(from: $0, logger: kernel.logger) } ?? DataPlans()
+        plans = directory.flatMap { Self.file.read(from: $0, logger: kernel.logger) } ?? DataPlans()
         usage.onTaken = { [unowned self] today in
             self.today = today
             keepToPlans()
@@ -127,7 +124,7 @@ final class NetworkPlans: TrafficPeer, DataPlanning {
     /// Keeps the changed plans, written first (a change that cannot be kept is refused, and changes nothing),
     /// then holds the networks to them now.
     private func keep(_ changed: DataPlans, changing network: String) throws(DBusError) {
-        if let directory, !write(changed, to: directory) {
+        if let directory, !Self.file.write(changed, to: directory, logger: kernel.logger) {
             throw DBusError(.failed, "the plans cannot be kept in \(directory); see the service's journal")
         }
         plans = changed
@@ -186,38 +183,10 @@ final class NetworkPlans: TrafficPeer, DataPlanning {
 
     // MARK: The file
 
-    private func write(_ plans: DataPlans, to directory: String) -> Bool {
-        if mkdir(directory, 0o700) != 0, errno != EEXIST {
-            kernel.logger.warning("cannot keep the plans: cannot create \(directory): \(String(cString: strerror(errno)))")
-            return false
-        }
-        do {
-            let file = try AtomicFile.replace(directory + "/" + Self.fileName,
-                                              with: Array(DataPlansFileFormat.encode(plans).utf8), durable: true)
-            close(file)
-            return true
-        } catch {
-            kernel.logger.warning("cannot keep the plans in \(directory): \(error)")
-            return false
-        }
-    }
-
-    /// The plans kept in the directory; nil for none. A file that is there but cannot be read, is too large or
-    /// damaged is kept aside as `plans.damaged`, with one warning, and no plan holds until one is set again.
-    private static func read(from directory: String, logger: Logger) -> DataPlans? {
-        let path = directory + "/" + fileName
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return nil }
-        let plans = readSmallTextFile(atPath: path, maxBytes: DataPlansFileFormat.maximumSize)
-            .flatMap(DataPlansFileFormat.decode)
-        guard let plans else {
-            logger.warning("the plans in \(path) cannot be read whole; they are kept as \(path).damaged, and none holds")
-            rename(path, path + ".damaged")
-            return nil
-        }
-        logger.info("keeping the data plans in \(path) (\(plans.byNetwork.count) plans)")
-        return plans
-    }
+    static let file = RulesFile<DataPlans>(name: fileName, words: "the data plans",
+                                           maximumSize: DataPlansFileFormat.maximumSize,
+                                           encode: DataPlansFileFormat.encode, decode: DataPlansFileFormat.decode,
+                                           count: { $0.byNetwork.count })
 }
 
 extension DataPlanError: DBusErrorConvertible {
