@@ -31,6 +31,7 @@ install -m644 dbus/org.example.NetworkActivity.xml dbus/org.example.NetworkActiv
   dbus/org.example.NetworkActivity.Pause.xml dbus/org.example.NetworkActivity.Limits.xml \
   dbus/org.example.NetworkActivity.Plans.xml "$root/share/dbus-1/interfaces/"
 install -m644 dbus/org.example.NetworkActivity.conf "$root/share/dbus-1/system.d/"
+install -Dm644 dbus/org.example.NetworkActivity.policy "$root/share/polkit-1/actions/org.example.NetworkActivity.policy"
 # The system user the system service runs as (systemd-sysusers makes it; the package's postinst runs it).
 install -Dm644 packaging/netactivity.sysusers "$root/lib/sysusers.d/netactivity.conf"
 

@@ -77,7 +77,8 @@ public final class NetworkActivityService {
                                   notCounting: notCounting)
             pause = PauseEndpoint(activities: endpoint, send: send, notCounting: notCounting)
             limits = LimitsEndpoint(callers: endpoint.callers, send: send, notCounting: notCounting)
-            plans = PlansEndpoint(callers: endpoint.callers, send: send, notCounting: notCounting)
+            plans = PlansEndpoint(callers: endpoint.callers, polkit: PolkitCheck(connection: connection), send: send,
+                                  notCounting: notCounting)
         } else {
             relay = SystemServiceRelay(callers: endpoint.callers, send: send, notCounting: notCounting)
         }

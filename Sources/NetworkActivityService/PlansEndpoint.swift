@@ -12,17 +12,22 @@ protocol DataPlanning: AnyObject {
     func removePlan(of network: String) throws(DBusError)
 }
 
-/// The system service's object at `ServiceNames.plansPath`: the machine's data plans, by network, which root sets
-/// and everyone reads. A session serves the same interface through `SystemServiceRelay`.
+/// The system service's object at `ServiceNames.plansPath`: the machine's data plans, by network, which root sets,
+/// or a user polkit authorizes (`PolkitInterface.managePlans`), and everyone reads. A session serves the same
+/// interface through `SystemServiceRelay`.
 final class PlansEndpoint {
     private(set) var object: ServedObject!
     let callers: CallerDirectory
     /// Nil where the service counts no traffic, which `notCounting` says why.
     weak var planning: (any DataPlanning)?
     private let notCounting: () -> DBusError
+    /// Nil where no polkit is asked: only root changes plans then.
+    private let polkit: PolkitCheck?
 
-    init(callers: CallerDirectory, send: @escaping (Message) -> Void, notCounting: @escaping () -> DBusError) {
+    init(callers: CallerDirectory, polkit: PolkitCheck?, send: @escaping (Message) -> Void,
+         notCounting: @escaping () -> DBusError) {
         self.callers = callers
+        self.polkit = polkit
         self.notCounting = notCounting
         object = ServedObject(self, at: ServiceNames.plansPath, interfaces: [Self.interface],
                               introspectionXML: Self.introspectionXML, send: send)
@@ -34,23 +39,39 @@ final class PlansEndpoint {
         return planning
     }
 
-    /// A plan is the machine's: only root changes it.
-    private func refuseUnlessRoot(_ caller: String) throws(DBusError) {
-        guard try callers.knownUser(of: caller) == 0 else {
-            throw DBusError(.accessDenied, "only root sets the machine's data plans")
+    func setPlan(_ network: String, _ settings: PlanSettings, call: Message) throws(DBusError)
+        -> MethodAnswer<NoValue> {
+        _ = try planning(for: call.callerName)
+        return try whenAuthorized(call) { planning throws(DBusError) in try planning.setPlan(settings, for: network) }
+    }
+
+    func removePlan(_ network: String, call: Message) throws(DBusError) -> MethodAnswer<NoValue> {
+        _ = try planning(for: call.callerName)
+        return try whenAuthorized(call) { planning throws(DBusError) in try planning.removePlan(of: network) }
+    }
+
+    /// A plan is the machine's: root changes it at once; another user once polkit authorized them, when the call
+    /// is answered; nobody else.
+    private func whenAuthorized(_ call: Message, _ change: @escaping (any DataPlanning) throws(DBusError) -> Void)
+        throws(DBusError) -> MethodAnswer<NoValue> {
+        let refusal = "only root, or a user polkit authorizes, sets the machine's data plans"
+        if try callers.knownUser(of: call.callerName) == 0 {
+            try change(try planning(for: call.callerName))
+            return .now(NoValue())
         }
-    }
-
-    func setPlan(_ network: String, _ settings: PlanSettings, caller: String) throws(DBusError) {
-        let planning = try planning(for: caller)
-        try refuseUnlessRoot(caller)
-        try planning.setPlan(settings, for: network)
-    }
-
-    func removePlan(_ network: String, caller: String) throws(DBusError) {
-        let planning = try planning(for: caller)
-        try refuseUnlessRoot(caller)
-        try planning.removePlan(of: network)
+        guard let polkit else { throw DBusError(.accessDenied, "only root sets the machine's data plans") }
+        polkit.check(call.callerName, for: PolkitInterface.managePlans, refusal: refusal) { [weak self] result in
+            guard let self else { return }
+            do throws(DBusError) {
+                try result.get()
+                guard let planning else { throw notCounting() }
+                try change(planning)
+                object.answer(call, with: NoValue())
+            } catch {
+                object.answer(call, failing: error)
+            }
+        }
+        return .later
     }
 
     func plans(for caller: String) throws(DBusError) -> [PlanRecord] {

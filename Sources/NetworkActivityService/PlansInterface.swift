@@ -11,14 +11,12 @@ extension PlansEndpoint {
     static let interface = InterfaceDeclaration<PlansEndpoint>(
         ServiceNames.plansInterface,
         methods: [
-            MethodDeclaration(PlansMembers.setPlan) { endpoint, call, network, settings throws(DBusError) in
-                try endpoint.setPlan(network, settings, caller: call.callerName)
-                return NoValue()
-            },
-            MethodDeclaration(PlansMembers.removePlan) { endpoint, call, network throws(DBusError) in
-                try endpoint.removePlan(network, caller: call.callerName)
-                return NoValue()
-            },
+            MethodDeclaration(PlansMembers.setPlan, answeringLater: { endpoint, call, network, settings throws(DBusError) in
+                try endpoint.setPlan(network, settings, call: call)
+            }),
+            MethodDeclaration(PlansMembers.removePlan, answeringLater: { endpoint, call, network throws(DBusError) in
+                try endpoint.removePlan(network, call: call)
+            }),
             MethodDeclaration(PlansMembers.getPlans) { endpoint, call throws(DBusError) in
                 try endpoint.plans(for: call.callerName)
             },

@@ -132,6 +132,32 @@ struct DataPlanTests {
         _ = (sessionService, tray)
     }
 
+    /// A user whom polkit authorizes for the project's action (the real polkit daemon, the action as installed, a
+    /// rule naming the user) sets and removes a plan; another user, whom no rule names and no agent asks, is
+    /// refused with `AccessDenied`, and nothing changes.
+    @Test(.enabled(if: PrivatePolkit.isInstalled, "needs root and polkitd"))
+    func aUserPolkitAuthorizesSetsAPlanAndAnotherIsRefused() throws {
+        let bus = try systemLikeBus(including: [systemPolicy, PrivatePolkit.busPolicy])
+        let person = try ThrowawayUser(), stranger = try ThrowawayUser()
+        let polkit = try PrivatePolkit(bus: bus, authorizing: [person.name],
+                                       action: PolkitInterface.managePlans)
+        let service = try PauseTests.systemService(bus)
+        let set = try SpeedLimitTests.netactivity(as: person, bus, "plan", "Office", "--cap", "5GB", "--period", "week",
+                                                  "--starts", "monday")
+        #expect(set.succeeded, "\(set)\n\(service.log.suffix(2_000))")
+        let refused = try SpeedLimitTests.netactivity(as: stranger, bus, "plan", "Office", "--none")
+        #expect(!refused.succeeded && refused.stderr.contains("org.freedesktop.DBus.Error.AccessDenied")
+                && refused.stderr.contains("polkit did not authorize \(PolkitInterface.managePlans)"), "\(refused)")
+        let listed = try SpeedLimitTests.netactivity(as: stranger, bus, "plans", "--json")
+        #expect(listed.stdout.contains(#""network":"Office""#) || listed.stdout.contains(#""network" : "Office""#),
+                "the refused removal changed nothing: \(listed)")
+        let removed = try SpeedLimitTests.netactivity(as: person, bus, "plan", "Office", "--none")
+        #expect(removed.succeeded, "\(removed)")
+        let after = try SpeedLimitTests.netactivity(as: stranger, bus, "plans", "--json")
+        #expect(!after.stdout.contains("Office"), "\(after)")
+        _ = polkit
+    }
+
     static func size(of path: String) -> UInt64 {
         var status = stat()
         return stat(path, &status) == 0 ? UInt64(status.st_size) : 0

@@ -97,6 +97,7 @@ extension Integration {
             "usr/share/dbus-1/interfaces/org.example.NetworkActivity.Limits.xml",
             "usr/share/dbus-1/interfaces/org.example.NetworkActivity.Plans.xml",
             "usr/share/dbus-1/system.d/org.example.NetworkActivity.conf",
+            "usr/share/polkit-1/actions/org.example.NetworkActivity.policy",
             "usr/lib/systemd/user/netactivityd.service", "usr/lib/systemd/user/netactivity-tray.service",
             "usr/share/dbus-1/system-services/org.example.NetworkActivity.service",
             "usr/lib/systemd/system/netactivityd.service", "usr/lib/sysusers.d/netactivity.conf",

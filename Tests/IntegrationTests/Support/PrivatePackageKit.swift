@@ -45,7 +45,7 @@ final class PrivatePackageKit {
             throw TestFailure("the repository's server did not start: \(server.stderr)")
         }
         try makeAptRoot(port: port)
-        try awaitOwner(of: "org.freedesktop.PolicyKit1")
+        try awaitOwner(of: "org.freedesktop.PolicyKit1", on: bus)
         try start()
     }
 
@@ -75,7 +75,7 @@ final class PrivatePackageKit {
             "packagekitd-\(UUID().uuidString.prefix(6)).log")))
         try withSignalsUnblocked { try process.runHandingOverFiles() }
         daemon = process
-        try awaitOwner(of: "org.freedesktop.PackageKit")
+        try awaitOwner(of: "org.freedesktop.PackageKit", on: bus)
     }
 
     /// Stops packagekitd as a crash would: SIGKILL.
@@ -136,16 +136,6 @@ final class PrivatePackageKit {
         }
         try "deb [trusted=yes] http://127.0.0.1:\(port)/ ./\n"
             .write(to: root.appendingPathComponent("etc-apt/sources.list"), atomically: true, encoding: .utf8)
-    }
-
-    private func awaitOwner(of name: String) throws {
-        let watcher = try bus.connect()
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            if let busName = try? BusName(name), (try? watcher.nameOwner(of: busName)) != nil { return }
-            usleep(20_000)
-        }
-        throw TestFailure("\(name) did not appear on the private system bus")
     }
 
     private static func speed(unlimited: Bool, of repository: URL) throws {

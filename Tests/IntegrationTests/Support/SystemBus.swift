@@ -22,6 +22,17 @@ func systemLikeBus(including policy: [URL]) throws -> PrivateBus {
         """, includes: policy)
 }
 
+/// Waits, up to 20 s, until `name` has an owner on `bus` (a daemon the test started took it).
+func awaitOwner(of name: String, on bus: PrivateBus) throws {
+    let watcher = try bus.connect()
+    let deadline = ContinuousClock.now + .seconds(20)
+    while ContinuousClock.now < deadline {
+        if let busName = try? BusName(name), (try? watcher.nameOwner(of: busName)) != nil { return }
+        usleep(20_000)
+    }
+    throw TestFailure("\(name) did not appear on the private system bus")
+}
+
 /// The project's system-bus policy, as installed.
 let systemPolicy = Paths.dbusFolder.appendingPathComponent("org.example.NetworkActivity.conf")
 
