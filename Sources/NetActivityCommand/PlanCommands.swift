@@ -16,7 +16,8 @@ struct PlanCommand: AsyncParsableCommand {
             every day, on the week's day --starts (1 Monday to 7 Sunday, or its name) or on the month's day \
             --starts (1 to 31; a shorter month resets on its last). A SIZE is decimal, as the command prints it \
             (500MB, 10GB), a plain number bytes. The plan is the machine's: root sets it (with --system), \
-            everyone may read it with `netactivity plans`.
+            or a user whom polkit authorizes (an administrator's password, by default); everyone may read it \
+            with `netactivity plans`.
             """)
 
     @OptionGroup var busOptions: BusOptions
