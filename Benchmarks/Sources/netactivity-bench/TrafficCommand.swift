@@ -220,7 +220,7 @@ struct TrafficCommand: ParsableCommand {
                     costs[variant, default: []].append(try whileCounting(executable) { bus, service in
                         let pausedApp = variant == "paused" ? try PausedApp(bus) : nil
                         defer { _ = pausedApp }
-                        let limited = variant == "limited" ? try LimitedApp(bus, down: SpeedLimit.fastest, up: SpeedLimit.fastest) : nil
+                        let limited = variant == "limited" ? try LimitedApp(bus, down: AppLimit.fastest, up: AppLimit.fastest) : nil
                         let ids = programIDs(in: service.log)
                         let before = try TrafficCost.statistics(ofPrograms: ids)
                         if let limited {
