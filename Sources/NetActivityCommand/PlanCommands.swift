@@ -15,7 +15,8 @@ struct PlanCommand: AsyncParsableCommand {
             service's kernel programs drop what would cross the network until the period resets, at midnight \
             every day, on the week's day --starts (1 Monday to 7 Sunday, or its name) or on the month's day \
             --starts (1 to 31; a shorter month resets on its last). A SIZE is decimal, as the command prints it \
-            (500MB, 10GB), a plain number bytes. The plan is the machine's: root sets it (with --system), \
+            (500MB, 10GB), a plain number bytes. --resume lets the network's apps go on past the cap until the \
+            period resets. The plan is the machine's: root sets it (with --system), \
             or a user whom polkit authorizes (an administrator's password, by default); everyone may read it \
             with `netactivity plans`.
             """)
@@ -41,6 +42,9 @@ struct PlanCommand: AsyncParsableCommand {
     @Flag(help: "Remove the network's plan.")
     var none = false
 
+    @Flag(help: "Let the network's apps go on past its cap until the period ends.")
+    var resume = false
+
     static let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
     /// The day a period begins, as a number: a weekday's name (or its first three letters) is its number.
@@ -52,10 +56,12 @@ struct PlanCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        if none, cap != nil || period != nil || starts != nil || warn != nil {
-            throw ValidationError(localized("--none takes no other option."))
+        let settings = cap != nil || period != nil || starts != nil || warn != nil
+        if none, settings || resume { throw ValidationError(localized("--none takes no other option.")) }
+        if resume, settings { throw ValidationError(localized("--resume takes no other option.")) }
+        if !none, !resume, cap == nil || period == nil {
+            throw ValidationError(localized("Give --cap and --period, --resume or --none."))
         }
-        if !none, cap == nil || period == nil { throw ValidationError(localized("Give --cap and --period, or --none.")) }
         if let cap, ByteQuantity.size(cap) == nil {
             throw ValidationError(localized("A size is a number of bytes, such as 500MB or 10GB: %s", cap))
         }
@@ -69,6 +75,8 @@ struct PlanCommand: AsyncParsableCommand {
             let client = try busOptions.connect()
             if none {
                 try await client.removePlan(of: network)
+            } else if resume {
+                try await client.resumePlan(of: network)
             } else {
                 try await client.setPlan(for: network, cap: cap.flatMap(ByteQuantity.size) ?? 0, period: period ?? "",
                                          starts: starts.flatMap(Self.day), warn: warn)

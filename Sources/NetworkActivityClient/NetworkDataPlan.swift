@@ -24,6 +24,8 @@ public struct NetworkDataPlan: Sendable, Hashable {
     public var resets: String { record.resets }
     /// Below its warning, past it, or used up; nil from a service that does not say.
     public var level: PlanRecord.Level? { record.level }
+    /// Whether its apps go on past the cap this period (`resumePlan(of:)`).
+    public var isResumed: Bool { record.isResumed }
 }
 
 extension NetworkActivityClient {
@@ -41,8 +43,14 @@ extension NetworkActivityClient {
                                                                                   starts: starts, warn: warn)))
     }
 
-    /// Removes a network's plan (`RemovePlan`, root only).
+    /// Removes a network's plan (`RemovePlan`; root, or whom polkit authorizes).
     public func removePlan(of network: String) async throws(NetworkActivityError) {
         _ = try await call(PlansMembers.removePlan.serviceCall(network))
+    }
+
+    /// Lets the network's apps go on past its cap until the period ends (`ResumePlan`; root, or whom polkit
+    /// authorizes).
+    public func resumePlan(of network: String) async throws(NetworkActivityError) {
+        _ = try await call(PlansMembers.resumePlan.serviceCall(network))
     }
 }

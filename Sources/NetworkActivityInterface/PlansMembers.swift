@@ -12,13 +12,15 @@ public enum PlansMembers {
                                        Argument<PlanSettings>("plan"))
     /// Removes a network's plan (root only).
     public static let removePlan = Method("RemovePlan", of: interface, Argument<String>("network"))
+    /// Lets the network's apps go on past its cap until the period ends (root, or whom polkit authorizes).
+    public static let resumePlan = Method("ResumePlan", of: interface, Argument<String>("network"))
     /// Every plan, with what is used of it.
     public static let getPlans = Method("GetPlans", of: interface, output: Argument<[PlanRecord]>("plans"))
 
     /// A plan was set or removed, or crossed its warning level, was used up or began a new period.
     public static let plansChanged = Signal("PlansChanged", of: interface)
 
-    public static let all: [any InterfaceMember] = [setPlan, removePlan, getPlans, plansChanged]
+    public static let all: [any InterfaceMember] = [setPlan, removePlan, resumePlan, getPlans, plansChanged]
 }
 
 /// What `SetPlan` sets, `a{sv}`: `cap` (t, bytes) and `period` (s: day, week or month) always, `starts` and `warn`
@@ -88,6 +90,7 @@ public struct PlanRecord: DBusCodable, Hashable, Sendable {
         public static let since = "since"
         public static let resets = "resets"
         public static let level = "level"
+        public static let resumed = "resumed"
     }
 
     /// How far the period is used, as the service judges it (`Key.level`): below its warning, past it, or used up
@@ -106,15 +109,18 @@ public struct PlanRecord: DBusCodable, Hashable, Sendable {
     public var resets: String
     /// Nil from a service that does not say.
     public var level: Level?
+    /// Whether the network's apps go on past the cap this period (`ResumePlan`).
+    public var isResumed: Bool
 
     public init(network: String, settings: PlanSettings, used: UInt64, since: String, resets: String,
-                level: Level?) {
+                level: Level?, isResumed: Bool = false) {
         self.network = network
         self.settings = settings
         self.used = used
         self.since = since
         self.resets = resets
         self.level = level
+        self.isResumed = isResumed
     }
 
     /// The bytes that may still move this period.
@@ -125,6 +131,7 @@ public struct PlanRecord: DBusCodable, Hashable, Sendable {
          (Key.starts, .uint32(settings.starts ?? 1)), (Key.warn, .uint32(settings.warn ?? 80)),
          (Key.used, .uint64(used)), (Key.left, .uint64(left)), (Key.since, .string(since)),
          (Key.resets, .string(resets))] + (level.map { [(Key.level, .string($0.rawValue))] } ?? [])
+            + [(Key.resumed, .bool(isResumed))]
     }
 
     public func encode(to writer: inout MessageWriter) {
@@ -143,6 +150,7 @@ public struct PlanRecord: DBusCodable, Hashable, Sendable {
                   used: try values[Key.used]?.decode(UInt64.self) ?? 0,
                   since: try values[Key.since]?.decode(String.self) ?? "",
                   resets: try values[Key.resets]?.decode(String.self) ?? "",
-                  level: (try values[Key.level]?.decode(String.self)).flatMap(Level.init(rawValue:)))
+                  level: (try values[Key.level]?.decode(String.self)).flatMap(Level.init(rawValue:)),
+                  isResumed: try values[Key.resumed]?.decode(Bool.self) ?? false)
     }
 }

@@ -10,6 +10,8 @@ protocol DataPlanning: AnyObject {
     /// Sets a network's plan; throws what was refused, and changes nothing then.
     func setPlan(_ settings: PlanSettings, for network: String) throws(DBusError)
     func removePlan(of network: String) throws(DBusError)
+    /// Lets the network's apps go on past its cap until the period ends.
+    func resumePlan(of network: String) throws(DBusError)
 }
 
 /// The system service's object at `ServiceNames.plansPath`: the machine's data plans, by network, which root sets,
@@ -48,6 +50,11 @@ final class PlansEndpoint {
     func removePlan(_ network: String, call: Message) throws(DBusError) -> MethodAnswer<NoValue> {
         _ = try planning(for: call.callerName)
         return try whenAuthorized(call) { planning throws(DBusError) in try planning.removePlan(of: network) }
+    }
+
+    func resumePlan(_ network: String, call: Message) throws(DBusError) -> MethodAnswer<NoValue> {
+        _ = try planning(for: call.callerName)
+        return try whenAuthorized(call) { planning throws(DBusError) in try planning.resumePlan(of: network) }
     }
 
     /// A plan is the machine's: root changes it at once; another user once polkit authorized them, when the call

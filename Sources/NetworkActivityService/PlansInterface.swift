@@ -17,6 +17,9 @@ extension PlansEndpoint {
             MethodDeclaration(PlansMembers.removePlan, answeringLater: { endpoint, call, network throws(DBusError) in
                 try endpoint.removePlan(network, call: call)
             }),
+            MethodDeclaration(PlansMembers.resumePlan, answeringLater: { endpoint, call, network throws(DBusError) in
+                try endpoint.resumePlan(network, call: call)
+            }),
             MethodDeclaration(PlansMembers.getPlans) { endpoint, call throws(DBusError) in
                 try endpoint.plans(for: call.callerName)
             },

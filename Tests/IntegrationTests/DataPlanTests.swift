@@ -1,3 +1,4 @@
+import DBusKit
 import Foundation
 import NetworkActivityInterface
 import ServiceHarness
@@ -12,6 +13,8 @@ import Testing
                 "needs root, a writable cgroup v2 tree and NetworkManager"))
 struct DataPlanTests {
     static let rate = 10_000_000
+    /// The tray's key of a used-up plan's "Resume".
+    static let resumeAction = "resume"
     static let cap: UInt64 = 20_000_000
 
     @Test func aDownloadAtTenMegabytesASecondStopsWithinAMegabytePastTheCapAndStaysStopped() throws {
@@ -76,6 +79,19 @@ struct DataPlanTests {
         exempted.send(SIGTERM)
         _ = mapsCgroup
 
+        // Resumed, every app goes on until the period ends: a new download in the browser's cgroup crosses.
+        let resumed = try runTool(Paths.cli.path, ["plan", "--system", "Phone hotspot", "--resume"], bus: bus)
+        #expect(resumed.succeeded, "\(resumed)")
+        let again = folder.appendingPathComponent("again")
+        let more = try server.download(bytesPerSecond: 2_000_000, seconds: 1, in: browser, as: try person.uid,
+                                       namespace: network.inMachine, output: again.path, bus: bus)
+        #expect(more.exitStatus(within: .seconds(30)) == 0, "the download after the resume: \(more.stderr)")
+        #expect(Self.size(of: again.path) == PacedServer.body(bytesPerSecond: 2_000_000, seconds: 1),
+                "the resumed plan held the download back")
+        let resumedPlans = try runTool(Paths.cli.path, ["plans", "--system", "--json"], bus: bus)
+        #expect(resumedPlans.stdout.contains(#""resumed":true"#) || resumedPlans.stdout.contains(#""resumed" : true"#),
+                "\(resumedPlans)")
+
         // A user may read the plans, not change them.
         let refused = try runTool("/usr/sbin/runuser", ["-u", person.name, "--", ReachableCopies.of(Paths.cli).path,
                                                         "plan", "--system", "Phone hotspot", "--none"], bus: bus)
@@ -126,6 +142,13 @@ struct DataPlanTests {
         #expect(usedUp.summary == "Data plan used up"
                 && usedUp.body.hasSuffix(" of 20.0 MB used; its apps are stopped until it resets on \(day)"),
                 "\(usedUp.body)")
+        // Its Resume, clicked: the tray asks the service (through the session's), which resumes the plan.
+        let action = Message.signal(path: "/org/freedesktop/Notifications",
+                                    interface: "org.freedesktop.Notifications", member: "ActionInvoked")
+        action.appendArguments { $0.append(UInt32(7)); $0.append(DataPlanTests.resumeAction) }
+        notifications.connection.send(action)
+        notifications.connection.flush()
+        try service.awaitLog("the data plan of Phone hotspot is resumed until it resets")
         download.send(SIGTERM)
         try notifications.settle()
         #expect(notifications.calls.filter { $0.member == "Notify" }.count == 2, "one notification a level")

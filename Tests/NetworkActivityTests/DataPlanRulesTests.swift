@@ -84,12 +84,38 @@ struct DataPlanRulesTests {
         try plans.set(try DataPlan(cap: 500_000_000, period: .day), for: "eth0")
         let text = DataPlansFileFormat.encode(plans)
         #expect(DataPlansFileFormat.decode(text) == plans)
-        #expect(text.contains("Phone hotspot\t10000000000\tmonth\t5\t90\n"))
+        #expect(text.contains("Phone hotspot\t10000000000\tmonth\t5\t90\t-\n"))
         for damaged in [text.replacingOccurrences(of: "month", with: "year"),
-                        text.replacingOccurrences(of: "netactivity plans 1", with: "netactivity plans 2"),
-                        text + "eth0\t500000000\tday\t1\t80\n", String(text.dropLast()),
+                        text.replacingOccurrences(of: "netactivity plans 2", with: "netactivity plans 3"),
+                        text.replacingOccurrences(of: "netactivity plans 2", with: "netactivity plans 1"),
+                        text + "eth0\t500000000\tday\t1\t80\t-\n", String(text.dropLast()),
                         text.replacingOccurrences(of: "\t5\t", with: "\t32\t")] {
             #expect(DataPlansFileFormat.decode(damaged) == nil, "\(damaged)")
         }
+    }
+
+    /// A resumed plan holds nothing until its period ends; a new plan, or the plan's next period, holds again; the
+    /// file keeps the resumption, and a file of the first version reads as before.
+    @Test func aResumedPlanLastsUntilItsPeriodEndsAndIsKept() throws {
+        var plans = DataPlans()
+        let dayOne = try #require(UsageDay("2026-12-03"))
+        #expect(throws: DataPlanError.noPlan("Phone hotspot")) { try plans.resume("Phone hotspot", on: dayOne) }
+        try plans.set(try DataPlan(cap: 10_000_000_000, period: .month, starts: 5), for: "Phone hotspot")
+        try plans.resume("Phone hotspot", on: dayOne)
+        #expect(plans.isResumed("Phone hotspot", on: try #require(UsageDay("2026-12-04"))))
+        let text = DataPlansFileFormat.encode(plans)
+        #expect(text == "netactivity plans 2\nPhone hotspot\t10000000000\tmonth\t5\t80\t2026-11-05\n")
+        #expect(DataPlansFileFormat.decode(text) == plans)
+        #expect(DataPlansFileFormat.decode("netactivity plans 2\nPhone hotspot\t10000000000\tmonth\t5\t80\t2026-11-06\n")
+                == nil, "a resumption on a day no period begins is damage")
+        let nextPeriod = try #require(UsageDay("2026-12-05"))
+        #expect(!plans.isResumed("Phone hotspot", on: nextPeriod))
+        #expect(plans.forgetEndedResumptions(on: nextPeriod) && plans.resumed.isEmpty)
+        try plans.resume("Phone hotspot", on: nextPeriod)
+        try plans.set(try DataPlan(cap: 20_000_000_000, period: .month, starts: 5), for: "Phone hotspot")
+        #expect(!plans.isResumed("Phone hotspot", on: nextPeriod), "a new plan holds at once")
+        var first = DataPlans()
+        try first.set(try DataPlan(cap: 10_000_000_000, period: .month, starts: 5), for: "Phone hotspot")
+        #expect(DataPlansFileFormat.decode("netactivity plans 1\nPhone hotspot\t10000000000\tmonth\t5\t80\n") == first)
     }
 }

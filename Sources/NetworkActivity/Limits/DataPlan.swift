@@ -106,6 +106,7 @@ public enum DataPlanError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidWarning(Int)
     case invalidPeriod(String)
     case tooManyPlans(limit: Int)
+    case noPlan(String)
 
     public var description: String {
         switch self {
@@ -118,6 +119,7 @@ public enum DataPlanError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidWarning(let percent): "a warning is at 1 to 100 percent of the cap, not \(percent)"
         case .invalidPeriod(let period): "a period is day, week or month, not \"\(period)\""
         case .tooManyPlans(let limit): "the machine keeps at most \(limit) plans"
+        case .noPlan(let network): "\(network) has no data plan"
         }
     }
 }

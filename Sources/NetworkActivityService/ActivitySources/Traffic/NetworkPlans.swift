@@ -89,7 +89,7 @@ final class NetworkPlans: TrafficPeer, DataPlanning {
                               settings: PlanSettings(cap: plan.cap, period: plan.period.rawValue,
                                                      starts: UInt32(plan.starts), warn: UInt32(plan.warnPercent)),
                               used: used, since: period.first.description, resets: period.resets.description,
-                              level: level)
+                              level: level, isResumed: plans.isResumed(network, on: today))
         }
     }
 
@@ -121,15 +121,30 @@ final class NetworkPlans: TrafficPeer, DataPlanning {
         kernel.logger.info("the data plan of \(network): none")
     }
 
+    func resumePlan(of network: String) throws(DBusError) {
+        usage.takeNow(saving: false)
+        var changed = plans
+        do throws(DataPlanError) {
+            guard let today else { throw DataPlanError.noPlan(network) }
+            try changed.resume(network, on: today)
+        } catch {
+            throw error.dbusError
+        }
+        try keep(changed, changing: network, levelsAgain: false)
+        kernel.logger.info("the data plan of \(network) is resumed until it resets")
+    }
+
     /// Keeps the changed plans, written first (a change that cannot be kept is refused, and changes nothing),
-    /// then holds the networks to them now.
-    private func keep(_ changed: DataPlans, changing network: String) throws(DBusError) {
+    /// then holds the networks to them now; a new plan's levels are logged and told again.
+    private func keep(_ changed: DataPlans, changing network: String, levelsAgain: Bool = true) throws(DBusError) {
         if let directory, !Self.file.write(changed, to: directory, logger: kernel.logger) {
             throw DBusError(.failed, "the plans cannot be kept in \(directory); see the service's journal")
         }
         plans = changed
-        warned.remove(network)
-        usedUp.remove(network)
+        if levelsAgain {
+            warned.remove(network)
+            usedUp.remove(network)
+        }
         usage.takeNow(saving: false)
         onChange?()
     }
@@ -140,10 +155,13 @@ final class NetworkPlans: TrafficPeer, DataPlanning {
     /// of those it names no more.
     private func keepToPlans() {
         guard let today else { return }
+        forgetEndedResumptions(on: today)
         var nowHeld: [String: [UInt32]] = [:]
         for (network, plan) in plans.all {
             let period = plan.period(containing: today)
             let used = usage.usage.bytes(on: network, from: period.first)
+            // Resumed: nothing is held until the period ends, and its levels are not told again.
+            guard !plans.isResumed(network, on: today) else { continue }
             let allowance = plan.cap > used ? plan.cap - used : 0
             let interfaces = kernel.networks.interfaces(of: network).filter { $0 != TrafficCounters.loopbackIndex }
             let next = plan.nextLevel(afterUsing: used)
@@ -160,6 +178,15 @@ final class NetworkPlans: TrafficPeer, DataPlanning {
             }
         }
         held = nowHeld
+    }
+
+    /// A resumed plan whose period ended holds again; the file says so (its next write would anyway).
+    private func forgetEndedResumptions(on today: UsageDay) {
+        var changed = plans
+        guard changed.forgetEndedResumptions(on: today) else { return }
+        plans = changed
+        if let directory { _ = Self.file.write(changed, to: directory, logger: kernel.logger) }
+        onChange?()
     }
 
     /// Logs, once a period, a plan past its warning and used up; tells `onChange` of every change of level (a
