@@ -104,18 +104,11 @@ struct DataPlanTests {
     /// naming the network, what was used of the cap and the day it resets.
     @Test func theTrayTellsOnceOfThePlanAtItsWarningAndOnceUsedUp() throws {
         let system = try PrivateNetworkManager.systemBus()
-        let session = try PrivateBus()
         let network = try PrivateNetworkManager(bus: system, networks: [DataUsageTests.hotspot])
         let service = try DataUsageTests.systemService(system, network)
-        let sessionService = try DaemonProcess(bus: session, arguments: DaemonProcess.noDelays + ["--traffic"],
-                                               environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
-        let watcher = try TrayProcess.watcher(session)
-        let notifications = try FakePeer(session, owning: "org.freedesktop.Notifications",
-                                         answers: ["Notify": { $0.makeReturn(with: UInt32(7)) }])
-        let runtime = try temporaryDirectory("tray-runtime")
-        let tray = try TrayProcess(session, arguments: ["--idle", "show"],
-                                   environment: ["XDG_RUNTIME_DIR": runtime.path, "LC_ALL": "C.UTF-8"])
-        try watcher.awaitCall("RegisterStatusNotifierItem")
+        let session = try SessionTray(following: system, trayArguments: ["--idle", "show"],
+                                      environment: ["LC_ALL": "C.UTF-8"])
+        let notifications = session.notifications
         let listener = try SignalListener(system)
         let set = try runTool(Paths.cli.path, ["plan", "--system", "Phone hotspot", "--cap", "20MB", "--period", "day",
                                                "--warn", "50"], bus: system)
@@ -152,7 +145,7 @@ struct DataPlanTests {
         download.send(SIGTERM)
         try notifications.settle()
         #expect(notifications.calls.filter { $0.member == "Notify" }.count == 2, "one notification a level")
-        _ = (sessionService, tray)
+        _ = session
     }
 
     /// A user whom polkit authorizes for the project's action (the real polkit daemon, the action as installed, a

@@ -192,18 +192,10 @@ struct DataUsageTests {
     /// which answers from the system service's totals and passes the system service's `UsageChanged` on.
     @Test func theTrayShowsTheDaysUsageAndWarnsOnceOfAnAppOnAMeteredNetwork() throws {
         let system = try PrivateNetworkManager.systemBus()
-        let session = try PrivateBus()
         let network = try PrivateNetworkManager(bus: system, networks: [Self.hotspot])
         let systemService = try Self.systemService(system, network)
-        let sessionService = try DaemonProcess(bus: session, arguments: DaemonProcess.noDelays + ["--traffic"],
-                                               environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
-        let watcher = try TrayProcess.watcher(session)
-        let notifications = try FakePeer(session, owning: "org.freedesktop.Notifications",
-                                         answers: ["Notify": { $0.makeReturn(with: UInt32(7)) }])
-        let runtime = try temporaryDirectory("tray-runtime")
-        let tray = try TrayProcess(session, arguments: ["--idle", "show", "--metered-warning", "1000000"],
-                                   environment: ["XDG_RUNTIME_DIR": runtime.path])
-        try watcher.awaitCall("RegisterStatusNotifierItem")
+        let scene = try SessionTray(following: system, trayArguments: ["--idle", "show", "--metered-warning", "1000000"])
+        let (session, notifications, tray) = (scene.bus, scene.notifications, scene.tray)
         let server = try PacedServer(address: Self.hotspot.serverAddress, namespace: network.inInternet)
         // The tray's own user's app (root's, as the test runs).
         // Named for this test alone: another copy of the suite, counted by its own service, runs the same test as
@@ -245,6 +237,6 @@ struct DataUsageTests {
         #expect(grown.contains("'\(podcasts) — 3."), "the tray read the day again: \(grown)")
         try notifications.settle()
         #expect(notifications.calls.filter { $0.member == "Notify" }.count == 1, "one warning per app and day")
-        _ = (systemService, sessionService)
+        _ = (systemService, scene)
     }
 }
