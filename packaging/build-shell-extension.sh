@@ -24,16 +24,16 @@ build() { # NAME SHELL_VERSIONS ENTRY_POINT MODULE_EXPORT
   mkdir -p "$folder"
   sed -e "s/SHELL_VERSIONS/$2/" -e "s/\"VERSION\"/\"$version\"/" "$source/metadata.json" >"$folder/metadata.json"
   cp "$source/$3" "$folder/extension.js"
-  # The logic's four parts joined into one module, and the interfaces, from the XML the service embeds, as strings
+  # The logic's five parts joined into one module, and the interfaces, from the XML the service embeds, as strings
   # in the code by name: the extension reads no file for them.
   python3 -c 'import json, re, sys
 xml = {re.search(r"<interface name=\"(org\.example\.[^\"]*)\"", open(f).read()).group(1): open(f).read()
        for f in sys.argv[2:]}
 parts = "\n".join(open(part).read() for part in sys.argv[1].split())
 sys.stdout.write(parts.replace("= INTERFACE_XML_FROM_THE_BUILD;", "= " + json.dumps(xml) + ";"))' \
-    "$source/rules.js $source/service.js $source/menu.js $source/indicator.js" \
+    "$source/rules.js $source/service.js $source/menu.js $source/notices.js $source/indicator.js" \
     dbus/org.example.NetworkActivity.xml dbus/org.example.NetworkActivity.Usage.xml \
-    dbus/org.example.NetworkActivity.Pause.xml >"$folder/indicator.js"
+    dbus/org.example.NetworkActivity.Pause.xml dbus/org.example.NetworkActivity.Plans.xml >"$folder/indicator.js"
   printf '%s' "$4" >>"$folder/indicator.js"
   cp "$source/stylesheet.css" "$source/LICENSE" "$folder/"
   # GNOME 47 and later load stylesheet-light.css instead in their light style: the same, in the destructive

@@ -10,7 +10,8 @@ class NetworkActivityExtension {
         const {St, Gio, GLib, GObject, Clutter, Shell} = imports.gi;
         this._indicator = ExtensionUtils.getCurrentExtension().imports.indicator.start({
             St, Gio, GLib, GObject, Clutter, Shell, Main: imports.ui.main, PanelMenu: imports.ui.panelMenu,
-            PopupMenu: imports.ui.popupMenu, BarLevel: imports.ui.barLevel.BarLevel,
+            PopupMenu: imports.ui.popupMenu, BarLevel: imports.ui.barLevel.BarLevel, MessageTray: imports.ui.messageTray,
+            shellMajor: Number(imports.misc.config.PACKAGE_VERSION.split('.')[0]),
             gettext: ExtensionUtils.gettext, ngettext: ExtensionUtils.ngettext,
         });
     }

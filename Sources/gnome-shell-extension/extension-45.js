@@ -9,7 +9,9 @@ import St from 'gi://St';
 
 import {Extension} from 'resource:///org/gnome/shell/extensions/extension.js';
 import {BarLevel} from 'resource:///org/gnome/shell/ui/barLevel.js';
+import * as Config from 'resource:///org/gnome/shell/misc/config.js';
 import * as Main from 'resource:///org/gnome/shell/ui/main.js';
+import * as MessageTray from 'resource:///org/gnome/shell/ui/messageTray.js';
 import * as PanelMenu from 'resource:///org/gnome/shell/ui/panelMenu.js';
 import * as PopupMenu from 'resource:///org/gnome/shell/ui/popupMenu.js';
 
@@ -19,7 +21,8 @@ export default class NetworkActivityExtension extends Extension {
     enable() {
         // The Shell binds the metadata's gettext-domain to the extension's locale/ folder before it enables it.
         this._indicator = start({
-            St, Gio, GLib, GObject, Clutter, Shell, Main, PanelMenu, PopupMenu, BarLevel,
+            St, Gio, GLib, GObject, Clutter, Shell, Main, PanelMenu, PopupMenu, BarLevel, MessageTray,
+            shellMajor: Number(Config.PACKAGE_VERSION.split('.')[0]),
             gettext: text => this.gettext(text), ngettext: (one, many, count) => this.ngettext(one, many, count),
         });
     }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The extension's logic, written once for both of GNOME Shell's extension systems: the entry points
 // (`extension-43.js`, `extension-45.js`) hand it the Shell's modules, and `packaging/build-shell-extension.sh`
-// joins its four parts (`rules.js`, `service.js`, `menu.js` and this one, by job) into one `indicator.js`, a
-// legacy `imports` module for GNOME 43-44 (as it is) or an ES module for GNOME 45 and later (with an `export` line
-// added), and puts the service's interfaces' XML in place of INTERFACE_XML_FROM_THE_BUILD.
+// joins its five parts (`rules.js`, `service.js`, `menu.js`, `notices.js` and this one, by job) into one
+// `indicator.js`, a legacy `imports` module for GNOME 43-44 (as it is) or an ES module for GNOME 45 and later
+// (with an `export` line added), and puts the service's interfaces' XML in place of INTERFACE_XML_FROM_THE_BUILD.
 //
 // The Shell disables every extension when the screen locks and enables it again at unlock, many times a day, and
 // at a logout may destroy the top bar before it disables anything: `start` keeps what it connects in one list and
@@ -15,7 +15,8 @@
 const INDICATOR_NAME = 'org.example.NetworkActivity.ShellIndicator';
 
 /// Starts the indicator: `shell` holds the Shell's modules (St, Gio, GLib, GObject, Clutter, Shell, Main,
-/// PanelMenu, PopupMenu, BarLevel) and the extension's gettext and ngettext. Returns what stops it.
+/// PanelMenu, PopupMenu, BarLevel, MessageTray), its major version (`shellMajor`) and the extension's gettext and
+/// ngettext. Returns what stops it.
 var start = function (shell) {
     const {St, Gio, Clutter, Main, PanelMenu} = shell;
     _ = shell.gettext;
@@ -58,8 +59,13 @@ var start = function (shell) {
 
     // The menu is made once the service is followed, whose calls answer on later turns of the main loop.
     let menu = null;
-    const service = followService(shell, {changed: () => render(), visibilityChanged: setVisible});
+    let notices = null;
+    const service = followService(shell, {
+        changed: () => render(), visibilityChanged: setVisible, plansRead: plans => notices?.show(plans),
+    });
     undo.push(() => service.release());
+    notices = makePlanNotices(shell, service);
+    undo.push(() => notices.release());
     menu = makeMenu(shell, button, service);
     // The rows, and their ages, are made when the menu opens: no timer runs, and a closed menu costs nothing.
     const openID = button.menu.connect('open-state-changed', (_menu, open) => {

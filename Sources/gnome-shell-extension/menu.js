@@ -2,7 +2,7 @@
 // The indicator's menu: a row per activity (its app's icon and name, a bar of its progress, its figures and age,
 // and its button: Stop, "Stopping…", Pause or Resume) and the day's data usage below them. Rows change in place;
 // the menu is built again only when rows come or go, so that neither the keyboard nor a screen reader loses the
-// actor it is on. One of the four parts the build joins into `indicator.js`.
+// actor it is on. One of the five parts the build joins into `indicator.js`.
 
 const ICON_NAME = 'network-transmit-receive';
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The extension's words and rules, apart from the Shell: what the tray's Swift rules do too, tested against the
 // same table of cases (`Tests/Cases/indicator-rules.json`, by `Tests/Cases/check-extension-rules.js`), and the
-// service's records as plain objects. One of the four parts the build joins into `indicator.js` (rules, service,
-// menu, indicator).
+// service's records as plain objects. One of the five parts the build joins into `indicator.js` (rules, service,
+// menu, notices, indicator).
 
 /// The texts for people, in the session's language: the extension's gettext functions, which `start` takes from
 /// the Shell (its catalogs are the project's, `po/`, in the build's `locale/` folder); English until then, as the
@@ -114,4 +114,50 @@ function activityOf([id, record]) {
         cancelRequested: value('cancel-requested') ?? false, user: value('user'), paused: value('paused'),
         limitDown: value('limit-down'), limitUp: value('limit-up'),
     };
+}
+
+/// `GetPlans`' records (`a{sv}` each) as plain objects.
+function plansOf(records) {
+    return records.map(record => Object.fromEntries(Object.entries(record).map(([key, value]) =>
+        [key, value.deepUnpack()])));
+}
+
+/// The notifications of the machine's data plans, once a level a period (Swift's `PlanWarnings`): of `plans` (as
+/// `plansOf` reads them), those due, each `{network, level, used, cap, resets}`; `shown` (a Set of "since network
+/// level") is kept up to date, and forgets the periods that ended. A plan found used up is told of as used up alone.
+function planWarnings(plans, shown) {
+    const current = plans.map(plan => `${plan.since} ${plan.network} `);
+    for (const key of [...shown]) {
+        if (!current.some(prefix => key.startsWith(prefix)))
+            shown.delete(key);
+    }
+    const due = [];
+    for (const plan of [...plans].sort((a, b) => a.network < b.network ? -1 : a.network > b.network ? 1 : 0)) {
+        if (plan.level !== 'warning' && plan.level !== 'used-up')
+            continue;
+        const levels = plan.level === 'used-up' ? ['warning', 'used-up'] : ['warning'];
+        const fresh = levels.filter(level => {
+            const key = `${plan.since} ${plan.network} ${level}`;
+            const isNew = !shown.has(key);
+            shown.add(key);
+            return isNew;
+        });
+        if (fresh.includes(plan.level)) {
+            due.push({network: plan.network, level: plan.level, used: plan.used, cap: plan.cap,
+                resets: plan.resets});
+        }
+    }
+    return due;
+}
+
+/// A plan's notification, its summary and body: "Phone hotspot: 8.0 GB of 10.0 GB used, resets on 5 December";
+/// `dayAndMonth` names a day, "YYYY-MM-DD", as the translators' strftime format `%-d %B` does.
+function planWarningText({network, level, used, cap, resets}, dayAndMonth) {
+    const day = dayAndMonth(resets, _('%-d %B'));
+    if (level === 'used-up') {
+        return {summary: _('Data plan used up'), body: fill(_('%s: %s of %s used; its apps are stopped until it resets on %s'),
+            network, byteAmount(used), byteAmount(cap), day)};
+    }
+    return {summary: _('Data plan'), body: fill(_('%s: %s of %s used, resets on %s'), network, byteAmount(used),
+        byteAmount(cap), day)};
 }

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The service as the extension follows it: a thin client of its D-Bus interfaces. It reads `GetActivities` once,
-// then follows `ActivitiesChanged` and `VisibilityChanged`, and the day's data usage (`GetUsage`) at `UsageChanged`
-// and when asked; idle it has no timer and polls nothing. Its state is read again whenever the service's owner
-// changes (a restart, a `--replace`). One of the four parts the build joins into `indicator.js`.
+// then follows `ActivitiesChanged` and `VisibilityChanged`, the day's data usage (`GetUsage`) at `UsageChanged`
+// and when asked, and the machine's data plans (`GetPlans`) at `PlansChanged`; idle it has no timer and polls
+// nothing. Its state is read again whenever the service's owner
+// changes (a restart, a `--replace`). One of the five parts the build joins into `indicator.js`.
 
 const BUS_NAME = 'org.example.NetworkActivity';
 // The data usage and pausing are interfaces of their own, each at its object, named after it.
 const USAGE_INTERFACE = 'org.example.NetworkActivity.Usage';
 const PAUSE_INTERFACE = 'org.example.NetworkActivity.Pause';
+const PLANS_INTERFACE = 'org.example.NetworkActivity.Plans';
 // The service's interfaces (dbus/org.example.NetworkActivity*.xml) by name, put here by the build.
 var INTERFACE_XML = INTERFACE_XML_FROM_THE_BUILD;
 
@@ -17,9 +19,11 @@ function objectPath(interfaceName) {
 }
 
 /// Follows the service on the session bus: `changed()` is called whenever what it holds (`activities`, `usage`,
-/// `stopping`) changed, `visibilityChanged(visible)` when the indicator should appear or go. Returns the state, the
-/// actions a row can ask for, and `release`, which cancels every call under way and undoes every subscription.
-function followService({Gio, GLib}, {changed, visibilityChanged}) {
+/// `stopping`) changed, `visibilityChanged(visible)` when the indicator should appear or go, `plansRead(plans)`
+/// with the machine's data plans (as `plansOf` reads them) when the service appears and at each `PlansChanged`.
+/// Returns the state, the actions a row or a notification can ask for, and `release`, which cancels every call
+/// under way and undoes every subscription.
+function followService({Gio, GLib}, {changed, visibilityChanged, plansRead}) {
     const undo = [];
     const cancellable = new Gio.Cancellable();
     // This session's user: the day's usage it shows is its own apps' and the machine's services'.
@@ -38,12 +42,12 @@ function followService({Gio, GLib}, {changed, visibilityChanged}) {
     // The interfaces' methods, by name, for the types of their replies; each interface at its own object.
     const interfaces = new Map(Object.entries(INTERFACE_XML).map(([name, xml]) =>
         [name, Gio.DBusNodeInfo.new_for_xml(xml).lookup_interface(name)]));
-    function call(method, parameters, done, interfaceName = BUS_NAME) {
+    function call(method, parameters, done, interfaceName = BUS_NAME, timeout = -1) {
         const declared = interfaces.get(interfaceName).lookup_method(method);
         const replyType = `(${declared.out_args.map(arg => arg.signature).join('')})`;
         Gio.DBus.session.call(BUS_NAME, objectPath(interfaceName), interfaceName, method, parameters,
             new GLib.VariantType(replyType),
-            Gio.DBusCallFlags.NO_AUTO_START, -1, cancellable, (connection, result) => {
+            Gio.DBusCallFlags.NO_AUTO_START, timeout, cancellable, (connection, result) => {
                 let reply = null;
                 let failure = null;
                 try {
@@ -97,8 +101,30 @@ function followService({Gio, GLib}, {changed, visibilityChanged}) {
         }, USAGE_INTERFACE);
     }
 
+    /// Reads the machine's data plans: when the service appears, and when it says one changed (`PlansChanged`).
+    function readPlans() {
+        const owner = state.owner;
+        if (owner === null)
+            return;
+        call('GetPlans', null, (reply, error) => {
+            // Where nothing counts apps' traffic, there are no plans to tell of.
+            if (!error && owner === state.owner)
+                plansRead(plansOf(reply[0]));
+        }, PLANS_INTERFACE);
+    }
+
+    /// Lets a used-up plan's apps go on until its period ends (`ResumePlan`): the service may have polkit ask the
+    /// person first, which takes as long as they take.
+    function resumePlan(network) {
+        call('ResumePlan', new GLib.Variant('(s)', [network]), (_reply, error) => {
+            if (error)
+                log(`netactivity: could not resume the data plan of ${network}: ${error.message}`);
+        }, PLANS_INTERFACE, 120000);
+    }
+
     function readAll(owner) {
         readUsage();
+        readPlans();
         call('GetActivities', null, (reply, error) => {
             if (error || owner !== state.owner) {
                 if (error)
@@ -143,6 +169,7 @@ function followService({Gio, GLib}, {changed, visibilityChanged}) {
     }
     subscribe('VisibilityChanged', ([visible]) => visibilityChanged(visible));
     subscribe('UsageChanged', () => readUsage(), USAGE_INTERFACE);
+    subscribe('PlansChanged', () => readPlans(), PLANS_INTERFACE);
     subscribe('ActivitiesChanged', ([changedRecords, ended]) => {
         for (const record of changedRecords) {
             const activity = activityOf(record);
@@ -166,7 +193,7 @@ function followService({Gio, GLib}, {changed, visibilityChanged}) {
     undo.push(() => Gio.bus_unwatch_name(watchID));
 
     return {
-        state, requestStop, setPaused, readUsage,
+        state, requestStop, setPaused, readUsage, resumePlan,
         release() {
             if (released)
                 return;

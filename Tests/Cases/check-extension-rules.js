@@ -1,5 +1,5 @@
 // Checks the GNOME Shell extension's rules (rules.js: overallPercent, byteAmount, elapsed,
-// limitText) against the table
+// limitText, planWarnings and planWarningText) against the table
 // of cases the Swift rules are tested against too. `gjs -m check-extension-rules.js RULES.js CASES.json`;
 // prints each case that differs, and exits 1 when any does.
 import GLib from 'gi://GLib';
@@ -8,7 +8,13 @@ import System from 'system';
 const [rulesPath, casesPath] = ARGV;
 const read = path => new TextDecoder().decode(GLib.file_get_contents(path)[1]);
 const source = read(rulesPath);
-const rules = new Function(`${source}\nreturn {overallPercent, byteAmount, elapsed, limitText};`)();
+const rules = new Function(
+    `${source}\nreturn {overallPercent, byteAmount, elapsed, limitText, planWarnings, planWarningText};`)();
+// A day named as the extension names it, with GLib, in the C locale the checker runs in.
+const dayAndMonth = (day, format) => {
+    const [year, month, date] = day.split('-').map(Number);
+    return GLib.DateTime.new_local(year, month, date, 12, 0, 0).format(format);
+};
 const cases = JSON.parse(read(casesPath));
 
 let failures = 0;
@@ -26,6 +32,16 @@ for (const example of cases.elapsed)
     check('elapsed', example, rules.elapsed(example.seconds), example.text);
 for (const example of cases.limitText)
     check('limitText', example, rules.limitText({limitDown: example.down, limitUp: example.up}), example.text);
-const count = cases.overallPercent.length + cases.byteAmount.length + cases.elapsed.length + cases.limitText.length;
+let steps = 0;
+for (const scenario of cases.planWarnings) {
+    const shown = new Set(scenario.shown);
+    scenario.steps.forEach((step, index) => {
+        steps += 1;
+        const due = rules.planWarnings(step.plans, shown).map(warning => rules.planWarningText(warning, dayAndMonth));
+        check('planWarnings', `${scenario.about}, step ${index}`, JSON.stringify(due), JSON.stringify(step.due));
+    });
+}
+const count = cases.overallPercent.length + cases.byteAmount.length + cases.elapsed.length + cases.limitText.length
+    + steps;
 print(`${count - failures} of ${count} cases agree`);
 System.exit(failures === 0 ? 0 : 1);

@@ -4,7 +4,7 @@ import NetworkActivityClient
 import NetworkActivityInterface
 import Testing
 
-/// The overall percent, amounts, ages and speed limits against `Tests/Cases/indicator-rules.json`: the table that the GNOME
+/// The overall percent, amounts, ages, speed limits and the data plans' notifications against `Tests/Cases/indicator-rules.json`: the table that the GNOME
 /// Shell extension's rules are tested against too (`ShellExtensionTests`), so that the two cannot drift apart.
 @Suite struct IndicatorRulesTests {
     static func table(_ name: String) -> [[String: Any]] {
@@ -17,7 +17,8 @@ import Testing
 
     @Test func theTableIsThere() {
         #expect(!Self.table("overallPercent").isEmpty && !Self.table("byteAmount").isEmpty
-                && !Self.table("elapsed").isEmpty && !Self.table("limitText").isEmpty)
+                && !Self.table("elapsed").isEmpty && !Self.table("limitText").isEmpty
+                && !Self.table("planWarnings").isEmpty)
     }
 
     @Test func overallPercent() {
@@ -53,6 +54,25 @@ import Testing
                 id: 1, label: "", owner: ":1.1", startedAt: 0, user: 1000,
                 limitDown: (example["down"] as? NSNumber)?.uint64Value, limitUp: (example["up"] as? NSNumber)?.uint64Value))
             #expect(status.limitText == example["text"] as? String, "\(example)")
+        }
+    }
+
+    /// Each scenario's steps in order, from the scenario's notifications shown: what each step tells.
+    @Test func planWarnings() {
+        for scenario in Self.table("planWarnings") {
+            var warnings = PlanWarnings(shown: Set(scenario["shown"] as? [String] ?? []))
+            for (index, step) in (scenario["steps"] as? [[String: Any]] ?? []).enumerated() {
+                let plans = (step["plans"] as? [[String: Any]] ?? []).map { fields in
+                    NetworkDataPlan(PlanRecord(
+                        network: fields["network"] as? String ?? "",
+                        settings: PlanSettings(cap: (fields["cap"] as? NSNumber)?.uint64Value ?? 0, period: "month"),
+                        used: (fields["used"] as? NSNumber)?.uint64Value ?? 0, since: fields["since"] as? String ?? "",
+                        resets: fields["resets"] as? String ?? "",
+                        level: (fields["level"] as? String).flatMap(PlanRecord.Level.init(rawValue:))))
+                }
+                let due = warnings.due(plans).map { ["summary": $0.summary, "body": $0.body] }
+                #expect(due == (step["due"] as? [[String: String]] ?? []), "\(scenario["about"] ?? ""), step \(index)")
+            }
         }
     }
 }

@@ -99,7 +99,8 @@ extension Integration {
             #expect(Set(imports) == [
                 "gi://Clutter", "gi://Gio", "gi://GLib", "gi://GObject", "gi://Shell", "gi://St",
                 "resource:///org/gnome/shell/extensions/extension.js", "resource:///org/gnome/shell/ui/barLevel.js",
-                "resource:///org/gnome/shell/ui/main.js",
+                "resource:///org/gnome/shell/misc/config.js", "resource:///org/gnome/shell/ui/main.js",
+                "resource:///org/gnome/shell/ui/messageTray.js",
                 "resource:///org/gnome/shell/ui/panelMenu.js", "resource:///org/gnome/shell/ui/popupMenu.js",
                 "./indicator.js",
             ], "\(imports)")
