@@ -119,6 +119,8 @@ extension Integration {
             #expect(result.stdout.contains("the menu: Pause paused the app, the row said so, Resume resumed it"),
                     "\(result)")
             #expect(result.stdout.contains("the row changed in place: the menu was not built again"), "\(result)")
+            #expect(result.stdout.contains("the Shell told of the used-up data plan, in a banner"), "\(result)")
+            #expect(result.stdout.contains("Resume, on the notification, resumed the plan"), "\(result)")
             let usage = try Data(contentsOf: shots.appendingPathComponent("extension-gnome-usage.png"))
             #expect(usage.count > 1_000, "the picture of Used today")
             #expect(result.stdout.contains("the indicator left after the download"), "\(result)")

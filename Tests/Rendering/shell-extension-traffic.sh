@@ -14,6 +14,10 @@
 #   - the day's data usage (loopback counted, as --traffic-loopback says): once a question took the kernel's counts,
 #     the menu has "Used today" with the app's row ("Backup Tool — N kB, P % of today") and a bar of its share,
 #     filled in the Shell's accent colour;
+#   - a data plan of 1 MB a day on the loopback network, which the download has passed (the kernel never holds
+#     loopback back, so only its levels show): the Shell's own notification "Data plan used up", "lo: N MB of
+#     1.0 MB used; its apps are stopped until it resets on D", drawn as a banner, and its Resume, taken, resumes
+#     the plan;
 #   - where the root has AT-SPI (GNOME 48 and later): the keyboard alone reaches the indicator, opens its menu,
 #     presses Pause, Resume and Pause again (the keyboard staying on the row's button), a screen reader reads the row as
 #     enabled, and when the indicator hides the keyboard is back on the top bar;
@@ -170,6 +174,33 @@ while connection.recv(1 << 16): pass" "$1"' "$scope" "$(head -1 server.port)" 2>
   echo "the menu: Used today, Backup Tool's row and a bar of its share ($accent accent pixels)"
   [ -z "$shots" ] || convert menu.miff -crop "$shot_region" +repage "$shots/extension-gnome-usage.png"
   probe_says CloseMenu >/dev/null || fail "the probe did not close the menu"
+
+  # The machine's data plan: root caps the loopback network at 1 MB a day, which the download has long passed.
+  # Setting it takes the counts, the plan is used up at once, the system service says PlansChanged, the session
+  # passes it on, and the extension reads the plans: one notification of its own, drawn as the Shell's banner.
+  within 30 screen_still || fail "the screen did not settle with the menu closed"
+  shot unplanned.miff
+  "$products/netactivity" plan lo --cap 1MB --period day --system >plan.txt 2>&1 ||
+    fail "netactivity plan failed: $(cat plan.txt)"
+  told='"title":"Data plan used up","body":"lo: [0-9.,]+ [kM]B of 1[.,]0 MB used; its apps are stopped until it resets on [0-9]+[. ]'
+  plan_told() { probe_says Notifications | grep -qE "$told"; }
+  within 20 plan_told || fail "no notification $told: $(probe_says Notifications)"
+  banner_region=800x240+240+0
+  banner_drawn() {
+    local box width height
+    box=$(changed_box unplanned.miff "$banner_region")
+    [ -n "$box" ] || return 1
+    read -r width height _ _ <<<"$box"
+    [ "$width" -ge 200 ] && [ "$height" -ge 40 ]
+  }
+  within 20 banner_drawn || fail "no banner was drawn for the plan ($(changed_box unplanned.miff "$banner_region"))"
+  shot banner.miff
+  [ -z "$shots" ] || convert banner.miff -crop "$banner_region" +repage "$shots/extension-gnome-plan.png"
+  echo "the Shell told of the used-up data plan, in a banner: $(probe_says Notifications | grep -oE "$told")"
+  probe_says Act Resume | grep -q true || fail "the notification has no Resume: $(probe_says Notifications)"
+  plan_resumed() { grep -q "the data plan of lo is resumed until it resets" system.log; }
+  within 20 plan_resumed || fail "Resume did not resume the plan: $(tail -5 system.log)"
+  echo "Resume, on the notification, resumed the plan"
 
   if [ -n "$atspi" ]; then
     # The keyboard alone, and what a screen reader hears, through AT-SPI: Ctrl+Alt+Tab takes the keyboard to the top

@@ -6,6 +6,9 @@
 //                     an accessible name, that name and its kind (row, stop, pause, bar; a bar with its value)
 //   OpenMenu()        opens the indicator's menu, as a click does; CloseMenu() closes it
 //   Press(s name) -> b  clicks the menu's button of that accessible name ("Stop backup"); false when there is none
+//   Notifications() -> s  JSON: each notification in the Shell's message tray, its title, body and actions' labels
+//   Act(s label) -> b  takes the action of that label of the newest notification that has one, as a click on it
+//                     does; false when none has
 // Written once for both extension systems: extension-43.js and extension-45.js hand it `Main` and `Gio`, as the
 // project's own extension does.
 
@@ -16,6 +19,8 @@ const PROBE_XML = `<node><interface name="org.example.NetworkActivityProbe">
   <method name="OpenMenu"/>
   <method name="CloseMenu"/>
   <method name="Press"><arg type="s" direction="in"/><arg type="b" direction="out"/></method>
+  <method name="Notifications"><arg type="s" direction="out"/></method>
+  <method name="Act"><arg type="s" direction="in"/><arg type="b" direction="out"/></method>
 </interface></node>`;
 
 var serve = function (Main, Gio) {
@@ -52,6 +57,10 @@ var serve = function (Main, Gio) {
             return 'stopping';
         return 'row';
     };
+    // GNOME 46 and later name a notification's body `body`, and keep its actions behind `actions`; before, the
+    // body is `bannerBodyText`, and `actions` is the list itself.
+    const notifications = () => Main.messageTray.getSources().flatMap(source => source.notifications);
+    const bodyOf = notification => notification.body ?? notification.bannerBodyText ?? '';
     const exported = Gio.DBusExportedObject.wrapJSObject(PROBE_XML, {
         Describe() {
             const button = indicator();
@@ -70,6 +79,20 @@ var serve = function (Main, Gio) {
         },
         CloseMenu() {
             indicator()?.menu.close();
+        },
+        Notifications() {
+            return JSON.stringify(notifications().map(notification => ({
+                title: notification.title, body: bodyOf(notification),
+                actions: (notification.actions ?? []).map(action => action.label),
+            })));
+        },
+        Act(label) {
+            const action = notifications().reverse().flatMap(notification => notification.actions ?? [])
+                .find(candidate => candidate.label === label);
+            if (!action)
+                return false;
+            action.callback();
+            return true;
         },
         Press(name) {
             const button = indicator();
