@@ -53,8 +53,13 @@ var start = function (shell) {
     button.add_child(box);
     button.visible = false;
     Main.panel.addToStatusArea('netactivity', button);
-    // At a logout the Shell may destroy the top bar while the service's last signals are still being dispatched.
-    const destroyID = button.connect('destroy', release);
+    // At a logout the Shell may destroy the top bar while the service's last signals are still being dispatched;
+    // it is taking its message tray down then too, which our notifications' source goes with.
+    let shellGoing = false;
+    const destroyID = button.connect('destroy', () => {
+        shellGoing = true;
+        release();
+    });
     undo.push(() => button.disconnect(destroyID));
 
     // The menu is made once the service is followed, whose calls answer on later turns of the main loop.
@@ -65,7 +70,7 @@ var start = function (shell) {
     });
     undo.push(() => service.release());
     notices = makePlanNotices(shell, service);
-    undo.push(() => notices.release());
+    undo.push(() => notices.release(shellGoing));
     menu = makeMenu(shell, button, service);
     // The rows, and their ages, are made when the menu opens: no timer runs, and a closed menu costs nothing.
     const openID = button.menu.connect('open-state-changed', (_menu, open) => {

@@ -4,7 +4,8 @@
 // `PlanWarnings`); a used-up plan's notification offers Resume. One of the five parts the build joins into
 // `indicator.js`.
 
-/// Tells of the plans' levels: `show(plans)` with each read of the plans, and `release` when the extension stops.
+/// Tells of the plans' levels: `show(plans)` with each read of the plans, and `release(shellGoing)` when the
+/// extension stops, which takes its notifications away unless the Shell itself is going (and takes them).
 /// What was told is kept in the session's runtime folder, so that the Shell, restarted or unlocked (which enables
 /// the extension again) in the same period, does not tell again; it is read and written without blocking the
 /// Shell, and plans read before it was read wait for it.
@@ -89,9 +90,10 @@ function makePlanNotices({Gio, GLib, Main, MessageTray, shellMajor}, service) {
 
     return {
         show,
-        release() {
+        release(shellGoing) {
             cancellable.cancel();
-            source?.destroy();
+            if (!shellGoing)
+                source?.destroy();
             source = null;
         },
     };

@@ -180,6 +180,8 @@ while connection.recv(1 << 16): pass" "$1"' "$scope" "$(head -1 server.port)" 2>
   # passes it on, and the extension reads the plans: one notification of its own, drawn as the Shell's banner.
   within 30 screen_still || fail "the screen did not settle with the menu closed"
   shot unplanned.miff
+  # Banners, which the scenes keep off the top bar (start_shell), on for this one.
+  gsettings set org.gnome.desktop.notifications show-banners true
   "$products/netactivity" plan lo --cap 1MB --period day --system >plan.txt 2>&1 ||
     fail "netactivity plan failed: $(cat plan.txt)"
   told='"title":"Data plan used up","body":"lo: [0-9.,]+ [kM]B of 1[.,]0 MB used; its apps are stopped until it resets on [0-9]+[. ]'
@@ -196,6 +198,7 @@ while connection.recv(1 << 16): pass" "$1"' "$scope" "$(head -1 server.port)" 2>
   within 20 banner_drawn || fail "no banner was drawn for the plan ($(changed_box unplanned.miff "$banner_region"))"
   shot banner.miff
   [ -z "$shots" ] || convert banner.miff -crop "$banner_region" +repage "$shots/extension-gnome-plan.png"
+  gsettings set org.gnome.desktop.notifications show-banners false
   echo "the Shell told of the used-up data plan, in a banner: $(probe_says Notifications | grep -oE "$told")"
   probe_says Act Resume | grep -q true || fail "the notification has no Resume: $(probe_says Notifications)"
   plan_resumed() { grep -q "the data plan of lo is resumed until it resets" system.log; }
