@@ -109,7 +109,8 @@ extension Integration {
         /// GNOME 48 shows an app's measured traffic as this machine's GNOME 43 does (`shell-extension-traffic.sh`):
         /// the session user's app, laid out as systemd lays it out, appears, its rate changes three times, the day's
         /// usage shows with a bar of the app's share, its Pause button pauses it and Resume resumes it (the row changing
-        /// in place), the keyboard alone pauses and resumes it through AT-SPI, and the app goes.
+        /// in place), the keyboard alone pauses and resumes it through AT-SPI, a used-up data plan is told of in the
+        /// Shell's banner and resumed from it, and the app goes.
         @Test(.enabled(if: getuid() == 0, "counting traffic needs root"))
         func gnome48ShowsAnAppsMeasuredTraffic() throws {
             let work = try Self.scratch("gnome48-traffic")
@@ -126,7 +127,9 @@ extension Integration {
                     "\(result)")
             #expect(result.stdout.contains("the row changed in place: the menu was not built again"), "\(result)")
             for step in ["the keyboard alone: the indicator, its menu, Pause, Resume and Pause again",
-                         "a screen reader reads the row as enabled", "the keyboard went back to the top bar"] {
+                         "a screen reader reads the row as enabled", "the keyboard went back to the top bar",
+                         "the Shell told of the used-up data plan, in a banner",
+                         "Resume, on the notification, resumed the plan"] {
                 #expect(result.stdout.contains(step), "\(step): \(result)")
             }
         }

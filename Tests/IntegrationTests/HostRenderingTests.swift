@@ -102,8 +102,8 @@ extension Integration {
         /// An app's traffic that the kernel measured, in the extension (`shell-extension-traffic.sh`, root): a download
         /// in the cgroup where systemd puts GNOME's launch of the session user's app shows the indicator, and a menu
         /// row "Backup Tool (measured)" with its rate and the app's icon, whose rate changes three times as the
-        /// download speeds up; the day's usage ("Used today", the app's row and a bar of its share); and the
-        /// indicator leaves when the download ends.
+        /// download speeds up; the day's usage ("Used today", the app's row and a bar of its share); a used-up data
+        /// plan in the Shell's banner, resumed from it; and the indicator leaves when the download ends.
         @Test(.enabled(if: ApplicationCgroup.canBeMade, "counting traffic needs root and a writable cgroup v2 tree"))
         func theShellExtensionShowsAnAppsMeasuredTraffic() throws {
             let builds = try ShellExtensionTests.build()

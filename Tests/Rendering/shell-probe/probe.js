@@ -57,8 +57,8 @@ var serve = function (Main, Gio) {
             return 'stopping';
         return 'row';
     };
-    // GNOME 46 and later name a notification's body `body`, and keep its actions behind `actions`; before, the
-    // body is `bannerBodyText`, and `actions` is the list itself.
+    // GNOME 46 and later name a notification's body `body`, and an action is an object that is activated; before,
+    // the body is `bannerBodyText`, and an action a label and a callback.
     const notifications = () => Main.messageTray.getSources().flatMap(source => source.notifications);
     const bodyOf = notification => notification.body ?? notification.bannerBodyText ?? '';
     const exported = Gio.DBusExportedObject.wrapJSObject(PROBE_XML, {
@@ -91,7 +91,10 @@ var serve = function (Main, Gio) {
                 .find(candidate => candidate.label === label);
             if (!action)
                 return false;
-            action.callback();
+            if (action.activate)
+                action.activate();
+            else
+                action.callback();
             return true;
         },
         Press(name) {
