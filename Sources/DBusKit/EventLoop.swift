@@ -18,12 +18,13 @@ public final class EventLoop {
         let onDisconnect: (() -> Void)?
         var disconnected = false
 
-        init(_ connection: Connection, onDisconnect: (() -> Void)?) {
+        init(_ connection: Connection, wakeUps: LoopWakeUps, onDisconnect: (() -> Void)?) {
             precondition(!connection.hasEventLoop, "a connection is run by one event loop")
             connection.hasEventLoop = true
             self.connection = connection
             self.onDisconnect = onDisconnect
             watches.install(on: connection.raw)
+            wakeUps.install(on: connection.raw)
             connection.router.disconnectHandler = { [unowned self] in disconnected = true }
         }
 
@@ -40,6 +41,8 @@ public final class EventLoop {
     /// The loop's own connection first: losing it ends `run()`.
     private var connections: [RunConnection]
     private var sources: [(fd: Int32, onReadable: () -> Void)] = []
+    /// Woken by libdbus when another thread left a message queued on one of the connections.
+    private let wakeUps = LoopWakeUps()
     private var isRunning = false
     /// Whether connections or sources came or went since the descriptors to poll were collected.
     private var pollSetIsStale = true
@@ -50,13 +53,13 @@ public final class EventLoop {
 
     /// A connection is run by one loop, which it belongs to from then on.
     public init(connection: Connection) {
-        connections = [RunConnection(connection, onDisconnect: nil)]
+        connections = [RunConnection(connection, wakeUps: wakeUps, onDisconnect: nil)]
     }
 
     /// Runs `connection` too, on the loop's thread; when it is lost, `onDisconnect` is called once and the loop
     /// goes on without it.
     public func add(_ connection: Connection, onDisconnect: @escaping () -> Void) {
-        let added = RunConnection(connection, onDisconnect: onDisconnect)
+        let added = RunConnection(connection, wakeUps: wakeUps, onDisconnect: onDisconnect)
         if isRunning { connection.bindToLoopThread() }
         connections.append(added)
         pollSetIsStale = true
@@ -77,6 +80,7 @@ public final class EventLoop {
     /// connections may be used on this thread only.
     public func run() throws(DBusError) {
         for run in connections { run.connection.bindToLoopThread() }
+        wakeUps.bindToCurrentThread()
         isRunning = true
         var descriptors: [pollfd] = []
         var polledWatches: [OpaquePointer] = []
@@ -123,6 +127,7 @@ public final class EventLoop {
                 for index in sources.indices {
                     descriptors.append(pollfd(fd: sources[index].fd, events: Int16(POLLIN), revents: 0))
                 }
+                descriptors.append(pollfd(fd: wakeUps.fileDescriptor, events: Int16(POLLIN), revents: 0))
             }
             let timeout = sleepLimit.map { Int32(clamping: max(0, $0.milliseconds)) } ?? -1
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
@@ -141,11 +146,21 @@ public final class EventLoop {
             for index in sources.indices where descriptors[sourcesStart + index].revents != 0 {
                 sources[index].onReadable()
             }
+            // The wake-up is polled last: a source's handler may have added sources meanwhile.
+            if descriptors[descriptors.count - 1].revents != 0 { writeWhatOthersQueued() }
         }
     }
 
     // The added connections' part of a turn is apart from `run`, where most turns would step over its code: a
     // service without a system bus has none.
+
+    /// Writes what other threads queued on any connection, once libdbus woke the loop for it.
+    private func writeWhatOthersQueued() {
+        wakeUps.clear()
+        for index in connections.indices {
+            connections[index].connection.writeWhatOthersQueued()
+        }
+    }
 
     /// Dispatches what the added connections queued.
     private func dispatchAddedConnections() {

@@ -2,6 +2,7 @@ import DBusKit
 import ProgramSupport
 @testable import NetworkActivityClient
 import ServiceHarness
+import Synchronization
 import Testing
 
 extension Integration {
@@ -69,6 +70,44 @@ extension Integration {
                 return try await group.reduce(0, +)
             }
             #expect(answered == 1000)
+        }
+
+        /// A call that a task sends while the loop's thread is reading (here, a stream of signals from a peer)
+        /// is left queued by libdbus, which cannot take the socket then, and asks the loop to wake and write it
+        /// (`dbus_connection_set_wakeup_main_function`). A loop that did not wake left such calls unsent until
+        /// their timeout: one `netactivity limits` in CI waited its 25 s and failed with `NoReply`.
+        @Test func callsSentWhileTheLoopReadsAreWrittenAtOnce() async throws {
+            let bus = try PrivateBus()
+            let shared = try SharedConnection(bus: .address(bus.address))
+            let name = shared.uniqueName
+            let flooding = Atomic(true)
+            // Used by that thread alone until it returns.
+            nonisolated(unsafe) let peer = try bus.connect()
+            async let flood: Int = onThreadOfItsOwn {
+                var sent = 0
+                while flooding.load(ordering: .acquiring) {
+                    let signal = Message.signal(path: try ObjectPath("/"), interface: try InterfaceName("org.example.Flood"),
+                                                member: try MemberName("Tick"), destination: try BusName(name))
+                    _ = peer.send(signal)
+                    sent += 1
+                    if sent % 64 == 0 { peer.flush() }
+                }
+                peer.flush()
+                return sent
+            }
+            var late = 0
+            for _ in 0..<2_000 {
+                let ask = Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                             interface: "org.freedesktop.DBus", member: "GetId")
+                do {
+                    _ = try await shared.call(ask, timeout: .seconds(5))
+                } catch {
+                    late += 1
+                }
+            }
+            flooding.store(false, ordering: .releasing)
+            #expect(try await flood > 0)
+            #expect(late == 0, "\(late) of 2000 calls got no reply within 5 s")
         }
 
         /// Found by AddressSanitizer's leak check (docs/testing.md, "Sanitizers"): a stream's end, after the bus
