@@ -83,11 +83,12 @@ extension Integration {
             let flooding = Atomic(true)
             // Used by that thread alone until it returns.
             nonisolated(unsafe) let peer = try bus.connect()
+            let destination = try BusName(name)
             async let flood: Int = onThreadOfItsOwn {
                 var sent = 0
                 while flooding.load(ordering: .acquiring) {
-                    let signal = Message.signal(path: try ObjectPath("/"), interface: try InterfaceName("org.example.Flood"),
-                                                member: try MemberName("Tick"), destination: try BusName(name))
+                    let signal = Message.signal(path: "/", interface: "org.example.Flood", member: "Tick",
+                                                destination: destination)
                     _ = peer.send(signal)
                     sent += 1
                     if sent % 64 == 0 { peer.flush() }
