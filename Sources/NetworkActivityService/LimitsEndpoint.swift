@@ -10,6 +10,8 @@ protocol SpeedLimiting: AnyObject {
     /// what was refused, and changes nothing then.
     func changeLimit(of application: String, user: UInt32, _ change: LimitChange) throws(DBusError)
     func removeLimit(of application: String, user: UInt32) throws(DBusError)
+    func saverIsOn(for user: UInt32) -> Bool
+    func setSaver(_ on: Bool, for user: UInt32) throws(DBusError)
 }
 
 /// The system service's object at `ServiceNames.limitsPath`: each caller's own speed limits, by app id, which
@@ -55,7 +57,17 @@ final class LimitsEndpoint {
         let (user, limiting) = try limiting(for: caller)
         return limiting.limits(of: user).map {
             LimitRecord(application: $0.application, down: $0.limit.down, up: $0.limit.up,
-                        exemptFromPlans: $0.limit.exemptFromPlans)
+                        exemptFromPlans: $0.limit.exemptFromPlans, onMetered: $0.limit.onMetered?.word)
         }
+    }
+
+    func setSaver(_ on: Bool, caller: String) throws(DBusError) {
+        let (user, limiting) = try limiting(for: caller)
+        try limiting.setSaver(on, for: user)
+    }
+
+    func saverIsOn(for caller: String) throws(DBusError) -> Bool {
+        let (user, limiting) = try limiting(for: caller)
+        return limiting.saverIsOn(for: user)
     }
 }

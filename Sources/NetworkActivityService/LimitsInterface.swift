@@ -22,6 +22,13 @@ extension LimitsEndpoint {
             MethodDeclaration(LimitsMembers.getLimits) { endpoint, call throws(DBusError) in
                 try endpoint.limits(for: call.callerName)
             },
+            MethodDeclaration(LimitsMembers.setSaver) { endpoint, call, on throws(DBusError) in
+                try endpoint.setSaver(on, caller: call.callerName)
+                return NoValue()
+            },
+            MethodDeclaration(LimitsMembers.getSaver) { endpoint, call throws(DBusError) in
+                try endpoint.saverIsOn(for: call.callerName)
+            },
         ]
     )
 }

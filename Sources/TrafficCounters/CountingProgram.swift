@@ -7,7 +7,8 @@ import CKernelCounters
 /// bytes within a second on a network, and when it makes an entry (an app moved something on a network since the
 /// service last took its counts), so that the service knows to keep the totals without reading while nothing
 /// moves. It holds an app back when the held map names its cgroup (`TrafficCounters.hold`): drops every packet
-/// of a paused app, and a limited app's past its rate (`holdBack`), uncounted; on a network under a data plan, it
+/// of a paused app, and a limited app's past its rate (`holdBack`), uncounted, as a rule for metered networks
+/// says on one; on a network under a data plan, it
 /// drops every app's packets past the plan's allowance but an exempted one's (`keepToPlan`); loopback is never
 /// held back; every other packet passes (it returns 1, or 3 to tell a sending socket of congestion).
 ///
@@ -56,8 +57,10 @@ enum CountingProgram {
     ///   (`HeldLayout`, `TrafficCounters.hold`).
     /// - Parameter plans: the hash map whose keys are the networks under a data plan, by interface and network
     ///   namespace (`PlanLayout`, `TrafficCounters.setPlanAllowance`).
+    /// - Parameter metered: the hash map whose keys are the networks that are metered, keyed as the plans map
+    ///   (`TrafficCounters.setMetered`).
     static func instructions(_ way: Way, counters: Int32, wakeUps: Int32, announcing: Int32, held: Int32,
-                             plans: Int32, ringSize: Int, threshold: UInt64, countsLoopback: Bool,
+                             plans: Int32, metered: Int32, ringSize: Int, threshold: UInt64, countsLoopback: Bool,
                              tellsNamespaces: Bool = true) -> [bpf_insn] {
         let key = -Int16(CounterLayout.recordSize)
         var program = BPFProgramBuilder()
@@ -70,6 +73,7 @@ enum CountingProgram {
         program.load(.word, .r7, from: .r6, Packet.length)  // r7: its length
         program.store(.doubleWord, 0, to: .frame, exemption)
         storeCgroupID(&program, key: key)
+        storeOwnerAndNetwork(&program, key: key, tellsNamespaces: tellsNamespaces)
         // A held app's entry: its cgroup's id is the key's first field, the held map's key. Loopback is never held.
         if countsLoopback {
             program.load(.word, .r2, from: .r6, Packet.interfaceIndex)
@@ -77,9 +81,8 @@ enum CountingProgram {
         }
         lookUp(&program, counters: held, key: key)
         program.jump(if: .r0, .equal, 0, to: "not held")
-        holdBack(&program, way)
+        holdBack(&program, way, metered: metered, key: key)
         program.label("not held")
-        storeOwnerAndNetwork(&program, key: key, tellsNamespaces: tellsNamespaces)
         lookUpOrMakeCounts(&program, counters: counters, key: key,
                            announcingNewTo: (wakeUps, announcing, Int32(ringSize / 2)), noRoom: "uncounted")
         program.label("uncounted")
@@ -145,23 +148,45 @@ enum CountingProgram {
     /// app that is not held.
     static let exemption = verdict - 8
 
-    /// With the held app's value in r0: a paused app's packet dropped uncounted; a limited app's passed while its
+    /// With the held app's value in r0: a paused app's packet dropped uncounted, and on a metered network (the
+    /// metered map names the key's interface) an app paused there; a limited app's passed while its
     /// way's queue, kept as the time its bytes so far may have left at its rate, reaches no further than the
     /// horizon ahead of now, else dropped (and, sent, its socket told of congestion, so that TCP sends slower
     /// rather than waiting for a loss). One packet always passes an empty queue, whatever its size (a 64 KiB
-    /// segment at 100 kB/s is 0.65 s of the rate). To `not held` for a way without a limit.
+    /// segment at 100 kB/s is 0.65 s of the rate). On a metered network the rate is the app's metered one, or its
+    /// own where that is slower. To `not held` for a way without a limit. Only an app with a rule for metered
+    /// networks looks its network up.
     ///
     /// Lock-free: the queue's end grows by an atomic add, and a queue that emptied starts again at now by a plain
     /// store, which may lose a packet's add on another CPU at that moment (a packet more, once in a while).
-    private static func holdBack(_ program: inout BPFProgramBuilder, _ way: Way) {
+    private static func holdBack(_ program: inout BPFProgramBuilder, _ way: Way, metered: Int32, key: Int16) {
         let limit = way.limitOffset
         program.move(.r8, .r0)  // r8: the held value
         program.load(.doubleWord, .r1, from: .r8, HeldLayout.exemptFromPlans)
         program.store(.doubleWord, .r1, to: .frame, exemption)
         program.load(.doubleWord, .r1, from: .r8, HeldLayout.paused)
         program.jump(if: .r1, .notEqual, 0, to: "paused")
+        program.load(.doubleWord, .r1, from: .r8, HeldLayout.pausedOnMetered)
+        program.load(.doubleWord, .r2, from: .r8, HeldLayout.meteredRate)
+        program.add(.r1, .r2)
+        program.jump(if: .r1, .equal, 0, to: "own rate")
+        program.loadMap(.r1, descriptor: metered)
+        program.move(.r2, .frame)
+        program.add(.r2, Int32(key + CounterLayout.interfaceIndex))
+        program.call(BPF_FUNC_map_lookup_elem)
+        program.jump(if: .r0, .equal, 0, to: "own rate")
+        program.load(.doubleWord, .r1, from: .r8, HeldLayout.pausedOnMetered)
+        program.jump(if: .r1, .notEqual, 0, to: "paused")
+        program.load(.doubleWord, .r9, from: .r8, HeldLayout.meteredRate)  // r9: bytes a second
+        program.load(.doubleWord, .r1, from: .r8, limit + HeldLayout.rate)
+        program.jump(if: .r1, .equal, 0, to: "paced")
+        program.jump(if: .r1, .atLeast, .r9, to: "paced")
+        program.move(.r9, .r1)
+        program.jump(to: "paced")
+        program.label("own rate")
         program.load(.doubleWord, .r9, from: .r8, limit + HeldLayout.rate)  // r9: bytes a second
         program.jump(if: .r9, .equal, 0, to: "not held")
+        program.label("paced")
         program.call(BPF_FUNC_ktime_get_ns)
         program.load(.doubleWord, .r1, from: .r8, limit + HeldLayout.queueEnd)
         program.jump(if: .r1, .atLeast, .r0, to: "queued")

@@ -22,10 +22,13 @@ extension TrafficCounters {
             raw.storeBytes(of: holding.paused ? 1 : 0, toByteOffset: Int(HeldLayout.paused), as: UInt64.self)
             raw.storeBytes(of: holding.exemptFromPlans ? 1 : 0, toByteOffset: Int(HeldLayout.exemptFromPlans),
                            as: UInt64.self)
+            raw.storeBytes(of: holding.pausedOnMetered ? 1 : 0, toByteOffset: Int(HeldLayout.pausedOnMetered),
+                           as: UInt64.self)
+            raw.storeBytes(of: holding.meteredRate ?? 0, toByteOffset: Int(HeldLayout.meteredRate), as: UInt64.self)
+            // A way's queue is paced at the metered rate on a metered network even where it has no rate of its own.
             for (offset, rate) in [(HeldLayout.received, holding.receiveRate), (HeldLayout.sent, holding.sendRate)] {
-                guard let rate, rate > 0 else { continue }
                 let limit = Int(offset)
-                raw.storeBytes(of: rate, toByteOffset: limit + Int(HeldLayout.rate), as: UInt64.self)
+                raw.storeBytes(of: rate ?? 0, toByteOffset: limit + Int(HeldLayout.rate), as: UInt64.self)
                 raw.storeBytes(of: Holding.horizon, toByteOffset: limit + Int(HeldLayout.horizon),
                                as: UInt64.self)
                 raw.storeBytes(of: Holding.congestion, toByteOffset: limit + Int(HeldLayout.congestion),
@@ -48,7 +51,10 @@ extension TrafficCounters {
             return Holding(paused: raw.load(fromByteOffset: Int(HeldLayout.paused), as: UInt64.self) != 0,
                            receiveRate: rate(HeldLayout.received), sendRate: rate(HeldLayout.sent),
                            exemptFromPlans: raw.load(fromByteOffset: Int(HeldLayout.exemptFromPlans),
-                                                     as: UInt64.self) != 0)
+                                                     as: UInt64.self) != 0,
+                           pausedOnMetered: raw.load(fromByteOffset: Int(HeldLayout.pausedOnMetered),
+                                                     as: UInt64.self) != 0,
+                           meteredRate: rate(HeldLayout.meteredRate - HeldLayout.rate))
         }
     }
 }

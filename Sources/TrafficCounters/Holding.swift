@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// How the kernel holds an app's packets back (`TrafficCounters.hold`): paused, or each way kept to a rate; and
-/// whether they pass a used-up data plan.
+/// whether they pass a used-up data plan; and how they are held on a metered network.
 public struct Holding: Sendable, Hashable {
     public var paused: Bool
     /// Bytes a second received, at most; nil for no limit.
@@ -10,17 +10,26 @@ public struct Holding: Sendable, Hashable {
     public var sendRate: UInt64?
     /// Whether its packets pass where a network's plan is used up (they are taken from the allowance all the same).
     public var exemptFromPlans: Bool
+    /// Whether its packets are dropped on a metered network.
+    public var pausedOnMetered: Bool
+    /// Bytes a second each way, at most, on a metered network (its own rates hold there too, if slower); nil
+    /// for none.
+    public var meteredRate: UInt64?
 
     public init(paused: Bool = false, receiveRate: UInt64? = nil, sendRate: UInt64? = nil,
-                exemptFromPlans: Bool = false) {
+                exemptFromPlans: Bool = false, pausedOnMetered: Bool = false, meteredRate: UInt64? = nil) {
         self.paused = paused
         self.receiveRate = receiveRate
         self.sendRate = sendRate
         self.exemptFromPlans = exemptFromPlans
+        self.pausedOnMetered = pausedOnMetered
+        self.meteredRate = meteredRate
     }
 
-    /// Whether it holds anything back.
-    public var holdsBack: Bool { paused || (receiveRate ?? 0) > 0 || (sendRate ?? 0) > 0 }
+    /// Whether it holds anything back, somewhere.
+    public var holdsBack: Bool {
+        paused || pausedOnMetered || [receiveRate, sendRate, meteredRate].contains { ($0 ?? 0) > 0 }
+    }
 
     /// Whether the held map must have an entry for it: to hold the app back, or to let it past a plan.
     var needsEntry: Bool { holdsBack || exemptFromPlans }

@@ -3,7 +3,8 @@
 // The layouts of the maps' keys and values, and of the ring's records, as the counting programs
 // (`CountingProgram`) and the service both read and write them.
 
-/// The held map's values, by a cgroup's id: whether the app is paused, and each way's limit, in a cache line of
+/// The held map's values, by a cgroup's id: whether the app is paused, what holds it on a metered network, and
+/// each way's limit, in a cache line of
 /// its own (the bytes received are added on the CPU that takes a download's packets, those sent on the app's own).
 /// A limit's queue end is the program's, which user space writes only when it writes the whole value (a new rule).
 enum HeldLayout {
@@ -12,6 +13,10 @@ enum HeldLayout {
     static let paused: Int16 = 0
     /// 1: its packets pass a used-up plan.
     static let exemptFromPlans: Int16 = 8
+    /// 1: its packets are dropped on a metered network (the metered map names its interface), but on loopback.
+    static let pausedOnMetered: Int16 = 16
+    /// Bytes a second, each way, at most on a metered network; 0 for none.
+    static let meteredRate: Int16 = 24
     /// Where each way's limit is.
     static let received: Int16 = 64
     static let sent: Int16 = 128

@@ -2,7 +2,7 @@
 import CKernelCounters
 
 /// The plans map: the interfaces under a data plan, each with the bytes that may still cross it
-/// (`CountingProgram.keepToPlan`).
+/// (`CountingProgram.keepToPlan`); and the metered map, of the interfaces on a metered network.
 extension TrafficCounters {
     /// From now on, lets `allowance` more bytes cross the interface of index `interfaceIndex` in the network
     /// namespace of cookie `namespace` (0 where the keys cannot tell namespaces apart), both ways, every app's
@@ -27,6 +27,26 @@ extension TrafficCounters {
         var value: [Int64] = [0, 0]
         guard ckc_map_element(Int32(BPF_MAP_LOOKUP_ELEM.rawValue), plans, &key, &value, 0) == 0 else { return nil }
         return UInt64(max(0, value[0]))
+    }
+
+    /// From now on, holds the apps whose rules say so on the interface as on a metered network
+    /// (`CountingProgram.holdBack`), or no longer. Returns false when the kernel refused (as many interfaces as
+    /// `plannedCapacity` are metered).
+    public func setMetered(_ isMetered: Bool, interfaceIndex: UInt32, namespace: UInt64) -> Bool {
+        var key = Self.planKey(interfaceIndex: interfaceIndex, namespace: namespace)
+        guard isMetered else {
+            ckc_map_element(Int32(BPF_MAP_DELETE_ELEM.rawValue), metered, &key, nil, 0)
+            return true
+        }
+        var value: UInt64 = 1
+        return ckc_map_element(Int32(BPF_MAP_UPDATE_ELEM.rawValue), metered, &key, &value, 0) == 0
+    }
+
+    /// Whether the metered map names the interface.
+    public func isMetered(interfaceIndex: UInt32, namespace: UInt64) -> Bool {
+        var key = Self.planKey(interfaceIndex: interfaceIndex, namespace: namespace)
+        var value: UInt64 = 0
+        return ckc_map_element(Int32(BPF_MAP_LOOKUP_ELEM.rawValue), metered, &key, &value, 0) == 0
     }
 
     /// The key's bytes: the interface's index, then the cookie, unaligned, as the counters' key ends.

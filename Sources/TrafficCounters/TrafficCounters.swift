@@ -87,8 +87,10 @@ public final class TrafficCounters {
     public static let heldCapacity: UInt32 = 4_096
     /// The interfaces under a data plan (`setPlanAllowance`).
     let plans: Int32
-    /// Interfaces under a data plan at once, at most.
+    /// Interfaces under a data plan at once, at most; and metered ones.
     public static let plannedCapacity: UInt32 = 256
+    /// The metered interfaces (`setMetered`).
+    let metered: Int32
     let wakeUps: WakeUpRing
     private var descriptors: [Int32] = []
     /// The counting programs, by the way they count.
@@ -127,18 +129,20 @@ public final class TrafficCounters {
                               "netact_held")
         plans = ckc_map_create(BPF_MAP_TYPE_HASH.rawValue, UInt32(PlanLayout.keySize), UInt32(PlanLayout.valueSize),
                                Self.plannedCapacity, "netact_plans")
-        guard announcing >= 0, held >= 0, plans >= 0 else {
+        metered = ckc_map_create(BPF_MAP_TYPE_HASH.rawValue, UInt32(PlanLayout.keySize), 8, Self.plannedCapacity,
+                                 "netact_metered")
+        guard announcing >= 0, held >= 0, plans >= 0, metered >= 0 else {
             let error = errno
-            for map in [counters, announcing, held, plans] where map >= 0 { close(map) }
+            for map in [counters, announcing, held, plans, metered] where map >= 0 { close(map) }
             throw Self.refusal("a BPF map", error)
         }
         do {
             wakeUps = try WakeUpRing()
         } catch {
-            for map in [counters, announcing, held, plans] { close(map) }
+            for map in [counters, announcing, held, plans, metered] { close(map) }
             throw error
         }
-        descriptors = [counters, announcing, held, plans]
+        descriptors = [counters, announcing, held, plans, metered]
         let root = cgroupRoot.map { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? -1
         if let cgroupRoot, root < 0 {
             let error = errno
@@ -153,7 +157,7 @@ public final class TrafficCounters {
                 switch kind {
                 case .service(let threshold, let countsLoopback):
                     CountingProgram.instructions(way, counters: counters, wakeUps: wakeUps.descriptor,
-                                                 announcing: announcing, held: held, plans: plans,
+                                                 announcing: announcing, held: held, plans: plans, metered: metered,
                                                  ringSize: wakeUps.size,
                                                  threshold: threshold,
                                                  countsLoopback: countsLoopback, tellsNamespaces: tellingNamespaces)

@@ -8,7 +8,7 @@ import Testing
 /// (`TrafficKernelTests` loads the same programs into the running kernel, whose verifier must accept them.)
 @Suite struct CountingProgramTests {
     static let maps: [Int32: String] = [100: "netact_counts", 200: "netact_wakeups", 300: "netact_announce",
-                                        400: "netact_held", 500: "netact_plans"]
+                                        400: "netact_held", 500: "netact_plans", 600: "netact_metered"]
 
     static func listing(_ name: String) throws -> [String] {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -21,7 +21,7 @@ import Testing
                       (.sent, "counting-program-sent")])
     func theCountingProgramsAreTheirListings(way: CountingProgram.Way, listing: String) throws {
         let instructions = CountingProgram.instructions(way, counters: 100, wakeUps: 200, announcing: 300, held: 400,
-                                                        plans: 500,
+                                                        plans: 500, metered: 600,
                                                         ringSize: 16_384, threshold: 32_768,
                                                         countsLoopback: false)
         #expect(BPFListing.lines(of: instructions, maps: Self.maps) == (try Self.listing(listing)))
@@ -36,10 +36,10 @@ import Testing
     /// pause's lookup and the plan's.
     @Test func withLoopbackCountedTheInterfaceCheckGuardsOnlyThePauseAndThePlan() {
         let without = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, announcing: 300, held: 400,
-                                                   plans: 500, ringSize: 16_384, threshold: 32_768,
+                                                   plans: 500, metered: 600, ringSize: 16_384, threshold: 32_768,
                                                    countsLoopback: false)
         let with = CountingProgram.instructions(.received, counters: 100, wakeUps: 200, announcing: 300, held: 400,
-                                                plans: 500, ringSize: 16_384, threshold: 32_768,
+                                                plans: 500, metered: 600, ringSize: 16_384, threshold: 32_768,
                                                 countsLoopback: true)
         #expect(with.count == without.count + 2)
     }

@@ -85,21 +85,28 @@ struct LimitRulesTests {
         }
     }
 
-    /// The file says what it holds, and reads back to the same rules; a file of the first version, before
-    /// exemptions from data plans, reads as it did.
+    /// The file says what it holds, and reads back to the same rules; files of the first versions, before
+    /// exemptions from data plans and before metered networks, read as they did.
     @Test func theFileReadsBackWhole() throws {
         var rules = LimitRules()
         try rules.change("firefox-esr", of: 1000, down: 2_000_000, up: nil)
         try rules.change("apt-daily.service", of: 0, down: nil, up: 500_000)
-        try rules.change("org.gnome.Maps", of: 1000, down: 1_000, up: 1_000_000_000_000, exemptFromPlans: true)
+        try rules.change("org.gnome.Maps", of: 1000, down: 1_000, up: 1_000_000_000_000, exemptFromPlans: true,
+                         onMetered: .allow)
         try rules.change("org.gnome.Weather", of: 1000, down: nil, up: nil, exemptFromPlans: true)
+        try rules.change("steam", of: 1000, down: nil, up: nil, onMetered: .pause)
+        try rules.change("podcasts", of: 1001, down: nil, up: nil, onMetered: .slow(100_000))
+        rules.setSaver(true, for: 1000)
         let text = LimitRulesFileFormat.encode(rules)
         #expect(text == """
-            netactivity limits 2
-            0\tapt-daily.service\t-\t500000\t-
-            1000\tfirefox-esr\t2000000\t-\t-
-            1000\torg.gnome.Maps\t1000\t1000000000000\tover-plan
-            1000\torg.gnome.Weather\t-\t-\tover-plan
+            netactivity limits 3
+            saver\t1000
+            0\tapt-daily.service\t-\t500000\t-\t-
+            1000\tfirefox-esr\t2000000\t-\t-\t-
+            1000\torg.gnome.Maps\t1000\t1000000000000\tover-plan\tallow
+            1000\torg.gnome.Weather\t-\t-\tover-plan\t-
+            1000\tsteam\t-\t-\t-\tpause
+            1001\tpodcasts\t-\t-\t-\t100000
 
             """)
         #expect(LimitRulesFileFormat.decode(text) == rules)
@@ -107,6 +114,39 @@ struct LimitRulesTests {
         var first = LimitRules()
         try first.change("firefox-esr", of: 1000, down: 2_000_000, up: nil)
         #expect(LimitRulesFileFormat.decode("netactivity limits 1\n1000\tfirefox-esr\t2000000\t-\n") == first)
+        try first.change("firefox-esr", of: 1000, down: nil, up: nil, exemptFromPlans: true)
+        #expect(LimitRulesFileFormat.decode("netactivity limits 2\n1000\tfirefox-esr\t2000000\t-\tover-plan\n") == first)
+    }
+
+    /// What holds an app on a metered network: its rule's word, else the saver's pause, which a rule's `allow`
+    /// or rate overrides; the saver alone holds every app of its user's and no other user's, and is no rule.
+    @Test func theSaverPausesEveryAppOfItsUserButThoseTheirRulesLetGo() throws {
+        var rules = LimitRules()
+        try rules.change("firefox-esr", of: 1000, down: 2_000_000, up: nil)
+        try rules.change("org.gnome.Maps", of: 1000, down: nil, up: nil, onMetered: .allow)
+        try rules.change("podcasts", of: 1000, down: nil, up: nil, onMetered: .slow(100_000))
+        #expect(rules.holding(of: "steam", user: 1000) == nil)
+        #expect(rules.holding(of: "org.gnome.Maps", user: 1000) == AppLimit(onMetered: .allow))
+        let turnedOn = rules.setSaver(true, for: 1000), turnedOnAgain = rules.setSaver(true, for: 1000)
+        #expect(turnedOn && !turnedOnAgain, "already on")
+        #expect(rules.holding(of: "steam", user: 1000) == AppLimit(onMetered: .pause))
+        #expect(rules.holding(of: "firefox-esr", user: 1000) == AppLimit(down: 2_000_000, onMetered: .pause))
+        #expect(rules.holding(of: "org.gnome.Maps", user: 1000) == AppLimit(onMetered: .allow))
+        #expect(rules.holding(of: "podcasts", user: 1000) == AppLimit(onMetered: .slow(100_000)))
+        #expect(rules.holding(of: "steam", user: 1001) == nil, "another user's saver is their own")
+        #expect(rules.rules(of: 1000).count == 3, "the saver is no rule")
+        try rules.change("podcasts", of: 1000, down: nil, up: nil, onMetered: .some(nil))
+        #expect(rules.limit(of: "podcasts", user: 1000) == nil, "a rule left saying nothing goes")
+        #expect(rules.holding(of: "podcasts", user: 1000) == AppLimit(onMetered: .pause))
+        let turnedOff = rules.setSaver(false, for: 1000)
+        #expect(turnedOff)
+        #expect(rules.holding(of: "steam", user: 1000) == nil)
+        var savedOnly = LimitRules()
+        savedOnly.setSaver(true, for: 1001)
+        #expect(!savedOnly.isEmpty && savedOnly.holdsApps(of: 1001) && !savedOnly.holdsApps(of: 1000))
+        #expect(throws: LimitRuleError.invalidRate(10)) {
+            try rules.change("steam", of: 1000, down: nil, up: nil, onMetered: .slow(10))
+        }
     }
 
     /// An exemption is a rule of its own: it stays when the speeds go, and goes when nothing is left.
@@ -125,7 +165,14 @@ struct LimitRulesTests {
         let good = "netactivity limits 2\n1000\tfirefox-esr\t2000000\t-\t-\n"
         #expect(LimitRulesFileFormat.decode(good) != nil)
         let damaged = [
-            "netactivity limits 3\n1000\tfirefox-esr\t2000000\t-\t-\n",  // another format
+            "netactivity limits 4\n1000\tfirefox-esr\t2000000\t-\t-\n",  // another format
+            "netactivity limits 3\n1000\tfirefox-esr\t2000000\t-\t-\n",  // a field missing for its version
+            "netactivity limits 3\n1000\tfirefox-esr\t-\t-\t-\tslow\n",  // not a word of the format
+            "netactivity limits 3\n1000\tfirefox-esr\t-\t-\t-\t0\n",  // a rate of nothing
+            "netactivity limits 3\n1000\tfirefox-esr\t-\t-\t-\t10\n",  // out of range
+            "netactivity limits 3\nsaver\t1000\nsaver\t1000\n",  // twice
+            "netactivity limits 3\nsaver\tuser\n",
+            "netactivity limits 2\nsaver\t1000\n",  // not in its version
             "netactivity limits 2\n1000\tfirefox-esr\t2000000\t-\t-",  // cut short
             "netactivity limits 2\n1000\tfirefox-esr\t2000000\t-\n",  // a field missing
             "netactivity limits 1\n1000\tfirefox-esr\t2000000\t-\t-\n",  // a field too many for its version

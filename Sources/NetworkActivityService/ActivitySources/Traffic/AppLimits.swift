@@ -57,14 +57,34 @@ final class AppLimits: TrafficPeer, SpeedLimiting {
     }
 
     func changeLimit(of application: String, user: UInt32, _ change: LimitChange) throws(DBusError) {
+        var onMetered: MeteredRule??
+        switch change.onMetered {
+        case nil: onMetered = nil
+        case LimitRecord.Metered.none: onMetered = .some(nil)
+        case let word?:
+            guard let rule = MeteredRule(word: word) else {
+                throw DBusError(.invalidArgs, "a limit's metered is pause, allow, none or bytes a second, not \"\(word)\"")
+            }
+            onMetered = rule
+        }
         var changed = rules
         do {
             try changed.change(application, of: user, down: change.down, up: change.up,
-                               exemptFromPlans: change.exemptFromPlans)
+                               exemptFromPlans: change.exemptFromPlans, onMetered: onMetered)
         } catch {
             throw error.dbusError
         }
         try apply(changed, to: application, of: user)
+    }
+
+    func saverIsOn(for user: UInt32) -> Bool {
+        rules.saverUsers.contains(user)
+    }
+
+    func setSaver(_ on: Bool, for user: UInt32) throws(DBusError) {
+        var changed = rules
+        guard changed.setSaver(on, for: user) else { return }
+        try apply(changed, to: nil, of: user)
     }
 
     func removeLimit(of application: String, user: UInt32) throws(DBusError) {
@@ -74,23 +94,29 @@ final class AppLimits: TrafficPeer, SpeedLimiting {
     }
 
     /// Keeps the changed rules, written first (a change that cannot be kept is refused, and changes nothing),
-    /// then holds the app's running cgroups to its rule now.
-    private func apply(_ changed: LimitRules, to application: String, of user: UInt32) throws(DBusError) {
+    /// then holds the app's running cgroups to its rule now; every app of the user's, for a change of their saver
+    /// (`application` nil).
+    private func apply(_ changed: LimitRules, to application: String?, of user: UInt32) throws(DBusError) {
         if let directory, !Self.file.write(changed, to: directory, logger: kernel.logger) {
             throw DBusError(.failed, "the limits cannot be kept in \(directory); see the service's journal")
         }
         rules = changed
         kernel.newEntriesMustWake = !rules.isEmpty
-        let limit = rules.limit(of: application, user: user)
         var held = 0
         for (cgroupID, path) in kernel.paths.tree.allPaths() {
             guard TrafficVisibility.owner(ofCgroup: path) == user,
-                  let app = CgroupApplication(path: path, tree: kernel.paths.tree), app.application == application
+                  let app = CgroupApplication(path: path, tree: kernel.paths.tree),
+                  application == nil || app.application == application
             else { continue }
-            named[cgroupID] = (user, application)
-            if hold(cgroupID, to: limit, path: path) { held += 1 }
+            named[cgroupID] = (user, app.application)
+            if hold(cgroupID, to: rules.holding(of: app.application, user: user), path: path) { held += 1 }
         }
-        kernel.logger.info("user \(user)'s limit of \(application): \(limit.map(Self.words) ?? "none") (\(held) running)")
+        if let application {
+            let limit = rules.holding(of: application, user: user)
+            kernel.logger.info("user \(user)'s limit of \(application): \(limit.map(Self.words) ?? "none") (\(held) running)")
+        } else {
+            kernel.logger.info("user \(user)'s data saver is \(rules.saverUsers.contains(user) ? "on" : "off") (\(held) apps running)")
+        }
     }
 
     // MARK: Cgroups
@@ -105,7 +131,7 @@ final class AppLimits: TrafficPeer, SpeedLimiting {
                 return
             }
             named[cgroupID] = (owner, app.application)
-            if let limit = rules.limit(of: app.application, user: owner) { hold(cgroupID, to: limit, path: path) }
+            if let limit = rules.holding(of: app.application, user: owner) { hold(cgroupID, to: limit, path: path) }
         case .notYet:
             unnamed[cgroupID] = socketOwner
         case .gone:
@@ -118,10 +144,10 @@ final class AppLimits: TrafficPeer, SpeedLimiting {
     /// root has.
     private func places(socketOwner: UInt32) -> [String] {
         var places: [String] = []
-        if socketOwner != 0, rules.byUser[socketOwner] != nil {
+        if socketOwner != 0, rules.holdsApps(of: socketOwner) {
             places.append("/user.slice/user-\(socketOwner).slice/user@\(socketOwner).service")
         }
-        if rules.byUser[0] != nil { places.append("/system.slice") }
+        if rules.holdsApps(of: 0) { places.append("/system.slice") }
         return places
     }
 
@@ -147,7 +173,8 @@ final class AppLimits: TrafficPeer, SpeedLimiting {
 
     static func words(_ limit: AppLimit) -> String {
         [limit.down.map { "\($0) B/s down" }, limit.up.map { "\($0) B/s up" },
-         limit.exemptFromPlans ? "past used-up plans" : nil].compactMap { $0 }.joined(separator: ", ")
+         limit.exemptFromPlans ? "past used-up plans" : nil,
+         limit.onMetered.map { "on metered networks: \($0.word)" }].compactMap { $0 }.joined(separator: ", ")
     }
 
     // MARK: The file

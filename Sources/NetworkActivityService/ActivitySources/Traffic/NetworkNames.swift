@@ -59,7 +59,7 @@ final class NetworkNames {
                 [unowned self] signal in
                 if let path = try? NetworkManagerInterface.deviceRemoved.read(signal) {
                     devices[path.rawValue] = nil
-                    onChange?()
+                    changed()
                 }
             }
             ownerChanged(to: (try? connection.nameOwner(of: manager.busName)) ?? "")
@@ -68,21 +68,35 @@ final class NetworkNames {
         }
     }
 
-    /// Told when a device's connection or interface changed: the networks' names of interfaces may have.
-    var onChange: (() -> Void)?
+    /// Told when a device's connection, interface or metered flag changed: the networks of interfaces may have.
+    private var observers: [() -> Void] = []
 
-    /// The indexes of the interfaces of the service's namespace that the network `name` names now.
-    func interfaces(of name: String) -> [UInt32] {
+    /// Has `observer` told of every change from now on, after those that came before it.
+    func onChange(_ observer: @escaping () -> Void) {
+        observers.append(observer)
+    }
+
+    private func changed() {
+        for observer in observers { observer() }
+    }
+
+    /// The indexes of the interfaces of the service's namespace, with their networks now.
+    func interfacesAndNetworks() -> [(index: UInt32, network: Network)] {
         guard let first = if_nameindex() else { return [] }
         defer { if_freenameindex(first) }
-        var indexes: [UInt32] = []
+        var found: [(UInt32, Network)] = []
         var entry = first
         while entry.pointee.if_index != 0 {
             let index = entry.pointee.if_index
-            if network(interfaceIndex: index, namespace: ownNamespace ?? 0).name == name { indexes.append(index) }
+            found.append((index, network(interfaceIndex: index, namespace: ownNamespace ?? 0)))
             entry += 1
         }
-        return indexes
+        return found
+    }
+
+    /// The indexes of the interfaces of the service's namespace that the network `name` names now.
+    func interfaces(of name: String) -> [UInt32] {
+        interfacesAndNetworks().filter { $0.network.name == name }.map(\.index)
     }
 
     /// The network of an interface, by its index and its namespace's cookie (0: the kernel does not tell).
@@ -171,7 +185,7 @@ final class NetworkNames {
         }
         devices[path] = device
         if connectionChanged { readConnectionID(of: path, at: device.activeConnection) }
-        onChange?()
+        changed()
     }
 
     private func readConnectionID(of devicePath: String, at activePath: String) {
@@ -185,7 +199,7 @@ final class NetworkNames {
             guard case .success(var reply) = result, devices[devicePath]?.activeConnection == activePath,
                   let id = try? StandardInterface.get.readReply(&reply).decode(String.self) else { return }
             devices[devicePath]?.connectionID = ActivityLabel.sanitized(id, atMost: Self.maximumNameBytes)
-            onChange?()
+            changed()
         }
     }
 }

@@ -46,7 +46,7 @@ final class NetworkPlans: TrafficPeer, DataPlanning {
             self.today = today
             keepToPlans()
         }
-        kernel.networks.onChange = { [unowned self] in keepToPlans() }
+        kernel.networks.onChange { [unowned self] in keepToPlans() }
         // Held from the start: a restart lets nothing through that the plan had stopped.
         if !plans.isEmpty { usage.takeNow(saving: false) }
     }

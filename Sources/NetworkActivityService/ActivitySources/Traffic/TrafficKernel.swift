@@ -118,19 +118,26 @@ final class TrafficKernel {
     /// (`TrafficCounters.heldCapacity`).
     func setLimit(_ limit: AppLimit?, of cgroupID: UInt64) -> Bool {
         guard limitedCgroups[cgroupID] != limit else { return true }
-        var holding = holding(of: cgroupID, paused: isPaused(cgroupID))
-        holding.receiveRate = limit?.down
-        holding.sendRate = limit?.up
-        holding.exemptFromPlans = limit?.exemptFromPlans ?? false
-        guard counters.hold(cgroupID: cgroupID, holding) else { return false }
+        guard counters.hold(cgroupID: cgroupID, Self.holding(limit, paused: isPaused(cgroupID))) else { return false }
         limitedCgroups[cgroupID] = limit
         return true
     }
 
     private func holding(of cgroupID: UInt64, paused: Bool) -> Holding {
-        let limit = limitedCgroups[cgroupID]
-        return Holding(paused: paused, receiveRate: limit?.down, sendRate: limit?.up,
-                       exemptFromPlans: limit?.exemptFromPlans ?? false)
+        Self.holding(limitedCgroups[cgroupID], paused: paused)
+    }
+
+    /// What the kernel keeps to: the limit's rates, exemption and rule for metered networks (`.allow` holds
+    /// nothing there), and the pause.
+    static func holding(_ limit: AppLimit?, paused: Bool) -> Holding {
+        var holding = Holding(paused: paused, receiveRate: limit?.down, sendRate: limit?.up,
+                              exemptFromPlans: limit?.exemptFromPlans ?? false)
+        switch limit?.onMetered {
+        case .pause: holding.pausedOnMetered = true
+        case .slow(let rate): holding.meteredRate = rate
+        case .allow, nil: break
+        }
+        return holding
     }
 }
 

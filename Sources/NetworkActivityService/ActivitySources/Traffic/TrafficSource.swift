@@ -21,6 +21,7 @@ final class TrafficSource: SourceAdapter {
     let usage: DataUsageKeeper
     let limits: AppLimits
     let plans: NetworkPlans
+    let metered: MeteredNetworks
 
     /// Attaches the kernel's counting; throws what is missing, in words for people. What the kernel's verifier
     /// said of a refused program, which can name kernel addresses, goes to the journal alone.
@@ -52,6 +53,7 @@ final class TrafficSource: SourceAdapter {
         for peer in [limits, pausing, apps, usage] as [any TrafficPeer] { kernel.register(peer) }
         plans = NetworkPlans(kernel: kernel, usage: usage, directory: options.usageDirectory)
         kernel.register(plans)
+        metered = MeteredNetworks(kernel: kernel)
         work.logger.info("counting apps' traffic at \(tree.root) (programs \(counters.programIDs.map(String.init).joined(separator: " and ")); from \(options.threshold) bytes a second\(options.countsLoopback ? ", loopback included" : "")\(counters.tellsNamespaces ? "" : "; this kernel does not tell network namespaces apart"))")
     }
 
