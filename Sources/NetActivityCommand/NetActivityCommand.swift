@@ -14,7 +14,7 @@ struct NetActivityCommand: AsyncParsableCommand {
         version: PackageVersion.current,
         subcommands: [
             RunCommand.self, BeginCommand.self, EndCommand.self, ProgressCommand.self, CancelCommand.self,
-            PauseCommand.self, ResumeCommand.self, LimitCommand.self, LimitsCommand.self, PlanCommand.self,
+            PauseCommand.self, ResumeCommand.self, LimitCommand.self, LimitsCommand.self, SaverCommand.self, PlanCommand.self,
             PlansCommand.self, StatusCommand.self, WatchCommand.self, HistoryCommand.self, UsageCommand.self, ResetCommand.self, ShellInitCommand.self,
         ])
 }

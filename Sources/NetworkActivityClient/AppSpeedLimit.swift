@@ -19,6 +19,9 @@ public struct AppSpeedLimit: Sendable, Hashable {
     public var up: UInt64? { record.up }
     /// Whether the app goes on where a network's data plan is used up.
     public var exemptFromPlans: Bool { record.exemptFromPlans }
+    /// What the app does on a metered network: "pause", "allow" or bytes a second in decimal; nil for what the
+    /// data saver says.
+    public var onMetered: String? { record.onMetered }
 }
 
 extension NetworkActivityClient {
@@ -30,11 +33,24 @@ extension NetworkActivityClient {
 
     /// Holds every instance of `application` of this program's user to `down` and `up` bytes a second
     /// (`SetLimit`): a way given as nil stays as it was, 0 lifts its limit; `exemptFromPlans`, when given, lets
-    /// the app go on past a used-up data plan (true) or stops it there as every other app (false).
-    public func setLimit(of application: String, down: UInt64?, up: UInt64?,
-                         exemptFromPlans: Bool? = nil) async throws(NetworkActivityError) {
+    /// the app go on past a used-up data plan (true) or stops it there as every other app (false); `onMetered`,
+    /// when given, is what it does on a metered network: "pause", "allow", bytes a second in decimal, or "none"
+    /// for what the data saver says.
+    public func setLimit(of application: String, down: UInt64?, up: UInt64?, exemptFromPlans: Bool? = nil,
+                         onMetered: String? = nil) async throws(NetworkActivityError) {
         _ = try await call(LimitsMembers.setLimit.serviceCall(
-            application, LimitChange(down: down, up: up, exemptFromPlans: exemptFromPlans)))
+            application, LimitChange(down: down, up: up, exemptFromPlans: exemptFromPlans, onMetered: onMetered)))
+    }
+
+    /// Turns this program's user's data saver on or off (`SetSaver`): while it is on, every app of theirs on a
+    /// metered network is paused, but those whose rule allows or slows it there.
+    public func setSaver(_ on: Bool) async throws(NetworkActivityError) {
+        _ = try await call(LimitsMembers.setSaver.serviceCall(on))
+    }
+
+    /// Whether this program's user's data saver is on (`GetSaver`).
+    public func saverIsOn() async throws(NetworkActivityError) -> Bool {
+        try await call(LimitsMembers.getSaver.serviceCall())
     }
 
     /// Removes the rule of `application` (`RemoveLimit`).

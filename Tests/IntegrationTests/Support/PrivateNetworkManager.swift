@@ -150,6 +150,13 @@ final class PrivateNetworkManager {
         return result.stdout
     }
 
+    /// Makes a network's connection metered or not, on its device at once (`nmcli device reapply`), as a person
+    /// does in the connection's settings.
+    func setMetered(_ network: Network, _ metered: Bool) throws {
+        try nmcli(["connection", "modify", network.id, "connection.metered", metered ? "yes" : "no"])
+        try nmcli(["device", "reapply", network.interface])
+    }
+
     /// A command line that runs `command` in the machine's network namespace (not its mount namespace: the
     /// service and apps see the machine's files).
     func inMachine(_ command: [String]) -> [String] {
