@@ -156,6 +156,9 @@ struct SpeedLimitTests {
                                    ([setLimit, "kept", "{'down': <uint32 10000>}"], "a u64 (t), not u"),
                                    ([setLimit, "kept", "{'over-plan': <'maybe'>}"], "allow or stop, not \"maybe\""),
                                    ([setLimit, "kept", "{'over-plan': <true>}"], "a string (s), not b"),
+                                   ([setLimit, "kept", "{'metered': <'stop'>}"], "pause, allow, none or bytes a second, not \"stop\""),
+                                   ([setLimit, "kept", "{'metered': <uint64 10>}"], "a limit of 10 bytes a second is out of range"),
+                                   ([setLimit, "kept", "{'metered': <true>}"], "a word (s) or bytes a second (t), not b"),
                                    ([setLimit, "", "{'down': <uint64 10000>}"], "the app id is empty"),
                                    ([setLimit, "kept\u{1}", "{'down': <uint64 10000>}"], "control character"),
                                    (["org.example.NetworkActivity.Limits.RemoveLimit", ""], "the app id is empty")] {
@@ -169,6 +172,18 @@ struct SpeedLimitTests {
         #expect(neither.status != 0 && neither.stderr.contains("--none"), "\(neither)")
         let badWord = try Self.netactivity(as: person, scene.bus, "limit", "kept", "--over-plan", "yes")
         #expect(badWord.status != 0 && badWord.stderr.contains("allow or stop"), "\(badWord)")
+        let badMetered = try Self.netactivity(as: person, scene.bus, "limit", "kept", "--metered", "stop")
+        #expect(badMetered.status != 0 && badMetered.stderr.contains("pause, allow, none"), "\(badMetered)")
+        let wrongType = try runTool("/usr/sbin/runuser", ["-u", person.name, "--", "/usr/bin/dbus-send",
+                                                          "--bus=\(scene.bus.address)", "--print-reply",
+                                                          "--dest=org.example.NetworkActivity",
+                                                          "/org/example/NetworkActivity/Limits",
+                                                          "org.example.NetworkActivity.Limits.SetSaver", "string:on"],
+                                    bus: scene.bus)
+        #expect(!wrongType.succeeded && wrongType.stderr.contains("InvalidArgs"), "\(wrongType)")
+        let badSaver = try Self.netactivity(as: person, scene.bus, "saver", "maybe")
+        #expect(badSaver.status != 0, "\(badSaver)")
+        #expect(try Self.netactivity(as: person, scene.bus, "saver").stdout == "off\n", "a refused call changes nothing")
         #expect(try Self.limits(as: person, scene.bus) == ["kept": ["down": 1_000_000]])
     }
 }
