@@ -42,13 +42,6 @@ extension TrafficCounters {
         return ckc_map_element(Int32(BPF_MAP_UPDATE_ELEM.rawValue), metered, &key, &value, 0) == 0
     }
 
-    /// Whether the metered map names the interface.
-    public func isMetered(interfaceIndex: UInt32, namespace: UInt64) -> Bool {
-        var key = Self.planKey(interfaceIndex: interfaceIndex, namespace: namespace)
-        var value: UInt64 = 0
-        return ckc_map_element(Int32(BPF_MAP_LOOKUP_ELEM.rawValue), metered, &key, &value, 0) == 0
-    }
-
     /// The key's bytes: the interface's index, then the cookie, unaligned, as the counters' key ends.
     private static func planKey(interfaceIndex: UInt32, namespace: UInt64) -> [UInt8] {
         withUnsafeBytes(of: interfaceIndex) { Array($0) } + withUnsafeBytes(of: namespace) { Array($0) }

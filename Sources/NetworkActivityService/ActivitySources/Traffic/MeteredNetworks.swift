@@ -25,18 +25,23 @@ final class MeteredNetworks {
         for (index, network) in kernel.networks.interfacesAndNetworks() where network.metered {
             now[index] = network.name
         }
-        guard now != metered else { return }
-        for index in metered.keys where now[index] == nil {
+        for (index, name) in metered where now[index] == nil {
             _ = kernel.counters.setMetered(false, interfaceIndex: index, namespace: namespace)
-            kernel.logger.info("\(metered[index] ?? "") (interface \(index)) is no longer metered")
+            metered[index] = nil
+            kernel.logger.info("\(name) (interface \(index)) is no longer metered")
         }
-        for (index, name) in now where metered[index] == nil {
+        for (index, name) in now {
+            // Held already, perhaps under the interface's name until NetworkManager told its connection's.
+            if metered[index] != nil {
+                metered[index] = name
+                continue
+            }
             guard kernel.counters.setMetered(true, interfaceIndex: index, namespace: namespace) else {
                 kernel.logger.warning("cannot hold \(name) as metered: at most \(TrafficCounters.plannedCapacity) interfaces may be")
                 continue
             }
+            metered[index] = name
             kernel.logger.info("\(name) (interface \(index)) is metered")
         }
-        metered = now.filter { kernel.counters.isMetered(interfaceIndex: $0.key, namespace: namespace) }
     }
 }
