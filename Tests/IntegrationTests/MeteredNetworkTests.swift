@@ -52,6 +52,10 @@ struct MeteredNetworkTests {
         }
     }
 
+    /// What a new instance may move before the service finds its cgroup and holds it, as for speed limits (a
+    /// tenth of a second, `docs/netactivityd.md`): 0.15 s at 1 MB/s.
+    static let unheldStart: UInt64 = 150_000
+
     /// Whether the file grows past `bytes` within 30 s.
     static func grows(_ path: String, past bytes: UInt64) -> Bool {
         let deadline = ContinuousClock.now + .seconds(30)
@@ -59,7 +63,8 @@ struct MeteredNetworkTests {
         return DataPlanTests.size(of: path) > bytes
     }
 
-    /// An app paused on metered networks moves nothing on the hotspot, and goes on as anywhere else on the
+    /// An app paused on metered networks moves nothing on the hotspot (but its first packets, before the service
+    /// holds the new instance), and goes on as anywhere else on the
     /// office's LAN; once the person makes the hotspot's connection no longer metered, it goes on there too.
     @Test func anAppPausedOnMeteredNetworksMovesNothingThereAndGoesOnOnceTheNetworkIsNoLongerMetered() throws {
         let scene = try Scene()
@@ -72,7 +77,7 @@ struct MeteredNetworkTests {
         let office = try scene.download(app, from: scene.office, seconds: 1)
         #expect(office.process.exitStatus(within: .seconds(30)) == 0, "the download on the office's LAN: \(office.process.stderr)")
         #expect(DataPlanTests.size(of: office.file) == PacedServer.body(bytesPerSecond: 1_000_000, seconds: 1))
-        #expect(DataPlanTests.awaitStill(held.file) == 0, "the paused app moved on the metered hotspot")
+        #expect(DataPlanTests.awaitStill(held.file) <= Self.unheldStart, "the paused app moved on the metered hotspot")
 
         try scene.network.setMetered(DataUsageTests.hotspot, false)
         try scene.service.awaitLog(") is no longer metered")
@@ -96,7 +101,7 @@ struct MeteredNetworkTests {
         let allowed = try scene.download(maps, from: scene.hotspot, seconds: 1)
         #expect(allowed.process.exitStatus(within: .seconds(30)) == 0, "the allowed app: \(allowed.process.stderr)")
         #expect(DataPlanTests.size(of: allowed.file) == PacedServer.body(bytesPerSecond: 1_000_000, seconds: 1))
-        #expect(DataPlanTests.awaitStill(held.file) == 0, "the saver let an app move on the metered hotspot")
+        #expect(DataPlanTests.awaitStill(held.file) <= Self.unheldStart, "the saver let an app move on the metered hotspot")
 
         _ = try scene.netactivity("saver", "off")
         #expect(Self.grows(held.file, past: 1_000_000), "the app stayed paused once the saver was off")
