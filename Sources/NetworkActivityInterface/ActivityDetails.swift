@@ -29,6 +29,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         public static let paused = "paused"
         public static let limitDown = "limit-down"
         public static let limitUp = "limit-up"
+        public static let limitMetered = "limit-metered"
+        public static let limitOverPlan = "limit-over-plan"
         public static let ended = "ended"
         public static let outcome = "outcome"
     }
@@ -131,6 +133,11 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
     /// measured traffic that a rule limits that way.
     public var limitDown: UInt64?
     public var limitUp: UInt64?
+    /// What a rule, or the user's data saver, has the app do on a metered network: "pause", "allow", or bytes a
+    /// second in decimal (on the bus, `s` or `t`, as `GetLimits`' `metered`); present only where one says.
+    public var limitOnMetered: String?
+    /// True where a rule lets the app go on past a used-up data plan; absent otherwise.
+    public var limitOverPlan: Bool?
     /// For an entry of the history (`GetHistory`): when it ended, in microseconds since the Unix epoch.
     public var endedAt: UInt64?
     /// For an entry of the history: how it ended (`ended`, `stopped`, `left`, `expired`, `reset`).
@@ -141,7 +148,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         processID: UInt32? = nil, application: String? = nil, isSystem: Bool = false, isCancellable: Bool = false, isCancelRequested: Bool = false,
         percent: UInt32? = nil, done: UInt64? = nil, total: UInt64? = nil, rate: UInt64? = nil,
         received: UInt64? = nil, sent: UInt64? = nil, source: Source? = nil, isPaused: Bool? = nil,
-        limitDown: UInt64? = nil, limitUp: UInt64? = nil, endedAt: UInt64? = nil, outcome: Outcome? = nil
+        limitDown: UInt64? = nil, limitUp: UInt64? = nil, limitOnMetered: String? = nil, limitOverPlan: Bool? = nil,
+        endedAt: UInt64? = nil, outcome: Outcome? = nil
     ) {
         self.id = id
         self.label = label
@@ -164,6 +172,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         self.isPaused = isPaused
         self.limitDown = limitDown
         self.limitUp = limitUp
+        self.limitOnMetered = limitOnMetered
+        self.limitOverPlan = limitOverPlan
         self.endedAt = endedAt
         self.outcome = outcome
     }
@@ -192,6 +202,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
         if let isPaused { body(Key.paused, .bool(isPaused)) }
         if let limitDown { body(Key.limitDown, .uint64(limitDown)) }
         if let limitUp { body(Key.limitUp, .uint64(limitUp)) }
+        if let limitOnMetered { body(Key.limitMetered, LimitRecord.meteredValue(limitOnMetered)) }
+        if let limitOverPlan { body(Key.limitOverPlan, .bool(limitOverPlan)) }
         if let endedAt { body(Key.ended, .uint64(endedAt)) }
         if let outcome { body(Key.outcome, .string(outcome.rawValue)) }
     }
@@ -232,6 +244,8 @@ public struct ActivityDetails: DBusCodable, Hashable, Sendable {
             source: try value(Key.source, String.self).map(Source.init(rawValue:)),
             isPaused: try value(Key.paused, Bool.self),
             limitDown: try value(Key.limitDown, UInt64.self), limitUp: try value(Key.limitUp, UInt64.self),
+            limitOnMetered: try values[Key.limitMetered].map(LimitRecord.meteredWord),
+            limitOverPlan: try value(Key.limitOverPlan, Bool.self),
             endedAt: try value(Key.ended, UInt64.self),
             outcome: try value(Key.outcome, String.self).map(Outcome.init(rawValue:)))
     }

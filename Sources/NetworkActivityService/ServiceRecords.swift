@@ -28,7 +28,8 @@ extension ActivityDetails {
             percent: report.percent, done: report.done, rate: report.rate, received: report.received,
             sent: report.sent, source: Source(activity.source),
             isPaused: report.pausing == .notPausable ? nil : report.pausing == .paused,
-            limitDown: report.limit?.down, limitUp: report.limit?.up)
+            limitDown: report.limit?.down, limitUp: report.limit?.up, limitOnMetered: report.limit?.onMetered?.word,
+            limitOverPlan: report.limit?.exemptFromPlans == true ? true : nil)
     }
 
     /// An entry of the history.

@@ -73,10 +73,15 @@ struct MeteredNetworkTests {
         let limits = try scene.netactivity("limits")
         #expect(limits.stdout.contains("METERED") && limits.stdout.contains("paused"), "\(limits)")
 
+        let listener = try SignalListener(scene.bus)
+        try listener.readActivities()
         let held = try scene.download(app, from: scene.hotspot, seconds: 60)
-        let office = try scene.download(app, from: scene.office, seconds: 1)
+        let office = try scene.download(app, from: scene.office, seconds: 3)
+        // Its row on the LAN says what holds it on metered networks, as `status --json` gives it.
+        let row = try PauseTests.awaitActivity(of: office.cgroup, listener) { $0.limitOnMetered != nil }
+        #expect(row.limitOnMetered == "pause" && row.limitDown == nil && row.limitOverPlan == nil, "\(row)")
         #expect(office.process.exitStatus(within: .seconds(30)) == 0, "the download on the office's LAN: \(office.process.stderr)")
-        #expect(DataPlanTests.size(of: office.file) == PacedServer.body(bytesPerSecond: 1_000_000, seconds: 1))
+        #expect(DataPlanTests.size(of: office.file) == PacedServer.body(bytesPerSecond: 1_000_000, seconds: 3))
         #expect(DataPlanTests.awaitStill(held.file) <= Self.unheldStart, "the paused app moved on the metered hotspot")
 
         try scene.network.setMetered(DataUsageTests.hotspot, false)
