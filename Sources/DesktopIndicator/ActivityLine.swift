@@ -72,9 +72,13 @@ extension ActivityStatus {
         return facts.joined(separator: " · ")
     }
 
-    /// What a speed limit holds the app to (`netactivity limit`): "limited to 2.0 MB/s down"; nil for none.
+    /// What a speed limit holds the app to (`netactivity limit`): "limited to 2.0 MB/s down", "limited to 1.0 MB/s"
+    /// both ways; nil for none.
     public var limitText: String? {
         switch (self.limitDown, self.limitUp) {
+        case (let down?, let up?) where down == up:
+            // TRANSLATORS: an app's speed limit, the same both ways, after its rate: "3.2 MB/s · limited to 1.0 MB/s".
+            localized("limited to %s", ByteAmount.rate(down))
         case (let down?, let up?):
             // TRANSLATORS: an app's speed limit both ways, after its rate: "3.2 MB/s · limited to 2.0 MB/s down, 1.0 MB/s up".
             localized("limited to %s down, %s up", ByteAmount.rate(down), ByteAmount.rate(up))

@@ -17,6 +17,18 @@ public enum ByteAmount {
         return "\(count) B"
     }
 
+    /// A rate of whole kilobytes, as a preset is, in the largest unit that keeps it whole: `100 kB/s`, `1 MB/s`;
+    /// any other as `rate` reads.
+    public static func wholeRate(_ bytesPerSecond: UInt64) -> String {
+        guard bytesPerSecond >= 1000, bytesPerSecond % 1000 == 0 else { return rate(bytesPerSecond) }
+        var value = bytesPerSecond / 1000
+        for unit in ["kB", "MB", "GB"] {
+            if value < 1000 || value % 1000 != 0 || unit == "GB" { return localized("%s/s", "\(value) \(unit)") }
+            value /= 1000
+        }
+        return rate(bytesPerSecond)
+    }
+
     /// A rate: `3.2 MB/s`.
     public static func rate(_ bytesPerSecond: UInt64) -> String {
         localized("%s/s", text(bytesPerSecond))

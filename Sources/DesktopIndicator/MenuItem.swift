@@ -2,7 +2,9 @@
 import DBusKit
 
 /// One row of a tray item's menu, as the dbusmenu protocol gives it to hosts: an id, and the properties `type`,
-/// `label`, `enabled`, `visible`, `icon-name` and `accessible-desc`. Hosts draw the rows in order under the menu's root, item 0.
+/// `label`, `enabled`, `visible`, `icon-name`, `accessible-desc`, `toggle-type` and `toggle-state`, and
+/// `children-display` for a row that opens a submenu of its `children`. Hosts draw the rows in order under the
+/// menu's root, item 0.
 public struct MenuItem: Sendable, Equatable {
     /// What sort of row it is (`type`).
     public enum Kind: String, Sendable {
@@ -10,6 +12,25 @@ public struct MenuItem: Sendable, Equatable {
         case standard
         /// A line between groups of rows.
         case separator
+    }
+
+    /// A row that shows whether it is on: a check box, or one of a group of radio buttons.
+    public enum Toggle: Sendable, Equatable {
+        case checkmark(isOn: Bool)
+        case radio(isOn: Bool)
+
+        var type: String {
+            switch self {
+            case .checkmark: "checkmark"
+            case .radio: "radio"
+            }
+        }
+
+        var state: Int32 {
+            switch self {
+            case .checkmark(let isOn), .radio(let isOn): isOn ? 1 : 0
+            }
+        }
     }
 
     /// Tells the row apart in events; never 0, the root's id.
@@ -24,9 +45,12 @@ public struct MenuItem: Sendable, Equatable {
     /// What a screen reader says of the row where its label is too short to tell ("Pause Firefox’s network" for
     /// "Pause"); nil: its label.
     public var accessibleDescription: String?
+    public var toggle: Toggle?
+    /// The rows of the submenu it opens; none for a row that a click activates.
+    public var children: [MenuItem]
 
     public init(id: Int32, label: String, isEnabled: Bool = true, iconName: String? = nil,
-                accessibleDescription: String? = nil) {
+                accessibleDescription: String? = nil, toggle: Toggle? = nil, children: [MenuItem] = []) {
         precondition(id != MenuItem.rootID, "id 0 is the menu's root")
         self.id = id
         kind = .standard
@@ -34,6 +58,8 @@ public struct MenuItem: Sendable, Equatable {
         self.isEnabled = isEnabled
         self.iconName = iconName
         self.accessibleDescription = accessibleDescription
+        self.toggle = toggle
+        self.children = children
     }
 
     /// A separator with this id.
@@ -61,8 +87,18 @@ public struct MenuItem: Sendable, Equatable {
             properties["enabled"] = Variant(isEnabled)
             if let iconName { properties["icon-name"] = Variant(iconName) }
             if let accessibleDescription { properties["accessible-desc"] = Variant(accessibleDescription) }
+            if let toggle {
+                properties["toggle-type"] = Variant(toggle.type)
+                properties["toggle-state"] = Variant(toggle.state)
+            }
+            if !children.isEmpty { properties["children-display"] = Variant("submenu") }
         }
         return properties.selecting(names)
+    }
+
+    /// The row and every row of its submenus, depth first.
+    var withDescendants: [MenuItem] {
+        [self] + children.flatMap(\.withDescendants)
     }
 
     /// The root's properties: its children open as a submenu.

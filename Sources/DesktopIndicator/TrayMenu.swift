@@ -7,7 +7,8 @@ public import NetworkActivityClient
 ///
 /// A header ("3 active"), one row per activity with its application, label, how far it is and its age ("Déjà Dup:
 /// backup — 45 % · 3.2 MB/s — 3 min") beside the application's icon, under a cancellable one a row that stops it ("Stop backup", "Stopping backup…" once asked),
-/// under an app's measured traffic that the user may pause a row that pauses it or resumes it ("Pause Steam"),
+/// under an app's measured traffic that the user may pause a row that pauses it or resumes it ("Pause Steam") and
+/// one that opens its speed limits ("Limit Steam": `LimitPresets`),
 /// a separator, the last few that finished under "Recent" with a row that clears them ("Déjà Dup: backup — 1.2 GB in
 /// 6 min, finished 14:02"), the day's data usage with the five apps that used most ("Used today: 1.2 GB (300 MB
 /// metered)", "Firefox — 1.1 GB") where the system service counts it, "Show details" (what a click on the icon does) and, where the user may, "End all
@@ -15,7 +16,8 @@ public import NetworkActivityClient
 ///
 /// Stop is a row of its own rather than a submenu: every host draws a flat menu the same way, where GNOME's
 /// extension and waybar open submenus differently (on hover, or as an expander), and a person sees at once which
-/// activities can be stopped.
+/// activities can be stopped. The speed limits are a submenu all the same: five rows under each app would push the
+/// others off the screen, and they are chosen less often than an activity is stopped.
 public struct TrayMenu: Sendable, Equatable {
     /// One row, in order.
     public enum Row: Sendable, Equatable {
@@ -34,6 +36,8 @@ public struct TrayMenu: Sendable, Equatable {
         case pause(ActivityID, String, accessibleName: String)
         /// Lets a paused app's network through again (`Resume`).
         case resume(ActivityID, String, accessibleName: String)
+        /// Opens the app's speed limits and its rule on metered networks (`SetLimit`).
+        case limit(ActivityID, LimitPresets)
         case separator
         /// Above the activities that finished; for reading only.
         case recentHeader
@@ -91,6 +95,7 @@ public struct TrayMenu: Sendable, Equatable {
                     : .pause(activity.id, localized("Pause %s", label),
                              // TRANSLATORS: what a screen reader says of the Pause row: "Pause Steam’s network".
                              accessibleName: localized("Pause %s’s network", app)))
+                if let presets = LimitPresets(of: activity) { rows.append(.limit(activity.id, presets)) }
             }
         }
         if activities.count > Self.listedActivities {

@@ -59,10 +59,12 @@ function byteAmount(bytes) {
     return `${bytes} B`;
 }
 
-/// What a speed limit holds an app to (`netactivity limit`): "limited to 2.0 MB/s down"; null for none (Swift's
-/// `ActivityStatus.limitText`).
+/// What a speed limit holds an app to (`netactivity limit`): "limited to 2.0 MB/s down", "limited to 1.0 MB/s"
+/// both ways; null for none (Swift's `ActivityStatus.limitText`).
 function limitText({limitDown, limitUp}) {
     const rate = bytes => fill(_('%s/s'), byteAmount(bytes));
+    if (limitDown !== undefined && limitDown === limitUp)
+        return fill(_('limited to %s'), rate(limitDown));
     if (limitDown !== undefined && limitUp !== undefined)
         return fill(_('limited to %s down, %s up'), rate(limitDown), rate(limitUp));
     if (limitDown !== undefined)

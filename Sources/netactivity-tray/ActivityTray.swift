@@ -207,6 +207,9 @@ final class ActivityTray {
         case .stop(let activity): requestCancel(activity)
         case .pause(let activity): setPaused(activity, true)
         case .resume(let activity): setPaused(activity, false)
+        case .limit(let application, let rate): setLimit(of: application, LimitChange(down: rate, up: rate))
+        case .pauseOnMetered(let application, let pauses):
+            setLimit(of: application, LimitChange(onMetered: pauses ? LimitRecord.Metered.pause : LimitRecord.Metered.none))
         case nil: break
         }
     }
@@ -234,6 +237,17 @@ final class ActivityTray {
             switch result {
             case .success: logger.notice("\(paused ? "paused" : "resumed") the network of activity \(id)")
             case .failure(let error): logger.warning("could not \(paused ? "pause" : "resume") activity \(id): \(error)")
+            }
+        }
+    }
+
+    /// Changes the rule of every instance of the app (the system service keeps it); the rows say so once the
+    /// service holds it.
+    private func setLimit(of application: String, _ change: LimitChange) {
+        callService(LimitsMembers.setLimit.serviceCall(application, change)) { [logger] result in
+            switch result {
+            case .success: logger.notice("changed the limits of \(application) from the menu")
+            case .failure(let error): logger.warning("could not change the limits of \(application): \(error)")
             }
         }
     }

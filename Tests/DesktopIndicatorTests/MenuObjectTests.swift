@@ -21,8 +21,8 @@ struct MenuObjectTests {
         var rowsOnOpening: [MenuItem]?
         private(set) var menu: MenuObject!
 
-        init() {
-            menu = MenuObject(rows: MenuObjectTests.rows, send: bus.send,
+        init(rows: [MenuItem] = MenuObjectTests.rows) {
+            menu = MenuObject(rows: rows, send: bus.send,
                               onEvent: { [unowned self] id, event in events.append("\(id) \(event)") },
                               onOpening: { [unowned self] in
                                   openings += 1
@@ -180,6 +180,48 @@ struct MenuObjectTests {
         scene.menu.update(MenuObjectTests.rows, announcing: false)
         #expect(scene.bus.signals.isEmpty)
         #expect(try scene.layout().revision == first + 2)
+    }
+
+    /// A row with children opens them as a submenu, `recursionDepth` levels deep; its children are items as any
+    /// other, for properties and events, with their toggles.
+    @Test func aRowWithChildrenOpensThemAsASubmenuWithTheirToggles() throws {
+        let limit = MenuItem(id: 102, label: "Limit Steam", children: [
+            MenuItem(id: 103, label: "1.0 MB/s", toggle: .radio(isOn: true)),
+            MenuItem(id: 104, label: "No limit", toggle: .radio(isOn: false)),
+            .separator(id: 105),
+            MenuItem(id: 106, label: "Pause on metered networks", toggle: .checkmark(isOn: false)),
+        ])
+        let scene = Scene(rows: MenuObjectTests.rows + [limit])
+        #expect(try scene.layout().children == [1, 100, 2, 3, 102])
+        let submenu = try scene.layout(parent: 102)
+        #expect(submenu.children == [103, 104, 105, 106])
+        #expect(try submenu.properties["children-display"]?.decode(String.self) == "submenu")
+        #expect(try scene.layout(parent: 102, depth: 0).children == [])
+        #expect(try scene.layout(parent: 3).properties["children-display"] == nil, "a row without children opens none")
+
+        var chosen = try scene.bus.reply(scene.menu.object, MenuObject.interface, "GetGroupProperties") {
+            $0.append([Int32(103), 106])
+            $0.append(["toggle-type", "toggle-state"])
+        }.arguments()
+        let found = try chosen.readArray("(ia{sv})") { (entry: inout MessageReader) throws(DBusError) in
+            try entry.readStruct("(ia{sv})") { (fields: inout MessageReader) throws(DBusError) in
+                (try fields.read(Int32.self), try fields.read([String: ReceivedVariant].self))
+            }
+        }
+        #expect(found.map(\.0) == [103, 106])
+        #expect(try found[0].1["toggle-type"]?.decode(String.self) == "radio")
+        #expect(try found[0].1["toggle-state"]?.decode(Int32.self) == 1)
+        #expect(try found[1].1["toggle-type"]?.decode(String.self) == "checkmark")
+        #expect(try found[1].1["toggle-state"]?.decode(Int32.self) == 0)
+        #expect(try scene.layout(parent: 1).properties["toggle-type"] == nil, "a plain row has no toggle")
+
+        #expect(try scene.bus.errorName(scene.menu.object, MenuObject.interface, "Event") {
+            $0.append(Int32(106))
+            $0.append("clicked")
+            $0.append(Variant(""))
+            $0.append(UInt32(0))
+        } == nil)
+        #expect(scene.events == ["106 clicked"])
     }
 
     @Test func theMenuPropertiesAreVersionThree() throws {

@@ -104,6 +104,78 @@ struct SpeedLimitTests {
         try scene.service.awaitLog("/user.slice/user-\(uid).slice/user@\(uid).service/app.slice/app-gnome-\(downloader)-")
     }
 
+    /// Through the tray's dbusmenu, as a host draws it (`PauseTests`' Pause row, the same way): under a measured
+    /// app, Limit opens the presets; 1 MB/s makes the rule, and the kernel holds the app to it, so its row says so
+    /// and the preset is marked; "Pause on metered networks" adds that to the rule, and a second click takes it
+    /// back; "No limit" lifts the speed. The menu's user is root, whose apps are in user-0.slice.
+    @Test func theTrayMenusLimitPresetsMakeTheAppsRuleAndItsRowSaysSo() throws {
+        typealias Menu = Integration.TrayMenuTests
+        let services = try SessionOverSystem(systemArguments: PauseTests.counting)
+        let (system, session) = (services.system, services.session)
+        let watcher = try TrayProcess.watcher(session)
+        let host = try Menu.menuHost(session)
+        let tray = try TrayProcess(session)
+        let link = try VethLink()
+        let server = try BulkServer(address: VethLink.serverAddress, namespace: link.onServerSide)
+        let name = "presets\(getpid())"
+        let cgroup = try ApplicationCgroup(desktopApp: "app-gnome-\(name)", user: 0)
+        let download = try server.transfer(.down, seconds: 30, in: cgroup, as: 0, namespace: link.onAppSide, bus: system)
+        try watcher.awaitCall("RegisterStatusNotifierItem", timeout: .seconds(20))
+        /// The Limit submenu of this test's app, as gdbus prints it: another test's apps, root's too, may be listed.
+        func submenu(in layout: String) -> Substring {
+            guard let start = layout.range(of: "'Limit \(name)'"),
+                  let end = layout.range(of: "@av [])>]", range: start.upperBound..<layout.endIndex) else { return "" }
+            return layout[start.lowerBound..<end.upperBound]
+        }
+        func click(_ label: String, in layout: String) throws {
+            guard let id = Menu.rowID(labelled: label, in: String(submenu(in: layout))) else {
+                throw TestFailure("no row \(label) under Limit \(name): \(layout)")
+            }
+            #expect(try Menu.menuCall(session, tray, "Event", [id, "clicked", "<0>", "0"]).succeeded)
+        }
+        /// The properties of the row labelled `label` in the submenu, as gdbus prints them.
+        func row(_ label: String, in layout: String) -> String? {
+            let rows = submenu(in: layout)
+            return rows.range(of: #"\(\d+, \{[^}]*'\#(label)'[^}]*\}"#, options: .regularExpression).map { String(rows[$0]) }
+        }
+        func metered() throws -> String? {
+            let listed = try Self.netactivity(as: nil, system, "limits", "--json")
+            let rules = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]
+            return rules?.first { $0["app"] as? String == name }?["metered"] as? String
+        }
+
+        let offered = try Menu.awaitLayout(session, tray, host, containing: "'Limit \(name)'")
+        #expect(offered.contains("'Limit \(name)’s speed'"), "the submenu's accessible-desc: \(offered)")
+        #expect(row("No limit", in: offered)?.contains("'toggle-state': <1>") == true, "\(offered)")
+        #expect(row("1 MB/s", in: offered)?.contains("'toggle-state': <0>") == true, "\(offered)")
+        try click("1 MB/s", in: offered)
+        let limited = try Menu.awaitLayout(session, tray, host, containing: "limited to 1.0 MB/s")
+        #expect(limited.range(of: "'\(name)[^']* — [^']*limited to 1.0 MB/s[^']*'", options: .regularExpression) != nil,
+                "the app's row says so: \(limited)")
+        #expect(try Self.limits(as: nil, system) == [name: ["down": 1_000_000, "up": 1_000_000]])
+        let chosen = try Menu.awaitLayout(session, tray, host, "the preset marked") {
+            row("1 MB/s", in: $0)?.contains("'toggle-state': <1>") == true
+        }
+
+        try click("Pause on metered networks", in: chosen)
+        let pausing = try Menu.awaitLayout(session, tray, host, "Pause on metered networks marked") {
+            row("Pause on metered networks", in: $0)?.contains("'toggle-state': <1>") == true
+        }
+        #expect(try metered() == "pause")
+        try click("No limit", in: pausing)
+        let lifted = try Menu.awaitLayout(session, tray, host, "the limit lifted") {
+            $0.contains("'Limit \(name)'") && !$0.contains("limited to")
+        }
+        #expect(try Self.limits(as: nil, system) == [name: [:]], "the speed lifted")
+        #expect(try metered() == "pause", "what it does on metered networks stays")
+        try click("Pause on metered networks", in: lifted)
+        _ = try Menu.awaitLayout(session, tray, host, "Pause on metered networks taken back") {
+            row("Pause on metered networks", in: $0)?.contains("'toggle-state': <0>") == true
+        }
+        #expect(try metered() == nil)
+        _ = (services, download)
+    }
+
     /// Rules are kept across a restart and a `kill -9`, and hold an app that runs on through them; a damaged
     /// file is kept aside, and holds nothing.
     @Test func rulesAreKeptAcrossARestartAndAKillAndHoldAnAppRunningThroughThem() throws {
