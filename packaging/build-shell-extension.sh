@@ -33,7 +33,8 @@ parts = "\n".join(open(part).read() for part in sys.argv[1].split())
 sys.stdout.write(parts.replace("= INTERFACE_XML_FROM_THE_BUILD;", "= " + json.dumps(xml) + ";"))' \
     "$source/rules.js $source/service.js $source/menu.js $source/notices.js $source/indicator.js" \
     dbus/org.example.NetworkActivity.xml dbus/org.example.NetworkActivity.Usage.xml \
-    dbus/org.example.NetworkActivity.Pause.xml dbus/org.example.NetworkActivity.Plans.xml >"$folder/indicator.js"
+    dbus/org.example.NetworkActivity.Pause.xml dbus/org.example.NetworkActivity.Plans.xml \
+    dbus/org.example.NetworkActivity.Limits.xml >"$folder/indicator.js"
   printf '%s' "$4" >>"$folder/indicator.js"
   cp "$source/stylesheet.css" "$source/LICENSE" "$folder/"
   # GNOME 47 and later load stylesheet-light.css instead in their light style: the same, in the destructive

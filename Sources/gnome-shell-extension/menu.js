@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The indicator's menu: a row per activity (its app's icon and name, a bar of its progress, its figures and age,
-// and its button: Stop, "Stopping…", Pause or Resume) and the day's data usage below them. Rows change in place;
+// and its button: Stop, "Stopping…", Pause or Resume; under a measured app, its Limit submenu) and the day's data
+// usage below them. Rows change in place;
 // the menu is built again only when rows come or go, so that neither the keyboard nor a screen reader loses the
 // actor it is on. One of the five parts the build joins into `indicator.js`.
 
@@ -63,6 +64,8 @@ function makeMenu({St, Gio, GLib, GObject, Clutter, Shell, PopupMenu, BarLevel},
             const activityRow = row(view, now);
             rows.set(view.id, activityRow);
             button.menu.addMenuItem(activityRow.item);
+            if (activityRow.limits)
+                button.menu.addMenuItem(activityRow.limits.item);
         }
         if (views.length === 0)
             button.menu.addMenuItem(new PopupMenu.PopupMenuItem(_('No network activity'), {reactive: false}));
@@ -164,13 +167,15 @@ function makeMenu({St, Gio, GLib, GObject, Clutter, Shell, PopupMenu, BarLevel},
             action = 'stop';
         else if (activity.paused !== undefined && (ownUser === 0 || activity.user === ownUser))
             action = activity.paused ? 'resume' : 'pause';
-        return {id: activity.id, app: activity.app, label: activity.label, name, marked, facts, action,
+        // The speed limits of an app the menu may pause: its rule holds every instance of it, by its app id.
+        const limits = (action === 'pause' || action === 'resume') && activity.app ? limitPresets(activity) : null;
+        return {id: activity.id, app: activity.app, label: activity.label, name, marked, facts, action, limits,
             percent: activity.percent, started: activity.started};
     }
 
     /// What a row is made of, which an update in place cannot change: the menu is built again when it does.
     function rowParts(view) {
-        return [view.id, view.app, view.percent !== undefined, view.action !== null];
+        return [view.id, view.app, view.percent !== undefined, view.action !== null, view.limits !== null];
     }
 
     /// An activity's row, built once for the parts `rowParts` names: `update` brings its texts, bar and button up to
@@ -202,6 +207,7 @@ function makeMenu({St, Gio, GLib, GObject, Clutter, Shell, PopupMenu, BarLevel},
             action.connect('clicked', () => act(current));
             item.add_child(action);
         }
+        const limits = view.limits ? limitMenu(() => current) : null;
 
         function update(next, at) {
             current = next;
@@ -228,9 +234,40 @@ function makeMenu({St, Gio, GLib, GObject, Clutter, Shell, PopupMenu, BarLevel},
             action.accessible_name = accessibleName;
             action.style_class = styleClass;
             action.reactive = next.action !== 'stopping';
+            limits?.update(next);
         }
         update(view, now);
-        return {item, action, update};
+        return {item, action, limits, update};
+    }
+
+    /// The Limit submenu under a measured app's row (Swift's `LimitPresets`): the speeds, "No limit" and "Pause on
+    /// metered networks", those its rule holds marked; choosing one changes the rule of the app `view().app`
+    /// (`SetLimit`), and the menu closes, as the Shell's own menus do when an item is chosen.
+    function limitMenu(view) {
+        const item = new PopupMenu.PopupSubMenuMenuItem('');
+        const choice = (label, change) => {
+            const option = new PopupMenu.PopupMenuItem(label, {style_class: 'netactivity-limit-option'});
+            option.accessible_name = label;
+            option.connect('activate', () => service.setLimit(view().app, change()));
+            item.menu.addMenuItem(option);
+            return option;
+        };
+        const speeds = [...LIMIT_RATES, 0].map(rate =>
+            [rate, choice(rate === 0 ? _('No limit') : wholeRate(rate), () => ({rate}))]);
+        item.menu.addMenuItem(new PopupMenu.PopupSeparatorMenuItem());
+        const metered = choice(_('Pause on metered networks'),
+            () => ({metered: view().limits.pausesOnMetered ? 'none' : 'pause'}));
+        // GNOME 47 and later draw an empty radio button for a choice not taken; before, nothing.
+        const notChosen = PopupMenu.Ornament.NO_DOT ?? PopupMenu.Ornament.NONE;
+        function update(next) {
+            const who = next.label || next.name;
+            item.label.text = fill(_('Limit %s'), next.name || who);
+            item.accessible_name = fill(_('Limit %s’s speed'), next.name || who);
+            for (const [rate, option] of speeds)
+                option.setOrnament(next.limits.chosen === rate ? PopupMenu.Ornament.DOT : notChosen);
+            metered.setOrnament(next.limits.pausesOnMetered ? PopupMenu.Ornament.CHECK : PopupMenu.Ornament.NONE);
+        }
+        return {item, update};
     }
 
     /// What a row's button does, for what the row shows now.

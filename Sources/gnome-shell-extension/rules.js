@@ -74,6 +74,34 @@ function limitText({limitDown, limitUp}) {
     return null;
 }
 
+/// A rate of whole kilobytes, as a preset is, in the largest unit that keeps it whole: `100 kB/s`, `1 MB/s`; any
+/// other as a rate reads (Swift's `ByteAmount.wholeRate`).
+function wholeRate(bytes) {
+    if (bytes < 1000 || bytes % 1000 !== 0)
+        return fill(_('%s/s'), byteAmount(bytes));
+    let value = bytes / 1000;
+    for (const unit of ['kB', 'MB', 'GB']) {
+        if (value < 1000 || value % 1000 !== 0 || unit === 'GB')
+            return fill(_('%s/s'), `${value} ${unit}`);
+        value /= 1000;
+    }
+    return fill(_('%s/s'), byteAmount(bytes));
+}
+
+/// The speeds the Limit submenu offers, in bytes a second, slowest first (Swift's `LimitPresets.rates`).
+var LIMIT_RATES = [100000, 1000000, 10000000];
+
+/// What the Limit submenu of a measured app marks (Swift's `LimitPresets`): `chosen`, the speed its rule holds it
+/// to both ways, 0 for none, null for a speed of its own that no preset is; `pausesOnMetered`.
+function limitPresets({limitDown, limitUp, limitMetered}) {
+    let chosen = null;
+    if (limitDown === undefined && limitUp === undefined)
+        chosen = 0;
+    else if (limitDown === limitUp && LIMIT_RATES.includes(limitDown))
+        chosen = limitDown;
+    return {chosen, pausesOnMetered: limitMetered === 'pause'};
+}
+
 /// An age to the minute: `42 s`, `3 min`, `2 h 5 min` (Swift's `ElapsedTime.coarse`).
 function elapsed(seconds) {
     const whole = Math.max(0, Math.floor(seconds));
@@ -114,7 +142,7 @@ function activityOf([id, record]) {
         source: value('source'), started: value('started') ?? 0, percent: value('percent'), done: value('done'),
         total: value('total'), rate: value('rate'), cancellable: value('cancellable') ?? false,
         cancelRequested: value('cancel-requested') ?? false, user: value('user'), paused: value('paused'),
-        limitDown: value('limit-down'), limitUp: value('limit-up'),
+        limitDown: value('limit-down'), limitUp: value('limit-up'), limitMetered: value('limit-metered'),
     };
 }
 

@@ -10,6 +10,7 @@ const BUS_NAME = 'org.example.NetworkActivity';
 const USAGE_INTERFACE = 'org.example.NetworkActivity.Usage';
 const PAUSE_INTERFACE = 'org.example.NetworkActivity.Pause';
 const PLANS_INTERFACE = 'org.example.NetworkActivity.Plans';
+const LIMITS_INTERFACE = 'org.example.NetworkActivity.Limits';
 // The service's interfaces (dbus/org.example.NetworkActivity*.xml) by name, put here by the build.
 var INTERFACE_XML = INTERFACE_XML_FROM_THE_BUILD;
 
@@ -81,6 +82,22 @@ function followService({Gio, GLib}, {changed, visibilityChanged, plansRead}) {
             if (error)
                 log(`netactivity: could not ${paused ? 'pause' : 'resume'} activity ${id}: ${error.message}`);
         }, PAUSE_INTERFACE);
+    }
+
+    /// Changes the rule of every instance of the app `app` (`SetLimit`): `rate`, bytes a second both ways, 0 to
+    /// lift its speed limit; `metered`, "pause" or "none". The row changes when the service holds it.
+    function setLimit(app, {rate, metered}) {
+        const change = {};
+        if (rate !== undefined) {
+            change.down = new GLib.Variant('t', rate);
+            change.up = new GLib.Variant('t', rate);
+        }
+        if (metered !== undefined)
+            change.metered = new GLib.Variant('s', metered);
+        call('SetLimit', new GLib.Variant('(sa{sv})', [app, change]), (_reply, error) => {
+            if (error)
+                log(`netactivity: could not change the limits of ${app}: ${error.message}`);
+        }, LIMITS_INTERFACE);
     }
 
     /// Reads the day's usage: when the service appears, says it changed (`UsageChanged`) and the menu opens.
@@ -193,7 +210,7 @@ function followService({Gio, GLib}, {changed, visibilityChanged, plansRead}) {
     undo.push(() => Gio.bus_unwatch_name(watchID));
 
     return {
-        state, requestStop, setPaused, readUsage, resumePlan,
+        state, requestStop, setPaused, setLimit, readUsage, resumePlan,
         release() {
             if (released)
                 return;

@@ -18,6 +18,7 @@ import Testing
     @Test func theTableIsThere() {
         #expect(!Self.table("overallPercent").isEmpty && !Self.table("byteAmount").isEmpty
                 && !Self.table("elapsed").isEmpty && !Self.table("limitText").isEmpty
+                && !Self.table("limitPresets").isEmpty && !Self.table("wholeRate").isEmpty
                 && !Self.table("planWarnings").isEmpty)
     }
 
@@ -54,6 +55,29 @@ import Testing
                 id: 1, label: "", owner: ":1.1", startedAt: 0, user: 1000,
                 limitDown: (example["down"] as? NSNumber)?.uint64Value, limitUp: (example["up"] as? NSNumber)?.uint64Value))
             #expect(status.limitText == example["text"] as? String, "\(example)")
+        }
+    }
+
+    @Test func limitPresets() throws {
+        for example in Self.table("limitPresets") {
+            var details = ActivityDetails(
+                id: 1, label: "Steam", owner: ":1.1", startedAt: 0, user: 1000, application: "steam",
+                limitDown: (example["down"] as? NSNumber)?.uint64Value, limitUp: (example["up"] as? NSNumber)?.uint64Value)
+            details.isPaused = false
+            details.limitOnMetered = (example["metered"] as? String) ?? (example["metered"] as? NSNumber)?.stringValue
+            let presets = try #require(LimitPresets(of: ActivityStatus(details)))
+            #expect(presets.chosenRate == (example["chosen"] as? NSNumber)?.uint64Value, "\(example)")
+            #expect(presets.pausesOnMetered == example["pauses"] as? Bool, "\(example)")
+            if let labels = example["labels"] as? [String] {
+                #expect(LimitPresets.rates.map(LimitPresets.label(ofRate:)) == labels)
+            }
+        }
+    }
+
+    @Test func wholeRates() {
+        for example in Self.table("wholeRate") {
+            #expect(ByteAmount.wholeRate((example["bytes"] as? NSNumber)?.uint64Value ?? 0) == example["text"] as? String,
+                    "\(example)")
         }
     }
 

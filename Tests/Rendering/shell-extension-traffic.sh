@@ -11,6 +11,9 @@
 #     own app), in place: the menu is not built again;
 #   - its Pause button (named "Pause Backup Tool’s network" for a screen reader) pauses it: the row says paused,
 #     and Resume, in Pause's place (the same button, the menu not built again), resumes it;
+#   - its Limit submenu ("Limit Backup Tool’s speed"), opened, is drawn; its 1 MB/s makes the app's rule (as
+#     `netactivity limits` shows it), the row says "limited to 1.0 MB/s" and the preset is marked; "Pause on
+#     metered networks" adds that to the rule, "No limit" lifts the speed, and the check box again takes it back;
 #   - the day's data usage (loopback counted, as --traffic-loopback says): once a question took the kernel's counts,
 #     the menu has "Used today" with the app's row ("Backup Tool — N kB, P % of today") and a bar of its share,
 #     filled in the Shell's accent colour;
@@ -155,6 +158,73 @@ while connection.recv(1 << 16): pass" "$1"' "$scope" "$(head -1 server.port)" 2>
   [ "$rebuilt" = 0 ] || fail "the menu was built $rebuilt times while only its row changed"
   echo "the row changed in place: the menu was not built again"
   probe_says CloseMenu >/dev/null || fail "the probe did not close the menu"
+
+  # Limit, a submenu under the row: opened, its presets drawn (the menu grows by their rows); 1 MB/s makes the app's
+  # rule, and the row says "limited to 1.0 MB/s" with the preset marked; "Pause on metered networks" adds that to
+  # the rule, "No limit" lifts the speed, and the check box, again, takes the pause back. Each choice closes the
+  # menu, as the Shell's own menus do. (The download is on loopback, which no limit holds back: that the kernel
+  # holds an app to its limit is SpeedLimitTests' part.)
+  open_menu_by_probe 150
+  cp menu.miff unlimited.miff
+  grep -q '"kind":"row","name":"Limit Backup Tool’s speed"' <<<"$(describe)" ||
+    fail "the row has no Limit submenu named for a screen reader: $(describe)"
+  read -r _ closed_height _ _ <<<"$(changed_box active.miff "$menu_region")"
+  # The rule as the service keeps it, one line of JSON; null for none.
+  rule() {
+    "$products/netactivity" limits --json --system | python3 -c '
+import json, sys
+rules = [rule for rule in json.load(sys.stdin) if rule["app"] == sys.argv[1]]
+print(json.dumps(rules[0] if rules else None, sort_keys=True))' "$app"
+  }
+  chosen() { grep -q "\"kind\":\"option\",\"name\":\"$1\",\"chosen\":$2" <<<"$(describe)"; }
+  # Opens the submenu, and chooses OPTION in it, as a person does.
+  choose() {
+    probe_says Press "Limit Backup Tool’s speed" | grep -q true || fail "the probe found no Limit to open"
+    probe_says Press "$1" | grep -q true || fail "the probe found no $1 in the Limit submenu: $(describe)"
+  }
+  probe_says Press "Limit Backup Tool’s speed" | grep -q true || fail "the probe found no Limit to open"
+  submenu_drawn() {
+    local box height
+    box=$(changed_box active.miff "$menu_region")
+    [ -n "$box" ] || return 1
+    read -r _ height _ _ <<<"$box"
+    [ "$height" -ge $((closed_height + 100)) ]
+  }
+  within 15 submenu_drawn || fail "the Limit submenu was not drawn: $(changed_box active.miff "$menu_region"), $closed_height high closed"
+  within 30 screen_still || fail "the screen did not settle with the Limit submenu open"
+  shot menu.miff
+  [ -z "$shots" ] || convert menu.miff -crop "$shot_region" +repage "$shots/extension-gnome-limit.png"
+  chosen "No limit" true && chosen "1 MB/s" false || fail "the submenu does not mark No limit alone: $(describe)"
+  probe_says Press "1 MB/s" | grep -q true || fail "the probe found no 1 MB/s in the Limit submenu"
+  limited() { [ "$(rule)" = "{\"app\": \"$app\", \"down\": 1000000, \"up\": 1000000}" ]; }
+  within 10 limited || fail "1 MB/s made no rule of 1 MB/s both ways: $(rule)"
+  open_menu_by_probe 150
+  limited_row() {
+    grep -qE '"kind":"row","name":"Backup Tool \(measured\), [^"]*, limited to 1[.,]0 MB/s, [0-9]+ s"' <<<"$(describe)" &&
+      chosen "1 MB/s" true && chosen "No limit" false
+  }
+  within 20 limited_row || fail "the row does not say limited to 1.0 MB/s, with the preset marked: $(describe)"
+  within 30 screen_still || fail "the screen did not settle with the row limited"
+  shot menu.miff
+  [ -n "$(changed_box unlimited.miff "$menu_region")" ] || fail "the limited row was drawn as the unlimited one"
+  echo "the menu: Limit's 1 MB/s limited the app, and its row said so"
+  choose "Pause on metered networks"
+  pauses() { rule | grep -q '"metered": "pause"'; }
+  within 10 pauses || fail "Pause on metered networks is not in the rule: $(rule)"
+  open_menu_by_probe 150
+  within 20 chosen "Pause on metered networks" true || fail "Pause on metered networks is not marked: $(describe)"
+  choose "No limit"
+  lifted() { [ "$(rule)" = "{\"app\": \"$app\", \"metered\": \"pause\"}" ]; }
+  within 10 lifted || fail "No limit did not lift the speed alone: $(rule)"
+  open_menu_by_probe 150
+  unlimited_row() {
+    ! grep -q 'limited to' <<<"$(describe)" && chosen "No limit" true && chosen "Pause on metered networks" true
+  }
+  within 20 unlimited_row || fail "the row still says limited, or No limit is not marked: $(describe)"
+  choose "Pause on metered networks"
+  no_rule() { [ "$(rule)" = null ]; }
+  within 10 no_rule || fail "a second Pause on metered networks left a rule: $(rule)"
+  echo "the menu: Pause on metered networks, No limit and the check box again made and took back the rule"
 
   # The day's data: a question takes the kernel's counts, and the session passes the system service's
   # UsageChanged on to the extension, which reads the day's usage again.

@@ -3,9 +3,11 @@
 //   Describe() -> s   JSON: the indicator's visibility, accessible name, whether its menu is open and how often its
 //                     menu was built (emptied and filled again) since the probe first saw it, and, for each
 //                     actor of its menu that has
-//                     an accessible name, that name and its kind (row, stop, pause, bar; a bar with its value)
+//                     an accessible name, that name and its kind (row, stop, pause, bar, option; a bar with its
+//                     value, an option of the Limit submenu with whether it is marked chosen)
 //   OpenMenu()        opens the indicator's menu, as a click does; CloseMenu() closes it
-//   Press(s name) -> b  clicks the menu's button of that accessible name ("Stop backup"); false when there is none
+//   Press(s name) -> b  clicks the menu's button of that accessible name ("Stop backup"), or activates its item
+//                     ("Limit Backup Tool’s speed" opens the submenu, "1 MB/s" chooses); false when there is none
 //   Notifications() -> s  JSON: each notification in the Shell's message tray, its title, body and actions' labels
 //   Act(s label) -> b  takes the action of that label of the newest notification that has one, as a click on it
 //                     does; false when none has
@@ -55,6 +57,8 @@ var serve = function (Main, Gio) {
             return 'pause';
         if (actor.has_style_class_name?.('netactivity-stopping'))
             return 'stopping';
+        if (actor.has_style_class_name?.('netactivity-limit-option'))
+            return 'option';
         return 'row';
     };
     // GNOME 46 and later name a notification's body `body`, and an action is an object that is activated; before,
@@ -71,6 +75,8 @@ var serve = function (Main, Gio) {
                 menu: named(button.menu.box).map(actor => ({
                     kind: kind(actor), name: actor.accessible_name,
                     ...kind(actor) === 'bar' ? {value: actor.value} : {},
+                    // The Shell's ornaments: 0 none, 1 a dot, 2 a check mark, 4 (GNOME 47 on) an empty radio button.
+                    ...kind(actor) === 'option' ? {chosen: actor._ornament === 1 || actor._ornament === 2} : {},
                 })),
             });
         },
@@ -102,7 +108,11 @@ var serve = function (Main, Gio) {
             const target = button ? named(button.menu.box).find(actor => actor.accessible_name === name) : null;
             if (!target)
                 return false;
-            target.emit('clicked', 1);
+            // A menu item is activated, as a click or Return does; a button is clicked.
+            if (typeof target.activate === 'function')
+                target.activate(null);
+            else
+                target.emit('clicked', 1);
             return true;
         },
     });
