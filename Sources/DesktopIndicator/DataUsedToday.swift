@@ -59,6 +59,19 @@ public struct DataUsedToday: Sendable, Equatable {
     public static func line(_ app: App) -> String {
         localized("%s — %s", ActivitySummary.displayed(app.label), ByteAmount.text(app.bytes))
     }
+
+    /// A data plan's line above the day's usage, its used share of the cap in place of a bar, which a dbusmenu row
+    /// cannot draw: "Phone hotspot: 8.0 GB of 10.0 GB (80 %)".
+    public static func planLine(_ plan: NetworkDataPlan) -> String {
+        // TRANSLATORS: a data plan above "Used today": its network, what was used this period of its cap, the percent.
+        localized("%s: %s of %s (%d %%)", plan.network, ByteAmount.text(plan.used), ByteAmount.text(plan.cap),
+                  planPercent(plan))
+    }
+
+    /// The percent of a plan's cap used this period, 0 to 100.
+    public static func planPercent(_ plan: NetworkDataPlan) -> Int {
+        plan.cap == 0 ? 100 : Int(min(100, plan.used.multipliedReportingOverflow(by: 100).partialValue / plan.cap))
+    }
 }
 
 /// The warning on metered connections: once an app of this user has used `threshold` bytes on metered networks

@@ -11,7 +11,8 @@ public import NetworkActivityClient
 /// one that opens its speed limits ("Limit Steam": `LimitPresets`),
 /// a separator, the last few that finished under "Recent" with a row that clears them ("Déjà Dup: backup — 1.2 GB in
 /// 6 min, finished 14:02"), the day's data usage with the five apps that used most ("Used today: 1.2 GB (300 MB
-/// metered)", "Firefox — 1.1 GB") where the system service counts it, "Show details" (what a click on the icon does) and, where the user may, "End all
+/// metered)", "Firefox — 1.1 GB") where the system service counts it, headed by the machine's data plans
+/// ("Phone hotspot: 8.0 GB of 10.0 GB (80 %)"), "Show details" (what a click on the icon does) and, where the user may, "End all
 /// activities".
 ///
 /// Stop is a row of its own rather than a submenu: every host draws a flat menu the same way, where GNOME's
@@ -49,6 +50,8 @@ public struct TrayMenu: Sendable, Equatable {
         case usageHeader(String)
         /// One of the apps that used most today; for reading only.
         case usage(Int, String)
+        /// A data plan of the machine, what it used of its cap this period, above the day's usage; for reading only.
+        case plan(Int, String)
         /// Shows the activities in a notification.
         case showDetails
         /// Ends every activity (the service's `Reset`).
@@ -62,6 +65,8 @@ public struct TrayMenu: Sendable, Equatable {
     public static var clearRecentLabel: String { localized("Clear recent") }
     /// How many of the activities that finished are listed.
     public static let listedRecent = 5
+    /// The data plans listed; the machine keeps at most 64, and a laptop has two or three.
+    public static let listedPlans = 5
     /// Activities past this many are counted in one row ("and 12 more"), so that the menu fits on a screen.
     public static let listedActivities = 20
 
@@ -73,9 +78,10 @@ public struct TrayMenu: Sendable, Equatable {
     ///   - time: now, in microseconds since the Unix epoch, for the ages.
     ///   - mayEndAll: whether the user may end every activity, someone else's included.
     ///   - usedToday: the day's data usage, where it is counted.
+    ///   - plans: the machine's data plans, which head the day's usage.
     ///   - pausingUser: the Unix user of the menu, whose apps (root: every app) have Pause and Resume; nil: none.
     public init(activities: [ActivityStatus], recent: [HistoryEntry] = [], usedToday: DataUsedToday? = nil,
-                at time: UInt64, mayEndAll: Bool, pausingUser: UInt32? = nil) {
+                plans: [NetworkDataPlan] = [], at time: UInt64, mayEndAll: Bool, pausingUser: UInt32? = nil) {
         var rows: [Row] = [.header(activities.isEmpty ? ActivitySummary.idleText
                                                : ActivitySummary.activeCount(activities.count))]
         for activity in activities.prefix(Self.listedActivities) {
@@ -110,11 +116,13 @@ public struct TrayMenu: Sendable, Equatable {
             rows.append(.clearRecent)
             rows.append(.separator)
         }
+        let listedPlans = plans.sorted { $0.network < $1.network }.prefix(Self.listedPlans)
+        for (index, plan) in listedPlans.enumerated() { rows.append(.plan(index, DataUsedToday.planLine(plan))) }
         if let usedToday, !usedToday.isEmpty {
             rows.append(.usageHeader(usedToday.headline))
             for (index, app) in usedToday.apps.enumerated() { rows.append(.usage(index, DataUsedToday.line(app))) }
-            rows.append(.separator)
         }
+        if !listedPlans.isEmpty || !(usedToday?.isEmpty ?? true) { rows.append(.separator) }
         rows.append(.showDetails)
         if mayEndAll, !activities.isEmpty { rows.append(.endAll) }
         self.rows = rows

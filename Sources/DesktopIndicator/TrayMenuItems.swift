@@ -30,6 +30,8 @@ public struct TrayMenuItems: Sendable {
         case firstRecent = 50
         /// The apps that used most today, one row each.
         case firstUsage = 60
+        /// The machine's data plans, one row each.
+        case firstPlan = 70
         /// Activities are numbered from here, `ActivityRow.count` rows each.
         case firstActivity = 100
     }
@@ -86,6 +88,8 @@ public struct TrayMenuItems: Sendable {
                          isEnabled: false)
             case .clearRecent: MenuItem(id: RowID.clearRecent.rawValue, label: TrayMenu.clearRecentLabel)
             case .usageHeader(let text): Self.reading(.usageHeader, text)
+            case .plan(let index, let text):
+                MenuItem(id: RowID.firstPlan.rawValue + Int32(index), label: MenuItem.literalLabel(text), isEnabled: false)
             case .usage(let index, let text):
                 MenuItem(id: RowID.firstUsage.rawValue + Int32(index), label: MenuItem.literalLabel(text),
                          isEnabled: false)

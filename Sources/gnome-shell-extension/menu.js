@@ -33,21 +33,22 @@ function makeMenu({St, Gio, GLib, GObject, Clutter, Shell, PopupMenu, BarLevel},
             return;
         const views = list.map(rowView);
         const now = GLib.get_real_time();
-        const layout = JSON.stringify([views.map(rowParts), usageParts(usage)]);
+        const plans = service.state.plans;
+        const layout = JSON.stringify([views.map(rowParts), usageParts(usage, plans)]);
         if (layout === built && !button.menu.isEmpty()) {
             // The same rows: their figures, names and buttons change in place, so that neither the keyboard nor a
             // screen reader loses the actor it is on (Pause becomes Resume on the same button).
-            const showing = JSON.stringify([views, usage]);
+            const showing = JSON.stringify([views, usage, plans]);
             if (force || showing !== shown) {
                 for (const view of views)
                     rows.get(view.id).update(view, now);
-                usageShown?.update(usage);
+                usageShown?.update(usage, plans);
             }
             shown = showing;
             return;
         }
         built = layout;
-        shown = JSON.stringify([views, usage]);
+        shown = JSON.stringify([views, usage, plans]);
         rebuild(views, now);
     }
 
@@ -69,8 +70,8 @@ function makeMenu({St, Gio, GLib, GObject, Clutter, Shell, PopupMenu, BarLevel},
         }
         if (views.length === 0)
             button.menu.addMenuItem(new PopupMenu.PopupMenuItem(_('No network activity'), {reactive: false}));
-        const usage = service.state.usage;
-        usageShown = usageParts(usage) ? usageSection(usage) : null;
+        const {usage, plans} = service.state;
+        usageShown = usageParts(usage, plans) ? usageSection(usage, plans) : null;
         if (focused !== undefined) {
             const action = rows.get(focused)?.action;
             if (action)
@@ -80,39 +81,72 @@ function makeMenu({St, Gio, GLib, GObject, Clutter, Shell, PopupMenu, BarLevel},
         }
     }
 
-    /// What the day's usage shows that an update in place cannot change: the apps it has rows for; null when it
-    /// shows nothing.
-    function usageParts(used) {
-        return used && used.total > 0 ? used.apps.map(app => app.app) : null;
+    /// What the day's usage shows that an update in place cannot change: the apps it has rows for, and the
+    /// networks of the plans that head it; null when it shows nothing.
+    function usageParts(used, plans) {
+        const apps = used && used.total > 0 ? used.apps.map(app => app.app) : [];
+        const networks = listedPlans(plans).map(plan => plan.network);
+        return apps.length > 0 || networks.length > 0 ? [apps, networks] : null;
     }
 
-    /// The day's usage below the rows: its total and the five apps that used most, brought up to date in place by
-    /// `update` while the same apps lead.
-    function usageSection(used) {
+    /// The plans shown, in order of their networks, at most five (Swift's `TrayMenu.listedPlans`).
+    function listedPlans(plans) {
+        return [...plans].sort((a, b) => a.network < b.network ? -1 : a.network > b.network ? 1 : 0).slice(0, 5);
+    }
+
+    /// The day's usage below the rows, headed by the machine's data plans, each with a bar of what it used of its
+    /// cap: its total and the five apps that used most, brought up to date in place by `update` while the same
+    /// apps lead and the same plans are set.
+    function usageSection(used, plans) {
         button.menu.addMenuItem(new PopupMenu.PopupSeparatorMenuItem());
-        const headline = new PopupMenu.PopupMenuItem('', {reactive: false});
-        button.menu.addMenuItem(headline);
-        const appRows = used.apps.map(usedByApp => {
-            const appRow = usageRow(usedByApp);
+        const planRows = listedPlans(plans).map(plan => {
+            const planRow = shareRow(plan.network, {withIcon: false});
+            button.menu.addMenuItem(planRow.item);
+            return planRow;
+        });
+        const headline = used && used.total > 0 ? new PopupMenu.PopupMenuItem('', {reactive: false}) : null;
+        if (headline)
+            button.menu.addMenuItem(headline);
+        const appRows = (headline ? used.apps : []).map(usedByApp => {
+            const app = Shell.AppSystem.get_default().lookup_app(`${usedByApp.app}.desktop`);
+            const appRow = shareRow(app?.get_name() ?? usedByApp.label ?? usedByApp.app, {app});
             button.menu.addMenuItem(appRow.item);
             return appRow;
         });
-        function update(next) {
+        function update(next, nextPlans) {
+            listedPlans(nextPlans).forEach((plan, index) => {
+                // As Swift's `DataUsedToday.planPercent`: whole percents, rounded down, at most 100.
+                const percent = plan.cap > 0 ? Math.min(100, Math.floor(plan.used * 100 / plan.cap)) : 100;
+                const text = fill(_('%s: %s of %s (%d %%)'), plan.network, byteAmount(plan.used), byteAmount(plan.cap),
+                    percent);
+                planRows[index].update(text, plan.cap > 0 ? Math.min(1, plan.used / plan.cap) : 1,
+                    // TRANSLATORS: what a screen reader says of a data plan's bar: "Phone hotspot: 80 % of its data plan".
+                    fill(_('%s: %d %% of its data plan'), plan.network, percent));
+            });
+            if (!headline)
+                return;
             headline.label.text = next.metered > 0
                 ? fill(_('Used today: %s (%s metered)'), byteAmount(next.total), byteAmount(next.metered))
                 : fill(_('Used today: %s'), byteAmount(next.total));
-            next.apps.forEach((usedByApp, index) => appRows[index].update(usedByApp));
+            next.apps.forEach((usedByApp, index) => {
+                const row = appRows[index];
+                const percent = Math.round(usedByApp.share * 100);
+                const text = fill(_('%s — %s'), row.name, byteAmount(usedByApp.bytes));
+                row.update(text, usedByApp.share, fill(_('%s: %d %% of today'), row.name, percent),
+                    fill(_('%s, %d %% of today'), text, percent));
+            });
         }
-        update(used);
+        update(used, plans);
         return {update};
     }
 
-    /// One of the apps that used most today: its icon, its name and bytes, and a bar of its share of the day.
-    function usageRow(usedByApp) {
+    /// A row with a bar of a share: a data plan's of its cap, or an app's of the day's usage, with the app's icon
+    /// (the indicator's where it has none). `update(text, share, barName, rowName)` brings it up to date;
+    /// `rowName` is what a screen reader says of the row, its text unless given.
+    function shareRow(name, {app = null, withIcon = true}) {
         const item = new PopupMenu.PopupBaseMenuItem({reactive: false, can_focus: false});
-        const app = Shell.AppSystem.get_default().lookup_app(`${usedByApp.app}.desktop`);
-        const name = app?.get_name() ?? usedByApp.label ?? usedByApp.app;
-        item.add_child(app ? app.create_icon_texture(24) : new St.Icon({icon_name: ICON_NAME, icon_size: 24}));
+        if (withIcon)
+            item.add_child(app ? app.create_icon_texture(24) : new St.Icon({icon_name: ICON_NAME, icon_size: 24}));
         const lines = new St.BoxLayout({...column, x_expand: true, style_class: 'netactivity-row'});
         const label = new St.Label();
         lines.add_child(label);
@@ -121,16 +155,13 @@ function makeMenu({St, Gio, GLib, GObject, Clutter, Shell, PopupMenu, BarLevel},
             x_align: Clutter.ActorAlign.START, reactive: false, can_focus: false});
         lines.add_child(bar);
         item.add_child(lines);
-        function update(used) {
-            const text = fill(_('%s — %s'), name, byteAmount(used.bytes));
-            const percent = Math.round(used.share * 100);
+        function update(text, share, barName, rowName = text) {
             label.text = text;
-            bar.value = used.share;
-            bar.accessible_name = fill(_('%s: %d %% of today'), name, percent);
-            item.accessible_name = fill(_('%s, %d %% of today'), text, percent);
+            bar.value = share;
+            bar.accessible_name = barName;
+            item.accessible_name = rowName;
         }
-        update(usedByApp);
-        return {item, update};
+        return {item, name, update};
     }
 
     /// What an activity's row shows, but its age.

@@ -36,6 +36,8 @@ function followService({Gio, GLib}, {changed, visibilityChanged, plansRead}) {
         stopping: new Set(),
         // The day's data usage, where the system service counts it (`GetUsage`); null where it does not.
         usage: null,
+        // The machine's data plans (`GetPlans`, as `plansOf` reads them), which head the day's usage.
+        plans: [],
         // The service's owner now; null while it is not running.
         owner: null,
     };
@@ -100,11 +102,13 @@ function followService({Gio, GLib}, {changed, visibilityChanged, plansRead}) {
         }, LIMITS_INTERFACE);
     }
 
-    /// Reads the day's usage: when the service appears, says it changed (`UsageChanged`) and the menu opens.
+    /// Reads the day's usage, and the plans, which grow with it: when the service appears, says it changed
+    /// (`UsageChanged`) and the menu opens.
     function readUsage() {
         const owner = state.owner;
         if (owner === null)
             return;
+        readPlans();
         const day = GLib.DateTime.new_now_local().format('%Y-%m-%d');
         call('GetUsage', new GLib.Variant('(sb)', [day, true]), (reply, error) => {
             if (owner !== state.owner)
@@ -125,8 +129,14 @@ function followService({Gio, GLib}, {changed, visibilityChanged, plansRead}) {
             return;
         call('GetPlans', null, (reply, error) => {
             // Where nothing counts apps' traffic, there are no plans to tell of.
-            if (!error && owner === state.owner)
-                plansRead(plansOf(reply[0]));
+            if (error || owner !== state.owner)
+                return;
+            const plans = plansOf(reply[0]);
+            plansRead(plans);
+            if (JSON.stringify(plans) === JSON.stringify(state.plans))
+                return;
+            state.plans = plans;
+            changed();
         }, PLANS_INTERFACE);
     }
 
@@ -141,7 +151,6 @@ function followService({Gio, GLib}, {changed, visibilityChanged, plansRead}) {
 
     function readAll(owner) {
         readUsage();
-        readPlans();
         call('GetActivities', null, (reply, error) => {
             if (error || owner !== state.owner) {
                 if (error)
@@ -170,6 +179,7 @@ function followService({Gio, GLib}, {changed, visibilityChanged, plansRead}) {
         state.activities = new Map();
         state.stopping = new Set();
         state.usage = null;
+        state.plans = [];
         visibilityChanged(false);
         changed();
         if (owner !== null)

@@ -193,7 +193,7 @@ final class ActivityTray {
     /// The menu's items now, the activities' ages counted from now.
     private func menuRows() -> [MenuItem] {
         menuItems.items(of: TrayMenu(activities: state.isVisible ? state.activities : [], recent: recent.entries,
-                                     usedToday: usedToday.today, at: clock.now().wallClock,
+                                     usedToday: usedToday.today, plans: usedToday.plans, at: clock.now().wallClock,
                                      mayEndAll: userMayEndAll(), pausingUser: getuid()))
     }
 

@@ -9,9 +9,9 @@ import ProgramSupport
 import Glibc
 #endif
 
-/// The day's data usage, for the tray's menu ("Used today") and the warning on metered connections: read with
-/// `GetUsage` when the service starts, at each `UsageChanged` (at most once a minute while apps move anything)
-/// and when a host is about to show the menu, never by polling. Where nothing counts apps' traffic, the service says so and nothing shows.
+/// The day's data usage, for the tray's menu ("Used today", headed by the machine's data plans) and the warning
+/// on metered connections: read with `GetUsage` and `GetPlans` when the service starts, at each `UsageChanged`
+/// (at most once a minute while apps move anything) and when a host is about to show the menu, never by polling. Where nothing counts apps' traffic, the service says so and nothing shows.
 ///
 /// A warning is shown once per app and day; the apps warned of are kept in `warningsFile`, so that a tray that
 /// restarts during the day does not warn again.
@@ -24,6 +24,8 @@ final class UsedToday {
     private var warnings: MeteredWarnings
     private let onChange: () -> Void
     private(set) var today = DataUsedToday([], day: "", user: 0)
+    /// The machine's data plans, with what each used this period.
+    private(set) var plans: [NetworkDataPlan] = []
     private var reads = ReadsInTurn()
     private var isServiceRunning = false
 
@@ -47,6 +49,7 @@ final class UsedToday {
     /// The service started (again), or said the usage changed: reads the day's rows.
     func read() {
         guard reads.start() else { return }
+        readPlans()
         let day = LocalFormats.day(clock.now().wallClock)
         connection.send(UsageMembers.getUsage.serviceCall(day, true).withoutAutoStart()) { [unowned self] result in
             switch result {
@@ -65,13 +68,24 @@ final class UsedToday {
         }
     }
 
+    /// Read beside the usage, since both grow together; where nothing counts traffic, there are none.
+    private func readPlans() {
+        connection.send(PlansMembers.getPlans.serviceCall().withoutAutoStart()) { [unowned self] result in
+            let read = ((try? result.get()) ?? []).map(NetworkDataPlan.init)
+            guard read != plans else { return }
+            plans = read
+            onChange()
+        }
+    }
+
     func serviceRuns(_ runs: Bool) {
         guard runs != isServiceRunning else { return }
         isServiceRunning = runs
         if runs {
             read()
-        } else if !today.isEmpty {
+        } else if !today.isEmpty || !plans.isEmpty {
             today = DataUsedToday([], day: "", user: 0)
+            plans = []
             onChange()
         }
     }

@@ -29,6 +29,34 @@ import Testing
             .rows.contains { if case .usageHeader = $0 { true } else { false } })
     }
 
+    /// The machine's data plans head the day's usage, each with what it used of its cap, in order of their
+    /// networks; with plans and no usage yet, they show alone.
+    @Test func theDataPlansHeadTheDaysUsage() {
+        func plan(_ network: String, used: UInt64, cap: UInt64) -> NetworkDataPlan {
+            NetworkDataPlan(PlanRecord(network: network, settings: PlanSettings(cap: cap, period: "month"), used: used,
+                                       since: "2026-11-01", resets: "2026-12-01", level: nil))
+        }
+        let hotspot = plan("Phone hotspot", used: 8_000_000_000, cap: 10_000_000_000)
+        #expect(DataUsedToday.planLine(hotspot) == "Phone hotspot: 8.0 GB of 10.0 GB (80 %)")
+        #expect(DataUsedToday.planPercent(plan("eth0", used: 12_000_000, cap: 10_000_000)) == 100, "past the cap: 100")
+        #expect(DataUsedToday.planPercent(plan("eth0", used: .max, cap: 1_000_000)) <= 100)
+        let today = DataUsedToday([Self.row("app1", 1_000_000)], day: "2026-11-28", user: 1000)
+        let menu = TrayMenu(activities: [], usedToday: today, plans: [hotspot, plan("Office", used: 0, cap: 1_000_000)],
+                            at: 0, mayEndAll: false)
+        let lines = menu.rows.compactMap { row -> String? in
+            switch row {
+            case .plan(_, let text), .usageHeader(let text), .usage(_, let text): text
+            default: nil
+            }
+        }
+        #expect(lines == ["Office: 0 B of 1.0 MB (0 %)", "Phone hotspot: 8.0 GB of 10.0 GB (80 %)",
+                          "Used today: 1.0 MB (1.0 MB metered)", "App1 — 1.0 MB"])
+        let alone = TrayMenu(activities: [], usedToday: DataUsedToday([], day: "2026-11-28", user: 1000),
+                             plans: [hotspot], at: 0, mayEndAll: false)
+        #expect(alone.rows.contains(.plan(0, "Phone hotspot: 8.0 GB of 10.0 GB (80 %)"))
+                && alone.rows.filter { $0 == .separator }.count == 2, "\(alone.rows)")
+    }
+
     /// Root reads everyone's rows; its panel counts its own apps and the machine's services, as it shows their
     /// activities.
     @Test func aPanelCountsItsUsersOwnAppsAndTheMachinesServicesAlone() {

@@ -187,7 +187,8 @@ struct DataUsageTests {
         #expect(todays.count == 1 && todays.first?["day"] as? String == days.max(), "\(today)")
     }
 
-    /// The tray's "Used today", read through dbusmenu as hosts read it, and its warning on a metered connection:
+    /// The tray's "Used today", read through dbusmenu as hosts read it, headed by the machine's data plan on the
+    /// network, and its warning on a metered connection:
     /// one notification per app per day, past `--metered-warning`. The tray reads through the session service,
     /// which answers from the system service's totals and passes the system service's `UsageChanged` on.
     @Test func theTrayShowsTheDaysUsageAndWarnsOnceOfAnAppOnAMeteredNetwork() throws {
@@ -203,6 +204,10 @@ struct DataUsageTests {
         let podcasts = "org.gnome.Podcasts\(getpid())"
         let app = try ApplicationCgroup(desktopApp: "app-gnome-" + podcasts, user: getuid())
 
+        // The machine's plan on the hotspot, which heads the day's usage.
+        let plan = try runTool(Paths.cli.path, ["plan", "Phone hotspot", "--cap", "100MB", "--period", "day", "--system"],
+                               bus: system)
+        #expect(plan.succeeded, "\(plan)")
         let download = try server.download(bytesPerSecond: 1_048_576, seconds: 2, in: app,
                                            namespace: network.inMachine, bus: system)
         #expect(download.exitStatus(within: .seconds(30)) == 0)
@@ -218,6 +223,11 @@ struct DataUsageTests {
         #expect(layout.stdout.contains("'Used today: ") && layout.stdout.contains(" (2.")
                 && layout.stdout.contains(" MB metered)'") && layout.stdout.contains("'\(podcasts) — 2."),
                 "\(layout)")
+        let planLine = layout.stdout.range(of: #"'Phone hotspot: [0-9.]+ MB of 100.0 MB \([0-9]+ %\)'"#,
+                                           options: .regularExpression)
+        let headline = layout.stdout.range(of: "'Used today: ")
+        #expect(planLine != nil && headline != nil && planLine!.lowerBound < headline!.lowerBound,
+                "the plan's line heads the day's usage: \(layout)")
 
         // More on the same day: once the tray has read the day again (a host about to show its menu: the row
         // grew), no second warning.

@@ -109,7 +109,7 @@ extension Integration {
         /// GNOME 48 shows an app's measured traffic as this machine's GNOME 43 does (`shell-extension-traffic.sh`):
         /// the session user's app, laid out as systemd lays it out, appears, its rate changes three times, the day's
         /// usage shows with a bar of the app's share, its Pause button pauses it and Resume resumes it (the row changing
-        /// in place), the keyboard alone pauses and resumes it through AT-SPI, a used-up data plan is told of in the
+        /// in place), its Limit submenu's presets make the app's rule and its row say so, the keyboard alone pauses and resumes it through AT-SPI, a used-up data plan is told of in the
         /// Shell's banner and resumed from it, and the app goes.
         @Test(.enabled(if: getuid() == 0, "counting traffic needs root"))
         func gnome48ShowsAnAppsMeasuredTraffic() throws {
@@ -126,6 +126,10 @@ extension Integration {
             #expect(result.stdout.contains("the menu: Pause paused the app, the row said so, Resume resumed it"),
                     "\(result)")
             #expect(result.stdout.contains("the row changed in place: the menu was not built again"), "\(result)")
+            #expect(result.stdout.contains("the menu: Limit's 1 MB/s limited the app, and its row said so"), "\(result)")
+            #expect(result.stdout.contains("the menu: the plan heads Used today, with a full bar"), "\(result)")
+            #expect(result.stdout.contains("the menu: Pause on metered networks, No limit and the check box again made"),
+                    "\(result)")
             for step in ["the keyboard alone: the indicator, its menu, Pause, Resume and Pause again",
                          "a screen reader reads the row as enabled", "the keyboard went back to the top bar",
                          "the Shell told of the used-up data plan, in a banner",

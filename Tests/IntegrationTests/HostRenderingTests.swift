@@ -102,7 +102,8 @@ extension Integration {
         /// An app's traffic that the kernel measured, in the extension (`shell-extension-traffic.sh`, root): a download
         /// in the cgroup where systemd puts GNOME's launch of the session user's app shows the indicator, and a menu
         /// row "Backup Tool (measured)" with its rate and the app's icon, whose rate changes three times as the
-        /// download speeds up; the day's usage ("Used today", the app's row and a bar of its share); a used-up data
+        /// download speeds up; its Limit submenu, whose 1 MB/s makes the app's rule and its row say so, and whose
+        /// No limit and Pause on metered networks change the rule; the day's usage ("Used today", the app's row and a bar of its share); a used-up data
         /// plan in the Shell's banner, resumed from it; and the indicator leaves when the download ends.
         @Test(.enabled(if: ApplicationCgroup.canBeMade, "counting traffic needs root and a writable cgroup v2 tree"))
         func theShellExtensionShowsAnAppsMeasuredTraffic() throws {
@@ -119,6 +120,10 @@ extension Integration {
             #expect(result.stdout.contains("the menu: Pause paused the app, the row said so, Resume resumed it"),
                     "\(result)")
             #expect(result.stdout.contains("the row changed in place: the menu was not built again"), "\(result)")
+            #expect(result.stdout.contains("the menu: Limit's 1 MB/s limited the app, and its row said so"), "\(result)")
+            #expect(result.stdout.contains("the menu: the plan heads Used today, with a full bar"), "\(result)")
+            #expect(result.stdout.contains("the menu: Pause on metered networks, No limit and the check box again made"),
+                    "\(result)")
             #expect(result.stdout.contains("the Shell told of the used-up data plan, in a banner"), "\(result)")
             #expect(result.stdout.contains("Resume, on the notification, resumed the plan"), "\(result)")
             let usage = try Data(contentsOf: shots.appendingPathComponent("extension-gnome-usage.png"))

@@ -20,7 +20,7 @@
 #   - a data plan of 1 MB a day on the loopback network, which the download has passed (the kernel never holds
 #     loopback back, so only its levels show): the Shell's own notification "Data plan used up", "lo: N MB of
 #     1.0 MB used; its apps are stopped until it resets on D", drawn as a banner, and its Resume, taken, resumes
-#     the plan;
+#     the plan; the plan heads the menu's "Used today" with its row ("lo: N MB of 1.0 MB (100 %)") and a full bar;
 #   - where the root has AT-SPI (GNOME 48 and later): the keyboard alone reaches the indicator, opens its menu,
 #     presses Pause, Resume and Pause again (the keyboard staying on the row's button), a screen reader reads the row as
 #     enabled, and when the indicator hides the keyboard is back on the top bar;
@@ -274,6 +274,23 @@ print(json.dumps(rules[0] if rules else None, sort_keys=True))' "$app"
   plan_resumed() { grep -q "the data plan of lo is resumed until it resets" system.log; }
   within 20 plan_resumed || fail "Resume did not resume the plan: $(tail -5 system.log)"
   echo "Resume, on the notification, resumed the plan"
+  # The plan heads the day's usage in the menu, with a bar of what it used of its cap: full, past it.
+  open_menu_by_probe 150
+  plan_row='"kind":"row","name":"lo: [0-9.,]+ [kM]B of 1[.,]0 MB \(100 %\)"'
+  plan_bar='"kind":"bar","name":"lo: 100 % of its data plan","value":1'
+  plan_shown() { grep -qE "$plan_row" <<<"$(describe)" && grep -qE "$plan_bar" <<<"$(describe)"; }
+  within 20 plan_shown || fail "the menu has no plan's row $plan_row with its bar: $(describe)"
+  plan_first() { describe | grep -oE '"name":"(lo: [^"]*|Used today[^"]*)"' | head -1 | grep -q '"name":"lo: '; }
+  plan_first || fail "the plan's row does not head the day's usage: $(describe)"
+  within 30 screen_still || fail "the screen did not settle with the plan in the menu"
+  shot menu.miff
+  planned_accent=$(convert menu.miff -crop "$menu_region" +repage -fuzz 12% -fill black +opaque "#3584e4" -fill white \
+    -opaque "#3584e4" -colorspace gray -format "%[fx:round(mean*w*h)]" info:)
+  [ "$planned_accent" -ge $((accent + 200)) ] ||
+    fail "the plan's bar is not drawn full in the accent colour ($planned_accent accent pixels, $accent before)"
+  [ -z "$shots" ] || convert menu.miff -crop "$shot_region" +repage "$shots/extension-gnome-plan-bar.png"
+  echo "the menu: the plan heads Used today, with a full bar ($planned_accent accent pixels, $accent before)"
+  probe_says CloseMenu >/dev/null || fail "the probe did not close the menu"
 
   if [ -n "$atspi" ]; then
     # The keyboard alone, and what a screen reader hears, through AT-SPI: Ctrl+Alt+Tab takes the keyboard to the top
