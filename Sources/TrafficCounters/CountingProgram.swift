@@ -81,7 +81,7 @@ enum CountingProgram {
         }
         lookUp(&program, counters: held, key: key)
         program.jump(if: .r0, .equal, 0, to: "not held")
-        holdBack(&program, way, metered: metered, key: key)
+        holdBack(&program, way, metered: metered, wakeUps: wakeUps, key: key)
         program.label("not held")
         lookUpOrMakeCounts(&program, counters: counters, key: key,
                            announcingNewTo: (wakeUps, announcing, Int32(ringSize / 2)), noRoom: "uncounted")
@@ -159,7 +159,8 @@ enum CountingProgram {
     ///
     /// Lock-free: the queue's end grows by an atomic add, and a queue that emptied starts again at now by a plain
     /// store, which may lose a packet's add on another CPU at that moment (a packet more, once in a while).
-    private static func holdBack(_ program: inout BPFProgramBuilder, _ way: Way, metered: Int32, key: Int16) {
+    private static func holdBack(_ program: inout BPFProgramBuilder, _ way: Way, metered: Int32, wakeUps: Int32,
+                                 key: Int16) {
         let limit = way.limitOffset
         program.move(.r8, .r0)  // r8: the held value
         program.load(.doubleWord, .r1, from: .r8, HeldLayout.exemptFromPlans)
@@ -207,11 +208,28 @@ enum CountingProgram {
         }
         program.jump(to: "not held")
         program.label("over")
+        tellHeldBack(&program, wakeUps: wakeUps, key: key, label: "over")
         program.move(.r0, way == .sent ? 2 : 0)
         program.exit()
         program.label("paused")
+        tellHeldBack(&program, wakeUps: wakeUps, key: key, label: "paused")
         program.move(.r0, 0)
         program.exit()
+    }
+
+    /// With the held app's value in r8: wakes the service (`WakeUpKind.heldBack`) when it last did more than a
+    /// second ago, so that an app a rule holds back shows even below the threshold, at the cost of a ring record
+    /// a second while its packets are dropped. Two CPUs at once may both tell.
+    private static func tellHeldBack(_ program: inout BPFProgramBuilder, wakeUps: Int32, key: Int16, label: String) {
+        program.call(BPF_FUNC_ktime_get_ns)
+        program.load(.doubleWord, .r1, from: .r8, HeldLayout.toldAt)
+        program.move(.r2, .r0)
+        program.subtract(.r2, .r1)
+        program.jump(if: .r2, .below, 1_000_000_000, to: "\(label), told")
+        program.store(.doubleWord, .r0, to: .r8, HeldLayout.toldAt)
+        program.move(.r9, Int32(BPF_RB_FORCE_WAKEUP))
+        output(&program, .heldBack, wakeUps: wakeUps, record: key, flags: .r9)
+        program.label("\(label), told")
     }
 
     /// The program that lets the kernel wake the service again for an app: it clears the app's `followed` mark,
@@ -278,7 +296,8 @@ enum CountingProgram {
     }
 
     /// On a network under a data plan, the packet of r7's length passes while the plan's allowance holds it, and
-    /// takes it from the allowance; past it, it is dropped (`PlanLayout`), but an exempted app's (`exemption`),
+    /// takes it from the allowance; past it, it is dropped (`PlanLayout`), the service told of the app (its
+    /// counts in r8) unless it follows it already, but an exempted app's (`exemption`),
     /// which passes and takes it all the same, so that the allowance stays what the totals say. The packet that
     /// takes the allowance below the plan's next level wakes the service, so that people are told at once, not at
     /// the minute's take. Lock-free: CPUs that take the last bytes at once may leave the allowance a few packets
@@ -293,6 +312,15 @@ enum CountingProgram {
         program.jump(if: .r1, .signedAtLeast, .r7, to: "take from plan")
         program.load(.doubleWord, .r2, from: .frame, exemption)
         program.jump(if: .r2, .notEqual, 0, to: "take from plan")
+        // Dropped: the service is told once, as the app's first second past the threshold is, so that it shows.
+        program.jump(if: .r8, .equal, 0, to: "past plan")
+        program.load(.doubleWord, .r1, from: .r8, CounterLayout.followed)
+        program.jump(if: .r1, .notEqual, 0, to: "past plan")
+        program.move(.r9, Int32(BPF_RB_FORCE_WAKEUP))
+        output(&program, .heldBack, wakeUps: wakeUps, record: key, flags: .r9)
+        program.jump(if: .r0, .notEqual, 0, to: "past plan")
+        program.store(.doubleWord, 1, to: .r8, CounterLayout.followed)
+        program.label("past plan")
         program.move(.r0, 0)
         program.exit()
         program.label("take from plan")

@@ -17,6 +17,9 @@ enum HeldLayout {
     static let pausedOnMetered: Int16 = 16
     /// Bytes a second, each way, at most on a metered network; 0 for none.
     static let meteredRate: Int16 = 24
+    /// When the program last told the service that it held the app back (`WakeUpKind.heldBack`), in the kernel's
+    /// monotonic nanoseconds; written by the program alone.
+    static let toldAt: Int16 = 32
     /// Where each way's limit is.
     static let received: Int16 = 64
     static let sent: Int16 = 128
@@ -51,6 +54,9 @@ public enum WakeUpKind: UInt64, Sendable {
     case newEntry = 1
     /// A packet of the app took its network's plan past a level: its warning, or used up (`PlanLayout.wakeBelow`).
     case planLevel = 2
+    /// A packet of the app was dropped (or its socket told of congestion) by a rule or a used-up plan: at most once
+    /// a second for a held app, and once until the service lets it go for one stopped by a plan.
+    case heldBack = 3
 }
 
 /// The counters map's entries, as the program and the service both read them: a key of 24 bytes (the cgroup's

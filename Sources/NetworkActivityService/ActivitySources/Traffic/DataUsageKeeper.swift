@@ -71,7 +71,7 @@ final class DataUsageKeeper: TrafficPeer, DataUsageAnswering {
             }
         case .pastThreshold:
             schedule.moving(at: now, untilMidnight: untilMidnight)
-        case .planLevel:
+        case .planLevel, .heldBack:
             break
         }
         tellNewEntriesWake()
